@@ -1,0 +1,7 @@
+// Package machine holds the MBRAM description of a computer (seed 000,
+// section II): sequential and random RAM bandwidth, the number of concurrent
+// sequential streams, the size and line size of the largest cache, and the
+// branch-misprediction penalty. It validates a description with messages that
+// name the field and the accepted range, derives one from memory and CPU
+// specifications (seed 000, section III.A), and reads and writes machine files.
+package machine

@@ -1,0 +1,145 @@
+package machine
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"memwall/engine/units"
+)
+
+// Machine is the MBRAM parameter set. Sizes are bytes, bandwidths bytes per
+// second, times seconds.
+type Machine struct {
+	ID          string `json:"id,omitempty"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Source says where the numbers came from: a paper table, a spec sheet,
+	// "measured by memwall calibrate on ...", or "user".
+	Source string `json:"source,omitempty"`
+
+	Beta1 float64 `json:"beta1"` // sequential bandwidth, at most Mu1 streams
+	Beta2 float64 `json:"beta2"` // bandwidth of a cache line from a random place
+	Mu1   int     `json:"mu1"`   // concurrent sequential streams allowed
+	C     int64   `json:"cache"` // size of the largest cache level
+	B     int64   `json:"line"`  // its line (block) size
+	M     float64 `json:"mispredict"`
+
+	// Spread records, for measured machines, the relative spread of each
+	// parameter over repetitions (keyed by the JSON field name).
+	Spread map[string]float64 `json:"spread,omitempty"`
+	// Notes carries free-form provenance such as CPU model and date.
+	Notes map[string]string `json:"notes,omitempty"`
+}
+
+// Mu2 is the number of cache lines, C/B.
+func (m Machine) Mu2() int64 {
+	if m.B <= 0 {
+		return 0
+	}
+	return m.C / m.B
+}
+
+// Accepted ranges. They are wide enough for any real machine from the
+// paper's Pentium II to a current server, and narrow enough that every
+// formula stays finite.
+const (
+	MinBandwidth = 1e3  // 1 KB/s
+	MaxBandwidth = 1e15 // 1 PB/s
+	MinLine      = 4
+	MaxLine      = 1 << 16
+	MaxCache     = 1 << 40
+	MaxMu1       = 1024
+	MaxMispredict = 1e-6
+)
+
+// FieldError is a validation failure of one field.
+type FieldError struct {
+	Field string // JSON name of the field
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Errors collects every field error of a machine, so a form can mark all of
+// them at once.
+type Errors []*FieldError
+
+func (es Errors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Field returns the message for one field, or "".
+func (es Errors) Field(name string) string {
+	for _, e := range es {
+		if e.Field == name {
+			return e.Msg
+		}
+	}
+	return ""
+}
+
+func bandwidthOK(v float64) bool {
+	return !math.IsNaN(v) && v >= MinBandwidth && v <= MaxBandwidth
+}
+
+// Validate checks every parameter against the range the model accepts and
+// returns nil or an Errors value naming each bad field.
+func (m Machine) Validate() error {
+	var es Errors
+	add := func(field, format string, args ...any) {
+		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if !bandwidthOK(m.Beta1) {
+		add("beta1", "sequential bandwidth must be between 1 KB/s and 1 PB/s (e.g. 2.12 GB/s); got %s", fmtBW(m.Beta1))
+	}
+	if !bandwidthOK(m.Beta2) {
+		add("beta2", "random-access bandwidth must be between 1 KB/s and 1 PB/s (e.g. 0.95 GB/s); got %s", fmtBW(m.Beta2))
+	}
+	if bandwidthOK(m.Beta1) && bandwidthOK(m.Beta2) && m.Beta2 > m.Beta1 {
+		add("beta2", "random-access bandwidth (%s) must not exceed the sequential bandwidth beta1 (%s)", fmtBW(m.Beta2), fmtBW(m.Beta1))
+	}
+	if m.Mu1 < 1 || m.Mu1 > MaxMu1 {
+		add("mu1", "concurrent sequential streams must be a whole number from 1 to %d; got %d", MaxMu1, m.Mu1)
+	}
+	lineOK := m.B >= MinLine && m.B <= MaxLine && units.IsPowerOfTwo(m.B)
+	if !lineOK {
+		add("line", "cache line size must be a power of two from 4 B to 64 KiB; got %d B", m.B)
+	}
+	switch {
+	case m.C <= 0 || m.C > MaxCache:
+		add("cache", "cache size must be from one line to 1 TiB; got %d B", m.C)
+	case lineOK && m.C < m.B:
+		add("cache", "cache size (%s) must be at least one line (line = %s)", units.FormatSize(m.C), units.FormatSize(m.B))
+	case lineOK && m.C%m.B != 0:
+		add("cache", "cache size (%s) must be a whole number of lines (line = %s)", units.FormatSize(m.C), units.FormatSize(m.B))
+	}
+	if math.IsNaN(m.M) || m.M < 0 || m.M > MaxMispredict {
+		add("mispredict", "branch-misprediction penalty must be from 0 to 1 µs (e.g. 7.52 ns); got %s", fmtTime(m.M))
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}
+
+func fmtBW(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Sprint(v)
+	}
+	return units.FormatBandwidth(v)
+}
+
+func fmtTime(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Sprint(v)
+	}
+	if v < 0 {
+		return "-" + units.FormatSeconds(-v)
+	}
+	return units.FormatSeconds(v)
+}
