@@ -44,12 +44,12 @@ func (m Machine) Mu2() int64 {
 // paper's Pentium II to a current server, and narrow enough that every
 // formula stays finite.
 const (
-	MinBandwidth = 1e3  // 1 KB/s
-	MaxBandwidth = 1e15 // 1 PB/s
-	MinLine      = 4
-	MaxLine      = 1 << 16
-	MaxCache     = 1 << 40
-	MaxMu1       = 1024
+	MinBandwidth  = 1e3  // 1 KB/s
+	MaxBandwidth  = 1e15 // 1 PB/s
+	MinLine       = 4
+	MaxLine       = 1 << 16
+	MaxCache      = 1 << 40
+	MaxMu1        = 1024
 	MaxMispredict = 1e-6
 )
 
