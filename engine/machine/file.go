@@ -1,0 +1,129 @@
+package machine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"memwall/engine/units"
+)
+
+// MaxFileSize bounds a machine file; a real one is well under a kilobyte.
+const MaxFileSize = 64 << 10
+
+// fileMachine is the on-disk form. Each parameter may be a number in base
+// units (bytes, bytes/s, seconds) or a string with a unit ("2.12 GB/s",
+// "256 KiB", "7.52 ns"), so files written by hand read naturally while
+// files written by memwall keep full precision.
+type fileMachine struct {
+	ID          string             `json:"id"`
+	Name        string             `json:"name"`
+	Description string             `json:"description"`
+	Source      string             `json:"source"`
+	Beta1       json.RawMessage    `json:"beta1"`
+	Beta2       json.RawMessage    `json:"beta2"`
+	Mu1         json.RawMessage    `json:"mu1"`
+	C           json.RawMessage    `json:"cache"`
+	B           json.RawMessage    `json:"line"`
+	M           json.RawMessage    `json:"mispredict"`
+	Spread      map[string]float64 `json:"spread"`
+	Notes       map[string]string  `json:"notes"`
+}
+
+// ParseJSON reads one machine file and validates it. Errors name the field.
+func ParseJSON(data []byte) (Machine, error) {
+	if len(data) > MaxFileSize {
+		return Machine{}, fmt.Errorf("machine file: %d bytes is larger than the %d accepted", len(data), MaxFileSize)
+	}
+	var f fileMachine
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return Machine{}, fmt.Errorf("machine file: not valid JSON at byte %d: %v", se.Offset, err)
+		case errors.As(err, &te):
+			return Machine{}, fmt.Errorf("machine file: field %q has the wrong type (%s)", te.Field, te.Value)
+		}
+		return Machine{}, fmt.Errorf("machine file: %v", err)
+	}
+	m := Machine{ID: f.ID, Name: f.Name, Description: f.Description, Source: f.Source, Spread: f.Spread, Notes: f.Notes}
+	var es Errors
+	field := func(name string, raw json.RawMessage, parse func(string) (float64, error), dst *float64) {
+		v, err := quantity(raw, parse)
+		if err != nil {
+			es = append(es, &FieldError{Field: name, Msg: err.Error()})
+			return
+		}
+		*dst = v
+	}
+	var c, b, mu1 float64
+	field("beta1", f.Beta1, units.ParseBandwidth, &m.Beta1)
+	field("beta2", f.Beta2, units.ParseBandwidth, &m.Beta2)
+	field("mu1", f.Mu1, func(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }, &mu1)
+	field("cache", f.C, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &c)
+	field("line", f.B, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &b)
+	field("mispredict", f.M, units.ParseDuration, &m.M)
+	if len(es) > 0 {
+		return Machine{}, es
+	}
+	for _, w := range []struct {
+		name string
+		v    float64
+		dst  *int64
+	}{{"cache", c, &m.C}, {"line", b, &m.B}} {
+		if w.v != math.Trunc(w.v) || w.v < 0 || w.v > MaxCache {
+			es = append(es, &FieldError{Field: w.name, Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", w.v)})
+			continue
+		}
+		*w.dst = int64(w.v)
+	}
+	if mu1 != math.Trunc(mu1) || mu1 < 0 || mu1 > MaxMu1 {
+		es = append(es, &FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
+	} else {
+		m.Mu1 = int(mu1)
+	}
+	if len(es) > 0 {
+		return Machine{}, es
+	}
+	if err := m.Validate(); err != nil {
+		return Machine{}, err
+	}
+	return m, nil
+}
+
+// quantity reads a JSON number or a string with a unit.
+func quantity(raw json.RawMessage, parse func(string) (float64, error)) (float64, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, errors.New("missing")
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, fmt.Errorf("not a valid string: %v", err)
+		}
+		return parse(s)
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s is not a number or a quantity such as \"2.12 GB/s\"", raw)
+	}
+	return v, nil
+}
+
+// JSON writes a machine file in base units, indented, with a trailing newline.
+func (m Machine) JSON() []byte {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		// Machine has only plain fields; Marshal cannot fail unless a
+		// value is NaN, which Validate rules out for any stored machine.
+		return []byte("{}\n")
+	}
+	return append(b, '\n')
+}

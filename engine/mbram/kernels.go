@@ -1,0 +1,237 @@
+package mbram
+
+import (
+	"fmt"
+	"math"
+
+	"memwall/engine/machine"
+)
+
+// ParamInfo describes one workload parameter of a kernel.
+type ParamInfo struct {
+	Name    string `json:"name"`
+	Default int64  `json:"default"`
+	Meaning string `json:"meaning"`
+}
+
+// Kernel is one closed form of seed 000.
+type Kernel struct {
+	ID      string      `json:"id"`
+	Name    string      `json:"name"`
+	Summary string      `json:"summary"`
+	Formula string      `json:"formula"` // symbolic, as the seed prints it
+	Source  string      `json:"source"`  // seed section
+	Params  []ParamInfo `json:"params"`
+}
+
+var (
+	paramN = ParamInfo{Name: "n", Default: 1 << 20, Meaning: "number of elements"}
+	paramW = ParamInfo{Name: "w", Default: 4, Meaning: "word size in bytes"}
+	paramB = ParamInfo{Name: "b", Default: 64, Meaning: "buckets per pass (the radix)"}
+)
+
+var kernels = []Kernel{
+	{ID: "perm", Name: "Permutation product (traditional)", Source: "seed 000 §III.C",
+		Summary: "Z[i] = Y[X[i]] for a random permutation X",
+		Formula: "(3w/β1 + B/β2)·N", Params: []ParamInfo{paramN, paramW}},
+	{ID: "perm-twopass", Name: "Permutation product (two-pass)", Source: "seed 000 §III.B–C",
+		Summary: "distribute X into cache-sized blocks of D, permute each block in cache, merge into Z",
+		Formula: "10w·N/β2", Params: []ParamInfo{paramN, paramW}},
+	{ID: "matmul", Name: "Matrix product (row-major)", Source: "seed 000 §IV",
+		Summary: "C = P·Q for n×n matrices stored by rows, the straightforward triple loop",
+		Formula: "(1) w·n³/β2 or (2) w·n³/β1 + B·n³/β2",
+		Params:  []ParamInfo{{Name: "n", Default: 500, Meaning: "matrix dimension"}, paramW}},
+	{ID: "quicksort", Name: "Quicksort", Source: "seed 000 Fig. 5, App. a",
+		Summary: "in-place partitioning around a pivot",
+		Formula: "2wN/β1·(log2 N − log2 C + 1) + (N/2)·m·log2 N", Params: []ParamInfo{paramN, paramW}},
+	{ID: "mergesort", Name: "Mergesort", Source: "seed 000 Fig. 5, App. b",
+		Summary: "top-down two-way merging",
+		Formula: "(wN/β2 + 2wN/β1)·(log2 N − log2 C + 1) + (N/2)·m·log2 N", Params: []ParamInfo{paramN, paramW}},
+	{ID: "heapsort", Name: "Heapsort", Source: "seed 000 Fig. 5, App. c",
+		Summary: "binary heap, downheap from the root",
+		Formula: "(B/β2)·N·(log2 N − log2(C/w) + log2 log2 N) + m·N·log2 N", Params: []ParamInfo{paramN, paramW}},
+	{ID: "bucket", Name: "Bucket sort (simple)", Source: "seed 000 Fig. 5, App. d",
+		Summary: "distribute by high digits into b buckets, recurse",
+		Formula: "3wN/β2·(⌈log_b N⌉ − ⌊log_b(C/2)⌋ + 1)", Params: []ParamInfo{paramN, paramW, paramB}},
+	{ID: "bucket-count", Name: "Bucket sort (distribution count)", Source: "seed 000 Fig. 5, App. d",
+		Summary: "bucket sort with a counting pass that sizes the buckets",
+		Formula: "3wN/β2·(⌈log_b N⌉ − ⌊log_b(C/2)⌋ + 1) + wN/β1·(⌈log_b N⌉ − ⌊log_b C⌋ + 1)", Params: []ParamInfo{paramN, paramW, paramB}},
+	{ID: "radix", Name: "Radix sort (simple)", Source: "seed 000 Fig. 5, App. e",
+		Summary: "least-significant digit first, b buckets per pass",
+		Formula: "3wN/β2·⌈log_b N⌉", Params: []ParamInfo{paramN, paramW, paramB}},
+	{ID: "radix-count", Name: "Radix sort (distribution count)", Source: "seed 000 Fig. 5, App. e",
+		Summary: "radix sort with a counting pass per digit",
+		Formula: "(wN/β1 + 3wN/β2)·⌈log_b N⌉", Params: []ParamInfo{paramN, paramW, paramB}},
+}
+
+// Kernels lists every closed form in a stable order.
+func Kernels() []Kernel { return append([]Kernel(nil), kernels...) }
+
+// Lookup finds a kernel by id.
+func Lookup(id string) (Kernel, bool) {
+	for _, k := range kernels {
+		if k.ID == id {
+			return k, true
+		}
+	}
+	return Kernel{}, false
+}
+
+// Limits on workloads: large enough for any machine's memory, small enough
+// that n³ and N·log N stay exact in float64 and finite.
+const (
+	MaxN      = 1 << 50
+	MaxMatrix = 1 << 24
+	MaxWord   = 1 << 12
+	MaxRadix  = 1 << 24
+)
+
+// ParamError names a bad workload parameter.
+type ParamError struct {
+	Param string
+	Msg   string
+}
+
+func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
+
+// Check validates a workload for a kernel.
+func (k Kernel) Check(p Params) error {
+	maxN := int64(MaxN)
+	what := "elements"
+	if k.ID == "matmul" {
+		maxN, what = MaxMatrix, "matrix dimension"
+	}
+	if p.N < 1 || p.N > maxN {
+		return &ParamError{"n", fmt.Sprintf("%s must be a whole number from 1 to %d; got %d", what, maxN, p.N)}
+	}
+	if p.W < 1 || p.W > MaxWord {
+		return &ParamError{"w", fmt.Sprintf("word size must be from 1 to %d bytes; got %d", MaxWord, p.W)}
+	}
+	if k.usesRadix() && (p.Buckets < 2 || p.Buckets > MaxRadix) {
+		return &ParamError{"b", fmt.Sprintf("buckets must be a whole number from 2 to %d; got %d", MaxRadix, p.Buckets)}
+	}
+	return nil
+}
+
+func (k Kernel) usesRadix() bool {
+	for _, p := range k.Params {
+		if p.Name == "b" {
+			return true
+		}
+	}
+	return false
+}
+
+// eval carries one evaluation. With explain false the formula strings are
+// not built, which keeps a sweep at a few tens of nanoseconds per point.
+type eval struct {
+	m       machine.Machine
+	p       Params
+	explain bool
+	total   float64
+	terms   []Term
+	regime  string
+	warn    []string
+}
+
+// add records a term; sub builds the substituted formula only when asked.
+func (e *eval) add(name string, seconds float64, formula string, sub func() string) {
+	e.total += seconds
+	if !e.explain {
+		return
+	}
+	f := formula
+	if sub != nil {
+		f += " = " + sub()
+	}
+	e.terms = append(e.terms, Term{Name: name, Seconds: seconds, Formula: f})
+}
+
+func (e *eval) warnf(format string, args ...any) {
+	if e.explain {
+		e.warn = append(e.warn, fmt.Sprintf(format, args...))
+	}
+}
+
+func (e *eval) setRegime(r string) {
+	if e.explain {
+		e.regime = r
+	}
+}
+
+// Predict evaluates a kernel's closed form on a machine and explains it.
+func Predict(m machine.Machine, kernelID string, p Params) (Breakdown, error) {
+	e := eval{m: m, p: p, explain: true}
+	if err := run(&e, kernelID); err != nil {
+		return Breakdown{}, err
+	}
+	if e.warn == nil {
+		e.warn = []string{}
+	}
+	return Breakdown{Kernel: kernelID, Seconds: e.total, Terms: e.terms, Regime: e.regime, Warnings: e.warn}, nil
+}
+
+// Seconds evaluates only the total, for sweeps and charts.
+func Seconds(m machine.Machine, kernelID string, p Params) (float64, error) {
+	e := eval{m: m, p: p}
+	if err := run(&e, kernelID); err != nil {
+		return 0, err
+	}
+	return e.total, nil
+}
+
+// ErrUnknownKernel is returned for an id that is not in Kernels().
+type ErrUnknownKernel string
+
+func (e ErrUnknownKernel) Error() string {
+	return fmt.Sprintf("kernel: unknown kernel %q (one of perm, perm-twopass, matmul, quicksort, mergesort, heapsort, bucket, bucket-count, radix, radix-count)", string(e))
+}
+
+// run evaluates into e. The kernels are dispatched by a switch rather than
+// through function values so that e stays on the caller's stack: a sweep of
+// Seconds allocates nothing.
+func run(e *eval, kernelID string) error {
+	var k *Kernel
+	for i := range kernels {
+		if kernels[i].ID == kernelID {
+			k = &kernels[i]
+			break
+		}
+	}
+	if k == nil {
+		return ErrUnknownKernel(kernelID)
+	}
+	if err := e.m.Validate(); err != nil {
+		return err
+	}
+	if err := k.Check(e.p); err != nil {
+		return err
+	}
+	switch kernelID {
+	case "perm":
+		evalPerm(e)
+	case "perm-twopass":
+		evalPermTwoPass(e)
+	case "matmul":
+		evalMatmul(e)
+	case "quicksort":
+		evalQuicksort(e)
+	case "mergesort":
+		evalMergesort(e)
+	case "heapsort":
+		evalHeapsort(e)
+	case "bucket":
+		evalBucket(e)
+	case "bucket-count":
+		evalBucketCount(e)
+	case "radix":
+		evalRadix(e)
+	case "radix-count":
+		evalRadixCount(e)
+	}
+	if math.IsNaN(e.total) || math.IsInf(e.total, 0) {
+		// Unreachable with validated inputs; kept so no caller ever sees NaN.
+		return fmt.Errorf("%s: the formula overflowed for these inputs", kernelID)
+	}
+	return nil
+}
