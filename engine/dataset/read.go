@@ -1,0 +1,404 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+func readAll(r io.Reader, opt Options) ([]byte, error) {
+	max := opt.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("the file is larger than %d MiB; split it or keep only the rows to fit", max>>20)
+	}
+	return b, nil
+}
+
+// ReadCSV imports a CSV file with a header row. It returns the table, the
+// bad cells that were skipped (only when opt.KeepGoodRows), and an error:
+// *BadRowsError when rows are bad and KeepGoodRows is false, or an error
+// about the header or the file as a whole.
+func ReadCSV(r io.Reader, opt Options) (*Table, []*CellError, error) {
+	b, err := readAll(r, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a spreadsheet's BOM
+	cr := csv.NewReader(bytes.NewReader(b))
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, errors.New("the file is empty; expected a header row naming the columns")
+	}
+	if err != nil {
+		return nil, nil, csvError(err)
+	}
+	hline, _ := cr.FieldPos(0)
+	header = append([]string(nil), header...)
+	var rows [][]rawCell
+	var lines []int
+	var errs []*CellError
+	bad := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				errs = append(errs, &CellError{Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error() + " (RFC 4180: a quoted field must close its quote and a quote inside it is written \"\")"})
+				bad++
+				continue
+			}
+			return nil, nil, err
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // a blank line
+		}
+		if len(rec) != len(header) {
+			errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("%d fields, but the header (line %d) names %d columns", len(rec), hline, len(header))})
+			bad++
+			continue
+		}
+		row := make([]rawCell, len(rec))
+		for j, s := range rec {
+			row[j] = rawCell{s: strings.TrimSpace(s), missing: strings.TrimSpace(s) == ""}
+		}
+		rows = append(rows, row)
+		lines = append(lines, line)
+	}
+	if len(rows) == 0 && bad > 0 {
+		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
+	}
+	t, cellErrs, err := build(header, nil, nil, rows, lines, opt)
+	allErrs := append(errs, cellErrs...)
+	if bre, ok := err.(*BadRowsError); ok {
+		bre.Errors = allErrs
+		bre.BadRows += bad
+		return nil, allErrs, bre
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if bad > 0 && !opt.KeepGoodRows {
+		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
+	}
+	return t, allErrs, nil
+}
+
+func csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &CellError{Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error()}
+	}
+	return err
+}
+
+// jsonColumn is a column description in the object form.
+type jsonColumn struct {
+	Name        string `json:"name"`
+	Unit        string `json:"unit"`
+	Description string `json:"description"`
+}
+
+// ReadJSON imports JSON: either an array of row objects
+// ([{"N": 8, "P": 1, "T": 4161}, ...]) or an object
+// {"id", "title", "source", "notes", "columns": [...], "rows": [[...], ...]}.
+// Cells may be numbers or strings with units. Errors name the line of the
+// row and the column.
+func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
+	b, err := readAll(r, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	lineAt := func(off int64) int { return 1 + bytes.Count(b[:off], []byte("\n")) }
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, jsonError(err, b)
+	}
+	switch tok {
+	case json.Delim('['):
+		return readObjects(dec, b, lineAt, opt)
+	case json.Delim('{'):
+	default:
+		return nil, nil, errors.New("line 1: expected a JSON array of rows or an object with \"columns\" and \"rows\"")
+	}
+	// Object form: decode fully, remembering where each row starts.
+	var doc struct {
+		ID, Title, Source, Notes string
+		Table                    string
+		Page                     int
+		Columns                  []json.RawMessage
+		Rows                     []json.RawMessage
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, nil, jsonError(err, b)
+	}
+	if len(doc.Columns) == 0 {
+		return nil, nil, errors.New("the JSON object has no \"columns\"")
+	}
+	var header, desc, hunits []string
+	for i, raw := range doc.Columns {
+		var c jsonColumn
+		var name string
+		if json.Unmarshal(raw, &name) == nil {
+			c.Name = name
+		} else if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, nil, fmt.Errorf("columns[%d]: expected a name or {\"name\", \"unit\", \"description\"}", i)
+		}
+		header = append(header, c.Name)
+		desc = append(desc, c.Description)
+		hunits = append(hunits, c.Unit)
+	}
+	// Row lines: find each row's offset by scanning the "rows" array.
+	offs := rowOffsets(b)
+	var rows [][]rawCell
+	var lines []int
+	var errs []*CellError
+	bad := 0
+	for i, raw := range doc.Rows {
+		line := i + 1
+		if i < len(offs) {
+			line = lineAt(offs[i])
+		}
+		var cells []any
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		if err := d.Decode(&cells); err != nil {
+			errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("row %d is not an array of values", i+1)})
+			bad++
+			continue
+		}
+		if len(cells) != len(header) {
+			errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("row %d has %d values for %d columns", i+1, len(cells), len(header))})
+			bad++
+			continue
+		}
+		row := make([]rawCell, len(cells))
+		for j, c := range cells {
+			row[j] = jsonCell(c)
+		}
+		rows = append(rows, row)
+		lines = append(lines, line)
+	}
+	if len(rows) == 0 && bad > 0 {
+		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
+	}
+	t, cellErrs, err := build(header, desc, hunits, rows, lines, opt)
+	allErrs := append(errs, cellErrs...)
+	if bre, ok := err.(*BadRowsError); ok {
+		bre.Errors = allErrs
+		bre.BadRows += bad
+		return nil, allErrs, bre
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if bad > 0 && !opt.KeepGoodRows {
+		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
+	}
+	if doc.Table != "" && doc.Page > 0 {
+		doc.Source = fmt.Sprintf("%s, %s, p. %d", doc.Source, doc.Table, doc.Page)
+	}
+	t.ID, t.Title, t.Source, t.Notes = doc.ID, doc.Title, doc.Source, doc.Notes
+	return t, allErrs, nil
+}
+
+func jsonCell(c any) rawCell {
+	switch v := c.(type) {
+	case nil:
+		return rawCell{missing: true}
+	case json.Number:
+		return rawCell{s: v.String()}
+	case string:
+		return rawCell{s: strings.TrimSpace(v), missing: strings.TrimSpace(v) == ""}
+	case bool:
+		return rawCell{s: fmt.Sprint(v)}
+	}
+	return rawCell{s: "(a nested value)"}
+}
+
+// rowOffsets returns the byte offsets of the elements of the top-level
+// "rows" array, for line numbers in messages.
+func rowOffsets(b []byte) []int64 {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if k != "rows" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return nil
+		}
+		var offs []int64
+		for dec.More() {
+			// InputOffset is the end of the previous token; the element
+			// starts after the separating comma and space.
+			off := dec.InputOffset()
+			for off < int64(len(b)) && (b[off] == ',' || b[off] == ' ' || b[off] == '\n' || b[off] == '\r' || b[off] == '\t') {
+				off++
+			}
+			offs = append(offs, off)
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return offs
+			}
+		}
+		return offs
+	}
+	return nil
+}
+
+// readObjects reads the array-of-objects form; the first object's keys, in
+// order, are the columns.
+func readObjects(dec *json.Decoder, b []byte, lineAt func(int64) int, opt Options) (*Table, []*CellError, error) {
+	var header []string
+	var rows [][]rawCell
+	var lines []int
+	var errs []*CellError
+	bad := 0
+	for i := 0; dec.More(); i++ {
+		off := dec.InputOffset()
+		for off < int64(len(b)) && (b[off] == ',' || b[off] == ' ' || b[off] == '\n' || b[off] == '\r' || b[off] == '\t') {
+			off++
+		}
+		line := lineAt(off)
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, jsonError(err, b)
+		}
+		if t != json.Delim('{') {
+			return nil, nil, fmt.Errorf("line %d: row %d is not an object", line, i+1)
+		}
+		var keys []string
+		vals := map[string]rawCell{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, nil, jsonError(err, b)
+			}
+			k, _ := kt.(string)
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return nil, nil, jsonError(err, b)
+			}
+			if _, dup := vals[k]; dup {
+				errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("row %d names %q twice", i+1, k)})
+				continue
+			}
+			keys = append(keys, k)
+			vals[k] = jsonCell(v)
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, nil, jsonError(err, b)
+		}
+		if header == nil {
+			header = keys
+			if len(header) == 0 {
+				return nil, nil, fmt.Errorf("line %d: the first row has no fields", line)
+			}
+		}
+		row := make([]rawCell, len(header))
+		okRow := true
+		for j, h := range header {
+			c, ok := vals[h]
+			if !ok {
+				c = rawCell{missing: true}
+			}
+			row[j] = c
+		}
+		for _, k := range keys {
+			found := false
+			for _, h := range header {
+				found = found || h == k
+			}
+			if !found {
+				errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("row %d has field %q, which the first row does not", i+1, k)})
+				okRow = false
+			}
+		}
+		if !okRow {
+			bad++
+			continue
+		}
+		rows = append(rows, row)
+		lines = append(lines, line)
+	}
+	if header == nil {
+		return nil, nil, errors.New("the JSON array has no rows")
+	}
+	if len(rows) == 0 && bad > 0 {
+		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
+	}
+	t, cellErrs, err := build(header, nil, nil, rows, lines, opt)
+	allErrs := append(errs, cellErrs...)
+	if bre, ok := err.(*BadRowsError); ok {
+		bre.Errors = allErrs
+		bre.BadRows += bad
+		return nil, allErrs, bre
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if bad > 0 && !opt.KeepGoodRows {
+		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
+	}
+	return t, allErrs, nil
+}
+
+func jsonError(err error, b []byte) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off := se.Offset
+		if off > int64(len(b)) {
+			off = int64(len(b))
+		}
+		line := 1 + bytes.Count(b[:off], []byte("\n"))
+		col := int(off) - bytes.LastIndexByte(b[:off], '\n')
+		return &CellError{Line: line, Col: col, Msg: "JSON: " + se.Error()}
+	}
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("JSON: the file ends in the middle of a value")
+	}
+	return fmt.Errorf("JSON: %v", err)
+}
+
+// Read imports CSV or JSON, choosing by the first non-space byte ('[' or
+// '{' is JSON).
+func Read(r io.Reader, opt Options) (*Table, []*CellError, error) {
+	b, err := readAll(r, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	trim := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(trim) > 0 && (trim[0] == '[' || trim[0] == '{') {
+		return ReadJSON(bytes.NewReader(b), opt)
+	}
+	return ReadCSV(bytes.NewReader(b), opt)
+}
