@@ -1,0 +1,75 @@
+// Package sim is the trace simulator of the MBRAM model (seed 000, section
+// II.d, model rules 1–8): it is fed the memory accesses and conditional
+// branches of a real run, one at a time, and charges time by the rules, so
+// a closed form of engine/mbram can be checked against what the rules give
+// for the accesses the program really makes.
+//
+// # The cache
+//
+// A fully associative cache of mu2 = C/B lines with exact LRU replacement
+// (rule 6), initially empty (rule 4). Reads and writes alike bring their
+// line in (rules 5 and 7: write-allocate). A dirty line is written back
+// when it is evicted and, by Finish, at the end of the run. Every line
+// transfer, fill or write-back, moves B bytes (rule 1).
+//
+// # The region: which transfers are sequential
+//
+// Rule 2 lets a transfer be charged at β1 when it belongs to one of at most
+// mu1 sequential streams "in a region of code" with no other memory
+// traffic; everything else is charged at β2. The seed does not say how
+// long a region is. Here a region is a sliding window of the last K line
+// fills (K = 8 by default, or mu1+1 when mu1 is larger; Config.Window sets
+// it):
+//
+//   - A stream is a chain of fills of consecutive lines, in either
+//     direction: a fill whose line is next to the last line of a tracked
+//     stream continues that stream (the most recently continued one when
+//     both neighbours qualify). The K most recently continued streams are
+//     tracked. A fill that continues none starts a stream of its own.
+//   - A fill is sequential, charged B/β1, when it continues a stream and
+//     the last K fills, itself included, belong to at most mu1 distinct
+//     streams. Otherwise it is charged B/β2.
+//   - A write-back is charged like the fill of the same line: the write of
+//     a line belongs to the same program stream as its read (seed 000
+//     III.C charges reading and writing Z as one stream, 2·4N/β1, and the
+//     read-modify-write of the D blocks as 3·4N/β2 with the reads).
+//
+// Why this reading. Counting traffic that belongs to no stream as a stream
+// of one line makes "no other traffic" and "at most mu1 streams" one test:
+// a copy (two streams) runs at β1, a three-way merge or a scan with random
+// reads in between does not. The window must be longer than mu1 so that
+// mu1+1 interleaved streams are ever seen together; eight fills is twice
+// the four DRAM banks that motivate mu1 in seed 000 II.a, long enough to
+// see a bank conflict coming and short enough that one stray fill spoils
+// only its neighbours. The first line of a stream is charged at β2 because
+// it cannot be known to start a stream when it is fetched (the seed asks
+// for sequences of at least two blocks).
+//
+// The seed applies rule 2 less strictly in its own derivation of the
+// traditional permutation product: it charges the scans of X and Z at β1
+// although a random line of Y is fetched between any two of their lines.
+// This simulator charges them at β2, so there it is slower than the closed
+// form by 3wN(1/β2 − 1/β1).
+//
+// # Branches
+//
+// Every conditional branch that a kernel reports goes through a predictor,
+// one state per branch site, and each misprediction costs m (rule 3).
+// Majority is the seed's idealised rule: predict the outcome seen most
+// often so far at the site (a tie, including the first execution, predicts
+// not taken). TwoBit is a 2-bit saturating counter per site starting at
+// weakly not taken. Kernels report data-dependent branches (comparisons
+// of keys); loop-closing branches are predicted correctly by both
+// predictors except at loop exit and are left out.
+//
+// # Speed and slices
+//
+// Read and Write are inlined into the kernels; an access to the most
+// recently used line costs a compare, any other one a hash probe and a
+// move-to-front in flat arrays; nothing allocates per access. A long run is
+// cut into slices with OnSlice: the hook reads Counts (a cost series for a
+// chart), reports progress, lets a browser yield, and stops the run by
+// returning an error. Phase marks split the result by phase of a kernel.
+//
+// The simulator is deterministic: the same accesses give the same counts.
+package sim
