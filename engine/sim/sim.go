@@ -143,9 +143,9 @@ type Sim struct {
 	dummy   uint8
 	shift   uint
 
-	reads    int64
-	writes   int64
-	misses   int64
+	reads  int64
+	writes int64
+	misses int64
 
 	// LRU list over slots: head is the most recently used.
 	lineOf []uint64

@@ -29,9 +29,9 @@ func (f fast) access(addr uint64, write bool) {
 	}
 }
 func (f fast) accessRange(addr, size uint64, write bool) { f.Access(addr, size, write) }
-func (f fast) branch(site int, taken bool)                 { f.Branch(site, taken) }
-func (f fast) finish()                                     { f.Finish() }
-func (f fast) counts() Counts                              { return f.Counts() }
+func (f fast) branch(site int, taken bool)               { f.Branch(site, taken) }
+func (f fast) finish()                                   { f.Finish() }
+func (f fast) counts() Counts                            { return f.Counts() }
 
 func (r *refSim) counts() Counts { return r.c }
 
