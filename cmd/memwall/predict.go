@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+)
+
+func init() {
+	register(command{name: "predict", summary: "predict a kernel's running time from the MBRAM closed forms", run: runPredict})
+}
+
+// lowerBoundNote is said wherever a prediction is shown (DESIGN.md 3.1).
+const lowerBoundNote = "a lower bound: the model charges nothing for cache hits above the last level, TLB misses or instructions"
+
+func runPredict(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("predict", "--machine ID|FILE.json --kernel ID [--set name=value]... [--json]", stderr)
+	machineArg := fs.String("machine", "", "preset id or machine JSON file")
+	kernelID := fs.String("kernel", "", "kernel id (see 'memwall kernels')")
+	var sets setFlags
+	fs.Var(&sets, "set", "workload parameter name=value: n (elements or matrix dimension), w (word bytes), b (buckets); repeatable")
+	asJSON := fs.Bool("json", false, "print the breakdown as JSON")
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
+	}
+	m, err := loadMachine(*machineArg)
+	if err != nil {
+		return fail(stderr, "predict", err)
+	}
+	k, ok := mbram.Lookup(*kernelID)
+	if !ok {
+		return fail(stderr, "predict", mbram.ErrUnknownKernel(*kernelID))
+	}
+	p := mbram.Params{W: 4, Buckets: 64}
+	for _, pi := range k.Params {
+		if pi.Name == "n" {
+			p.N = pi.Default
+		}
+	}
+	if err := parseSets(sets, &p); err != nil {
+		return fail(stderr, "predict", err)
+	}
+	b, err := mbram.Predict(m, k.ID, p)
+	if err != nil {
+		return fail(stderr, "predict", err)
+	}
+	if *asJSON {
+		out := struct {
+			mbram.Breakdown
+			Machine string       `json:"machine"`
+			Params  mbram.Params `json:"params"`
+			Note    string       `json:"note"`
+		}{b, m.ID, p, lowerBoundNote}
+		if err := writeJSON(stdout, out); err != nil {
+			return fail(stderr, "predict", err)
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s on %s (%s)\n", k.Name, m.Name, m.ID)
+	if k.ID == "matmul" {
+		fmt.Fprintf(stdout, "n = %d, w = %d B\n", p.N, p.W)
+	} else {
+		fmt.Fprintf(stdout, "N = %s, w = %d B", units.FormatCount(p.N), p.W)
+		if len(k.Params) > 2 {
+			fmt.Fprintf(stdout, ", b = %d", p.Buckets)
+		}
+		fmt.Fprintln(stdout)
+	}
+	fmt.Fprintf(stdout, "\npredicted: %s (%s)\nregime:    %s\n\n", units.FormatSeconds(b.Seconds), lowerBoundNote, b.Regime)
+	for _, t := range b.Terms {
+		fmt.Fprintf(stdout, "  %12s  %s\n  %12s  %s\n", units.FormatSeconds(t.Seconds), t.Name, "", t.Formula)
+	}
+	if len(b.Warnings) > 0 {
+		fmt.Fprintln(stdout, "\nwarnings:")
+		for _, w := range b.Warnings {
+			fmt.Fprintf(stdout, "  - %s\n", w)
+		}
+	}
+	return 0
+}

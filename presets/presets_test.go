@@ -1,0 +1,52 @@
+package presets_test
+
+import (
+	"math"
+	"testing"
+
+	"memwall/presets"
+)
+
+func TestPresetsLoad(t *testing.T) {
+	if err := presets.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"p4-2.66-ddr266", "p4-1.7-pc133", "p3-0.6-pc100", "p2-0.35-pc66"}
+	ms := presets.Machines()
+	if len(ms) < len(ids) {
+		t.Fatalf("%d presets", len(ms))
+	}
+	for i, id := range ids {
+		if ms[i].ID != id {
+			t.Errorf("preset %d is %q, want %q (seed 000 Fig. 2 order)", i, ms[i].ID, id)
+		}
+		if ms[i].Source == "" {
+			t.Errorf("%s has no source", id)
+		}
+	}
+	// Seed 000 Fig. 2, 1.7 GHz Pentium 4: 1.06 GB/s, 0.85 GB/s, 11.76 ns, 128 B / 256 KB.
+	m, _ := presets.Machine("p4-1.7-pc133")
+	if m.Beta1 != 1.06e9 || m.Beta2 != 0.85e9 || m.M != 11.76e-9 || m.B != 128 || m.C != 256<<10 || m.Mu1 != 2 {
+		t.Errorf("p4-1.7-pc133 = %+v", m)
+	}
+}
+
+// TestReplication: rows without a reason must match the printed value to
+// the printed precision; rows with one must not (else the reason is stale).
+func TestReplication(t *testing.T) {
+	rows, err := presets.MBRAMReplication()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 19 {
+		t.Fatalf("%d rows, want 8 + 4 + 7", len(rows))
+	}
+	for _, r := range rows {
+		if r.Matches == (r.Reason != "") {
+			t.Errorf("%s %s %s: engine %.4f printed %.4f matches=%v reason=%q", r.Figure, r.Machine, r.Kernel, r.Engine, r.Printed, r.Matches, r.Reason)
+		}
+		if math.IsNaN(r.RelDiff) {
+			t.Errorf("NaN difference")
+		}
+	}
+}
