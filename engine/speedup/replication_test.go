@@ -1,0 +1,153 @@
+package speedup_test
+
+import (
+	"math"
+	"testing"
+
+	"memwall/engine/fit"
+	"memwall/engine/speedup"
+	"memwall/presets"
+)
+
+func table(t *testing.T, id string) fit.Columns {
+	t.Helper()
+	d, err := presets.Dataset(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestEq14Replication fits eq. 14's terms on Table 6 with N <= 2^9 and
+// P <= 2^4 (seed 002, section 5.2.4) by absolute least squares; the
+// coefficients printed in the thesis are the expected values, rounded as
+// printed.
+func TestEq14Replication(t *testing.T) {
+	d := table(t, "seed002-table6")
+	m, _ := presets.FittedModelByID("seed002-eq14")
+	terms, err := fit.ParseTerms(m.Terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, err := fit.ParseCond(m.Region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := fit.Fit(d, fit.Spec{Y: "T", Terms: terms, Train: train, Weighting: fit.Absolute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Printed: 14773, 146, 899, −4486, 22.6, 0.811. Tolerance: half a unit
+	// in the last printed digit, relative.
+	want := []struct{ v, tol float64 }{{14773, 0.5}, {146, 0.5}, {899, 0.5}, {-4486, 0.5}, {22.6, 0.1}, {0.811, 0.005}}
+	for k, w := range want {
+		if got := res.Model.Coef[k]; math.Abs(got-w.v) > w.tol {
+			t.Errorf("coefficient of %s = %.4g, thesis prints %g", terms[k], got, w.v)
+		}
+	}
+	if res.Train.N != 34 || res.Test.N != 51 {
+		t.Errorf("train/test rows = %d/%d, want 34/51 (Table 6 cells with N <= 512, P <= 16, N >= P)", res.Train.N, res.Test.N)
+	}
+}
+
+// TestRollOffMeasured checks the roll-off points read off Table 6 and
+// Table 5 by hand: for N = 512 the measured time is least at P = 64
+// (60486), Multi's estimate peaks at P = 128 (19.40); for N = 8192 both
+// still rise at P = 256.
+func TestRollOffMeasured(t *testing.T) {
+	d6 := table(t, "seed002-table6")
+	c, err := speedup.Measured(d6, "N", "P", "T", 512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.RollOff.Found || c.RollOff.P != 64 {
+		t.Errorf("Table 6, N=512: roll-off %v, want P = 64", c.RollOff)
+	}
+	c, _ = speedup.Measured(d6, "N", "P", "T", 8192)
+	if c.RollOff.Found {
+		t.Errorf("Table 6, N=8192: roll-off %v, want none up to P = 256", c.RollOff)
+	}
+	d5 := table(t, "seed002-table5")
+	s, _ := d5.Column("S")
+	n, _ := d5.Column("N")
+	p, _ := d5.Column("P")
+	var pts []speedup.Point
+	for i := range s {
+		if n[i] == 512 {
+			pts = append(pts, speedup.Point{P: p[i], S: s[i]})
+		}
+	}
+	if r := speedup.FindRollOff(pts); !r.Found || r.P != 128 {
+		t.Errorf("Table 5, N=512: Multi's roll-off %v, want P = 128", r)
+	}
+}
+
+// TestTheoreticRollOff: the section 5.2.1 model from Tables 3 and 4 rises
+// until P = 128 for N = 512, as the thesis says ("the simple theoretic
+// models predicted speedup will improve until 128 processors").
+func TestTheoreticRollOff(t *testing.T) {
+	d3 := table(t, "seed002-table3")
+	d4 := table(t, "seed002-table4")
+	ps, _ := d3.Column("P")
+	seq, _ := d3.Column("seq")
+	ns, _ := d4.Column("N")
+	par, _ := d4.Column("par")
+	parN := 0.0
+	for i := range ns {
+		if ns[i] == 512 {
+			parN = par[i]
+		}
+	}
+	var pts []speedup.Point
+	for i := range ps {
+		pts = append(pts, speedup.Point{P: ps[i], S: speedup.Theoretic(seq[0], seq[i], parN, ps[i])})
+	}
+	if r := speedup.FindRollOff(pts); !r.Found || r.P != 128 {
+		t.Errorf("theoretic roll-off %v, want P = 128", r)
+	}
+}
+
+// TestReplicationReport logs the numbers of the replication (run with -v).
+func TestReplicationReport(t *testing.T) {
+	d := table(t, "seed002-table6")
+	m, _ := presets.FittedModelByID("seed002-eq14")
+	terms, _ := fit.ParseTerms(m.Terms)
+	train, _ := fit.ParseCond(m.Region)
+	ps := []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512}
+	work := fit.MustParseTerm("N*log2(N)^2")
+	for _, w := range []fit.Weighting{fit.Absolute, fit.Relative, fit.Auto} {
+		a, err := speedup.Analyze(speedup.Spec{Data: d, Terms: terms, Train: train, Weighting: w, Ns: []float64{512, 8192}, Ps: ps, Work: work})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := a.Fit
+		t.Logf("%s: %s\n  %s\n  train: median %.1f%% max %.1f%% mean %.1f%%; prediction region (n=%d): median %.1f%% max %.1f%% mean %.1f%%",
+			w, r.Model, r.WeightingReason, 100*r.Train.MedianRel, 100*r.Train.MaxRel, 100*r.Train.MeanRel,
+			r.Test.N, 100*r.Test.MedianRel, 100*r.Test.MaxRel, 100*r.Test.MeanRel)
+		for _, c := range a.Curves {
+			t.Logf("  N=%g: predicted roll-off %v, measured %v, Amdahl (f=%.4f) %v", c.N, c.Predicted.RollOff, c.Measured.RollOff, c.SerialFraction, c.AmdahlRollOff)
+		}
+	}
+}
+
+// TestSearchBeatsSeed searches the vocabulary for a term set validated only
+// on the characterisation region, and logs its prediction-region errors.
+func TestSearchBeatsSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("search")
+	}
+	d := table(t, "seed002-table6")
+	train, _ := fit.ParseCond("N <= 2^9 && P <= 2^4")
+	for _, v := range []fit.Validation{{Extrapolate: []string{"N", "P"}}, {Folds: 10}} {
+		for _, crit := range []fit.Criterion{fit.MeanRel, fit.MaxRel} {
+			sr, err := fit.Search(d, fit.SearchSpec{Y: "T", Vocabulary: speedup.Vocabulary(), Always: []fit.Term{fit.MustParseTerm("1")},
+				MaxTerms: 4, Train: train, Validation: v, Criterion: crit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := sr.Best
+			t.Logf("%s, criterion %d: %d candidates; best %s (%s, validation score %.3g)\n  prediction region: median %.1f%%, max %.1f%%, mean %.1f%%",
+				sr.Method, crit, sr.Evaluated, b.Model, b.Weighting, sr.Candidates[0].Score, 100*b.Test.MedianRel, 100*b.Test.MaxRel, 100*b.Test.MeanRel)
+		}
+	}
+}
