@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 
@@ -45,6 +46,8 @@ func ParseJSON(data []byte) (Machine, error) {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return Machine{}, errors.New("machine file: not valid JSON: the text ends before the object is closed")
 		case errors.As(err, &se):
 			return Machine{}, fmt.Errorf("machine file: not valid JSON at byte %d: %v", se.Offset, err)
 		case errors.As(err, &te):
