@@ -294,8 +294,16 @@ func chooseWeighting(A [][]float64, y []float64, train []int, labels []string) (
 	}
 	p := len(A)
 	k := 10
+	// On large data sets the choice is made on an evenly spaced sample of
+	// 2000 training rows with 5 folds, so that choosing costs about as much
+	// as the fit itself (the page's budget is 100 ms for 10 000 points).
 	if len(train) > 2000 {
 		k = 5
+		sample := make([]int, 0, 2000)
+		for i := 0; i < 2000; i++ {
+			sample = append(sample, train[i*len(train)/2000])
+		}
+		train = sample
 	}
 	if k > len(train) {
 		k = len(train)
