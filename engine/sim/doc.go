@@ -18,14 +18,15 @@
 // mu1 sequential streams "in a region of code" with no other memory
 // traffic; everything else is charged at β2. The seed does not say how
 // long a region is. Here a region is a sliding window of the last K line
-// fills (K = 8 by default, or mu1+1 when mu1 is larger; Config.Window sets
-// it):
+// fills (K = 8 by default, or mu1+1 when mu1 is larger, at most 64;
+// Config.Window sets it):
 //
 //   - A stream is a chain of fills of consecutive lines, in either
-//     direction: a fill whose line is next to the last line of a tracked
-//     stream continues that stream (the most recently continued one when
-//     both neighbours qualify). The K most recently continued streams are
-//     tracked. A fill that continues none starts a stream of its own.
+//     direction: a fill whose line is next to the last line of a stream
+//     that has a fill among the previous K−1 fills (a stream of the
+//     region) continues that stream, the most recently continued one when
+//     both neighbours qualify. A fill that continues none starts a stream
+//     of its own; a stream with no fill left in the region is forgotten.
 //   - A fill is sequential, charged B/β1, when it continues a stream and
 //     the last K fills, itself included, belong to at most mu1 distinct
 //     streams. Otherwise it is charged B/β2.

@@ -81,31 +81,22 @@ func (r *refSim) writeback(l refLine) {
 	}
 }
 
-// classify applies the region rule of doc.go by brute force: the tracked
-// streams are the k most recently used ones; the fill continues the most
-// recent tracked stream that ends next to it; it is sequential when it
-// continues one and the last k fills belong to at most mu1 streams.
+// classify applies the region rule of doc.go by brute force: the
+// candidate streams are those with a fill among the previous k−1 fills;
+// the fill continues the most recently continued candidate that ends next
+// to it; it is sequential when it continues one and the last k fills
+// belong to at most mu1 streams.
 func (r *refSim) classify(line uint64) bool {
 	fillNo := len(r.fillStreams) + 1
-	// rank streams by recency, most recent first (selection, no sort.Slice)
-	var order []int
-	used := make([]bool, len(r.streams))
-	for len(order) < len(r.streams) && len(order) < r.k {
-		best := -1
-		for i, s := range r.streams {
-			if !used[i] && (best < 0 || s.lastFill > r.streams[best].lastFill) {
-				best = i
-			}
-		}
-		used[best] = true
-		order = append(order, best)
+	from := len(r.fillStreams) - (r.k - 1)
+	if from < 0 {
+		from = 0
 	}
 	id := -1
-	for _, i := range order {
+	for _, i := range r.fillStreams[from:] {
 		s := r.streams[i]
-		if line == s.end+1 || line+1 == s.end {
+		if (line == s.end+1 || line+1 == s.end) && (id < 0 || s.lastFill > r.streams[id].lastFill) {
 			id = i
-			break // order is most recent first
 		}
 	}
 	cont := id >= 0
@@ -116,7 +107,7 @@ func (r *refSim) classify(line uint64) bool {
 	r.streams[id].end = line
 	r.streams[id].lastFill = fillNo
 	r.fillStreams = append(r.fillStreams, id)
-	from := len(r.fillStreams) - r.k
+	from = len(r.fillStreams) - r.k
 	if from < 0 {
 		from = 0
 	}

@@ -40,8 +40,8 @@ func (p Predictor) String() string {
 // Limits of a configuration. MaxLines keeps the slot indices in int32 and
 // the simulator's own tables (about 40 bytes a line) under a gigabyte.
 const (
-	MaxLines  = 1 << 24
-	MaxWindow = 1 << 12
+	MaxLines  = 1 << 22
+	MaxWindow = 64
 )
 
 // Config is everything the simulator charges by. Sizes are bytes,
@@ -60,6 +60,9 @@ type Config struct {
 // DefaultWindow is the region length used when Config.Window is 0: eight
 // fills, or mu1+1 when mu1 is larger (see doc.go for the reason).
 func DefaultWindow(mu1 int) int {
+	if mu1 >= MaxWindow {
+		return MaxWindow
+	}
 	if mu1+1 > 8 {
 		return mu1 + 1
 	}
@@ -125,6 +128,17 @@ const (
 
 const none = -1
 
+// topN is how many most recently used lines are kept out of the list.
+const topN = 4
+
+// slot is one cache line's entry: its line number and its neighbours in
+// the LRU list, together in 16 bytes so that one host cache line holds
+// all a list operation reads.
+type slot struct {
+	line       uint64
+	prev, next int32
+}
+
 // Sim is the fast simulator. The zero value is not usable; call New.
 // A Sim is not safe for concurrent use.
 //
@@ -138,7 +152,6 @@ type Sim struct {
 	// empty (no line number reaches it: lines are addresses >> shift with
 	// shift >= 2, as B >= 4).
 	mru     uint64
-	mruSlot int32
 	mruFlag *uint8 // &flags[mruSlot], or a dummy while the cache is empty
 	dummy   uint8
 	shift   uint
@@ -147,31 +160,36 @@ type Sim struct {
 	writes int64
 	misses int64
 
-	// LRU list over slots: head is the most recently used.
-	lineOf []uint64
-	prev   []int32
-	next   []int32
-	flags  []uint8
-	head   int32
-	tail   int32
-	used   int32
-	nlines int32
+	// LRU order: top[:ntop] (most recent first), then the list over
+	// slots from head to tail.
+	top     [topN]uint64
+	topSlot [topN]int32
+	ntop    int
+	slots   []slot
+	flags   []uint8
+	head    int32
+	tail    int32
+	used    int32
+	nlines  int32
 
 	// open-addressing hash table, line -> slot+1 (0 = empty), linear
 	// probing, backward-shift deletion.
-	table  []int32
+	table  []uint64
 	tmask  uint64
-	tshift uint
+	tshift uint // 32 − table bits: home = hash32 >> tshift
 
 	// region: the last K fills, and the streams they belong to.
-	win       []int32 // stream slot of each fill in the window (ring)
+	k         int              // region length K
+	win       [MaxWindow]uint8 // stream slot of each fill in the window (ring)
 	wpos      int
 	wlen      int
-	winCnt    []int32  // fills in the window per stream slot
-	distinct  int      // stream slots with winCnt > 0
-	streamEnd []uint64 // last line of each tracked stream
-	streamUse []int64  // fill number of its last fill, for LRU replacement
-	nstreams  int
+	winCnt    [MaxWindow]int32  // fills in the window per stream slot
+	distinct  int               // stream slots with winCnt > 0
+	streamEnd [MaxWindow]uint64 // last line of each stream of the region, or farLine
+	streamUse [MaxWindow]int64  // fill number of its last fill
+	free      [MaxWindow]uint8  // slots of streams with no fill in the region
+	nfree     int
+	endCnt    [256]uint16
 	fills     int64
 	mu1       int
 
@@ -207,25 +225,20 @@ func New(c Config) (*Sim, error) {
 		c.Window = DefaultWindow(c.Mu1)
 	}
 	n := int(c.Lines)
-	tbits := bits.Len64(uint64(2*n-1)) + 1 // table at least 2×, at most 4× the lines
+	tbits := bits.Len64(uint64(2*n-1)) + 1 // table at least 4×, at most 8× the lines
 	if tbits < 4 {
 		tbits = 4
 	}
 	s := &Sim{
 		cfg:       c,
 		shift:     uint(bits.TrailingZeros64(uint64(c.Line))),
-		lineOf:    make([]uint64, n),
-		prev:      make([]int32, n),
-		next:      make([]int32, n),
+		slots:     make([]slot, n),
 		flags:     make([]uint8, n),
 		nlines:    int32(n),
-		table:     make([]int32, 1<<tbits),
+		table:     make([]uint64, 1<<tbits),
 		tmask:     1<<tbits - 1,
-		tshift:    uint(64 - tbits),
-		win:       make([]int32, c.Window),
-		winCnt:    make([]int32, c.Window),
-		streamEnd: make([]uint64, c.Window),
-		streamUse: make([]int64, c.Window),
+		tshift:    uint(32 - tbits),
+		k:         c.Window,
 		mu1:       c.Mu1,
 		twoBit:    c.Predictor == TwoBit,
 		bp:        make([]int32, 64),
@@ -238,12 +251,20 @@ func New(c Config) (*Sim, error) {
 // Reset empties the cache, the region and the predictors and zeroes the
 // counts, keeping the configuration and the slice hook.
 func (s *Sim) Reset() {
-	s.mru, s.mruSlot, s.mruFlag = ^uint64(0), none, &s.dummy
+	s.mru, s.mruFlag, s.ntop = ^uint64(0), &s.dummy, 0
 	s.head, s.tail, s.used = none, none, 0
 	clear(s.table)
 	clear(s.flags)
-	clear(s.winCnt)
-	s.wpos, s.wlen, s.distinct, s.nstreams, s.fills = 0, 0, 0, 0, 0
+	s.winCnt = [MaxWindow]int32{}
+	s.wpos, s.wlen, s.distinct, s.fills = 0, 0, 0, 0
+	s.endCnt = [256]uint16{}
+	s.nfree = 0
+	for i := s.k - 1; i >= 0; i-- {
+		s.streamEnd[i] = farLine
+		s.streamUse[i] = 0
+		s.free[s.nfree] = uint8(i)
+		s.nfree++
+	}
 	s.reads, s.writes, s.misses, s.writebacks, s.seq, s.rnd = 0, 0, 0, 0, 0, 0
 	s.branches, s.mispred = 0, 0
 	s.resetPredictor()
@@ -309,53 +330,87 @@ func (s *Sim) Access(addr, size uint64, write bool) {
 }
 
 // touch handles every access that is not to the most recently used line.
+// The LRU order is the few most recently used slots in top (most recent
+// first) followed by the list from head to tail; only a line outside top
+// needs the hash table, so a loop over a handful of arrays (X, Y and Z of
+// the permutation product, the two ends of a partition, the runs of a
+// merge) mostly stays in top.
 func (s *Sim) touch(line uint64) {
+	for i := 1; i < s.ntop; i++ {
+		if s.top[i] == line {
+			slot := s.topSlot[i]
+			for j := i; j > 0; j-- {
+				s.top[j], s.topSlot[j] = s.top[j-1], s.topSlot[j-1]
+			}
+			s.top[0], s.topSlot[0] = line, slot
+			s.setMRU(line, slot)
+			return
+		}
+	}
 	slot := s.lookup(line)
 	if slot >= 0 {
-		if slot != s.head {
-			s.unlink(slot)
-			s.pushFront(slot)
-		}
+		s.unlink(slot) // a hit outside top is in the list
 	} else {
 		slot = s.fill(line)
 	}
-	s.mru, s.mruSlot, s.mruFlag = line, slot, &s.flags[slot]
+	if s.ntop == topN {
+		s.pushFront(s.topSlot[topN-1]) // the least recent of top joins the list
+	} else {
+		s.ntop++
+	}
+	for j := s.ntop - 1; j > 0; j-- {
+		s.top[j], s.topSlot[j] = s.top[j-1], s.topSlot[j-1]
+	}
+	s.top[0], s.topSlot[0] = line, slot
+	s.setMRU(line, slot)
+}
+
+func (s *Sim) setMRU(line uint64, slot int32) {
+	s.mru, s.mruFlag = line, &s.flags[slot]
 	if s.reads+s.writes >= s.sliceNext {
 		s.slice()
 	}
 }
 
-func (s *Sim) hash(line uint64) uint64 {
-	return (line * 0x9E3779B97F4A7C15) >> s.tshift
+// Table entries are hash<<32 | slot+1, 0 when empty. The stored 32-bit
+// hash is a tag that rejects other keys without loading their slot, and
+// gives each entry's home for backward-shift deletion without rehashing.
+func hash32(line uint64) uint64 {
+	return (line * 0x9E3779B97F4A7C15) >> 32
 }
 
 func (s *Sim) lookup(line uint64) int32 {
-	h := s.hash(line)
+	h := hash32(line)
+	tag := h << 32
+	i := h >> s.tshift
 	for {
-		e := s.table[h]
+		e := s.table[i]
 		if e == 0 {
 			return none
 		}
-		if s.lineOf[e-1] == line {
-			return e - 1
+		if e&^0xffffffff == tag && s.slots[int32(e)-1].line == line {
+			return int32(e) - 1
 		}
-		h = (h + 1) & s.tmask
+		i = (i + 1) & s.tmask
 	}
 }
 
 func (s *Sim) insert(line uint64, slot int32) {
-	h := s.hash(line)
-	for s.table[h] != 0 {
-		h = (h + 1) & s.tmask
+	h := hash32(line)
+	i := h >> s.tshift
+	for s.table[i] != 0 {
+		i = (i + 1) & s.tmask
 	}
-	s.table[h] = slot + 1
+	s.table[i] = h<<32 | uint64(slot+1)
 }
 
-// remove deletes line from the table by backward shifting, so lookups
-// never need tombstones.
-func (s *Sim) remove(line uint64) {
-	i := s.hash(line)
-	for s.lineOf[s.table[i]-1] != line {
+// remove deletes the entry of line in slot by backward shifting, so
+// lookups never meet tombstones.
+func (s *Sim) remove(line uint64, slot int32) {
+	h := hash32(line)
+	want := h<<32 | uint64(slot+1)
+	i := h >> s.tshift
+	for s.table[i] != want {
 		i = (i + 1) & s.tmask
 	}
 	j := i
@@ -365,7 +420,7 @@ func (s *Sim) remove(line uint64) {
 		if e == 0 {
 			break
 		}
-		k := s.hash(s.lineOf[e-1])
+		k := e >> 32 >> s.tshift
 		// The entry at j may move to the hole at i unless its home k lies
 		// cyclically in (i, j].
 		if (j-k)&s.tmask >= (j-i)&s.tmask {
@@ -377,31 +432,31 @@ func (s *Sim) remove(line uint64) {
 }
 
 func (s *Sim) unlink(slot int32) {
-	p, n := s.prev[slot], s.next[slot]
+	p, n := s.slots[slot].prev, s.slots[slot].next
 	if p != none {
-		s.next[p] = n
+		s.slots[p].next = n
 	} else {
 		s.head = n
 	}
 	if n != none {
-		s.prev[n] = p
+		s.slots[n].prev = p
 	} else {
 		s.tail = p
 	}
 }
 
 func (s *Sim) pushFront(slot int32) {
-	s.prev[slot] = none
-	s.next[slot] = s.head
+	s.slots[slot].prev = none
+	s.slots[slot].next = s.head
 	if s.head != none {
-		s.prev[s.head] = slot
+		s.slots[s.head].prev = slot
 	} else {
 		s.tail = slot
 	}
 	s.head = slot
 }
 
-// fill brings line into the cache (rules 5 and 7: reads and writes alike
+// fill brings line into a slot (the caller puts it at the front of top) (rules 5 and 7: reads and writes alike
 // load the line first), evicting the least recently used line when the
 // cache is full (rule 6), and charges the transfer.
 func (s *Sim) fill(line uint64) int32 {
@@ -411,16 +466,20 @@ func (s *Sim) fill(line uint64) int32 {
 		slot = s.used
 		s.used++
 	} else {
-		slot = s.tail
-		s.unlink(slot)
-		s.remove(s.lineOf[slot])
+		if s.tail != none {
+			slot = s.tail
+			s.unlink(slot)
+		} else { // every line is in top: evict its least recent
+			s.ntop--
+			slot = s.topSlot[s.ntop]
+		}
+		s.remove(s.slots[slot].line, slot)
 		if s.flags[slot]&flagDirty != 0 {
 			s.writeback(s.flags[slot])
 		}
 	}
-	s.lineOf[slot] = line
+	s.slots[slot].line = line
 	s.insert(line, slot)
-	s.pushFront(slot)
 	if s.region(line) {
 		s.flags[slot] = flagSeq
 		s.seq++
@@ -444,55 +503,58 @@ func (s *Sim) writeback(f uint8) {
 }
 
 // region records a fill in the region and says whether it is sequential:
-// it continues a tracked stream (its line is next to that stream's last
-// line, either direction) and the last K fills, this one included, belong
-// to at most mu1 streams. A fill that continues no stream starts a stream
-// of its own, so any other traffic in the region counts against mu1.
+// it continues a stream of the region (its line is next to the last line
+// of a stream that has a fill among the previous K−1 fills, either
+// direction) and the last K fills, this one included, belong to at most
+// mu1 streams. A fill that continues no stream starts a stream of its
+// own, so any other traffic in the region counts against mu1.
 func (s *Sim) region(line uint64) bool {
-	k := len(s.win)
 	s.fills++
-	// Continue the most recently used tracked stream whose last line is
-	// adjacent (the most recent one when both neighbours are tracked).
-	sid := int32(none)
-	var best int64 = -1
-	for i := 0; i < s.nstreams; i++ {
-		d := line - s.streamEnd[i]
-		if (d == 1 || d == ^uint64(0)) && s.streamUse[i] > best {
-			sid, best = int32(i), s.streamUse[i]
-		}
-	}
-	// The oldest fill leaves the region.
-	if s.wlen == k {
-		old := s.win[s.wpos]
+	// The oldest fill leaves the region; a stream left with no fill in it
+	// is forgotten and its slot freed.
+	if s.wlen == s.k {
+		old := s.win[s.wpos&(MaxWindow-1)] & (MaxWindow - 1)
 		s.winCnt[old]--
 		if s.winCnt[old] == 0 {
 			s.distinct--
+			s.endCnt[s.streamEnd[old]&0xff]--
+			s.streamEnd[old] = farLine
+			s.free[s.nfree&(MaxWindow-1)] = old
+			s.nfree++
 		}
 	} else {
 		s.wlen++
 	}
-	cont := sid != none
-	if !cont {
-		// New stream: a free slot, or the least recently used one, which
-		// has no fill left in the region (K tracked streams and at most
-		// K−1 fills in the region after the oldest left).
-		if s.nstreams < k {
-			sid = int32(s.nstreams)
-			s.nstreams++
-		} else {
-			sid = 0
-			for i := 1; i < k; i++ {
-				if s.streamUse[i] < s.streamUse[sid] {
-					sid = int32(i)
-				}
+	// Continue the stream whose last line is adjacent: line − end is +1
+	// or −1, that is line − end + 1 is 0 or 2. When both neighbours are
+	// streams, the most recently continued one. endCnt counts stream ends
+	// by their low byte: most random fills find no end with a neighbour's
+	// low byte and skip the scan.
+	sid := uint8(MaxWindow)
+	if s.endCnt[(line-1)&0xff]|s.endCnt[(line+1)&0xff] != 0 {
+		var best int64 = -1
+		for i, end := range s.streamEnd[:s.k] {
+			if (line-end+1)&^2 == 0 && s.streamUse[i] > best {
+				sid, best = uint8(i), s.streamUse[i]
 			}
 		}
 	}
+	cont := sid != MaxWindow
+	if cont {
+		s.endCnt[s.streamEnd[sid&(MaxWindow-1)]&0xff]--
+	} else {
+		// At most K−1 streams have fills left in the region, so one of
+		// the K slots is free.
+		s.nfree--
+		sid = s.free[s.nfree&(MaxWindow-1)]
+	}
+	sid &= MaxWindow - 1
+	s.endCnt[line&0xff]++
 	s.streamEnd[sid] = line
 	s.streamUse[sid] = s.fills
-	s.win[s.wpos] = sid
+	s.win[s.wpos&(MaxWindow-1)] = sid
 	s.wpos++
-	if s.wpos == k {
+	if s.wpos == s.k {
 		s.wpos = 0
 	}
 	if s.winCnt[sid] == 0 {
@@ -501,6 +563,10 @@ func (s *Sim) region(line uint64) bool {
 	s.winCnt[sid]++
 	return cont && s.distinct <= s.mu1
 }
+
+// farLine marks a free stream slot: lines are addresses >> 2 or more, below
+// 2^62, so no line is next to it.
+const farLine = 1 << 63
 
 // Branch records one execution of the conditional branch at site (a small
 // non-negative number chosen by the kernel) with its outcome, and charges
@@ -573,7 +639,13 @@ func (s *Sim) growSites(site int) {
 // Finish writes back every dirty line (the end of the run) and leaves the
 // lines cached and clean, so a run may go on afterwards.
 func (s *Sim) Finish() {
-	for slot := s.head; slot != none; slot = s.next[slot] {
+	for _, slot := range s.topSlot[:s.ntop] {
+		if s.flags[slot]&flagDirty != 0 {
+			s.writeback(s.flags[slot])
+			s.flags[slot] &^= flagDirty
+		}
+	}
+	for slot := s.head; slot != none; slot = s.slots[slot].next {
 		if s.flags[slot]&flagDirty != 0 {
 			s.writeback(s.flags[slot])
 			s.flags[slot] &^= flagDirty
