@@ -1,0 +1,241 @@
+package kernels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/sim"
+)
+
+// Kernel is one instrumented algorithm.
+type Kernel struct {
+	ID   string
+	Name string
+	// Data says what the kernel runs on.
+	Data string
+	run  func(e *env) error
+	// estimate is the expected number of accesses, for progress bars.
+	estimate func(p mbram.Params, mu2, wordsPerLine int64) int64
+}
+
+var kernels = []Kernel{
+	{ID: "perm", Name: "Permutation product (traditional)", Data: "two random permutations of n points", run: runPerm,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 3 * p.N }},
+	{ID: "perm-twopass", Name: "Permutation product (two-pass)", Data: "two random permutations of n points", run: runPermTwoPass,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 12 * p.N }},
+	{ID: "matmul", Name: "Matrix product (row-major)", Data: "two n×n matrices of uniform integers below 1024", run: runMatmul,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 2*p.N*p.N*p.N + p.N*p.N }},
+	{ID: "quicksort", Name: "Quicksort", Data: "n uniform integers below n", run: runQuicksort,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 2 * p.N * int64(bits.Len64(uint64(p.N))) }},
+	{ID: "mergesort", Name: "Mergesort", Data: "n uniform integers below n", run: runMergesort,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 2 * p.N * int64(bits.Len64(uint64(p.N))) }},
+	{ID: "heapsort", Name: "Heapsort", Data: "n uniform integers below n", run: runHeapsort,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 3 * p.N * int64(bits.Len64(uint64(p.N))) }},
+	{ID: "bucket", Name: "Bucket sort (simple)", Data: "n uniform integers below n", run: runBucket,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 2 * p.N * (digits(p.N, p.Buckets) + 1) }},
+	{ID: "bucket-count", Name: "Bucket sort (distribution count)", Data: "n uniform integers below n", run: runBucketCount,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 5 * p.N * digits(p.N, p.Buckets) }},
+	{ID: "radix", Name: "Radix sort (simple)", Data: "n uniform integers below n", run: runRadix,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 2 * p.N * (digits(p.N, p.Buckets) + 1) }},
+	{ID: "radix-count", Name: "Radix sort (distribution count)", Data: "n uniform integers below n", run: runRadixCount,
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 5 * p.N * digits(p.N, p.Buckets) }},
+}
+
+// Kernels lists the instrumented kernels, in the order of mbram.Kernels.
+func Kernels() []Kernel { return append([]Kernel(nil), kernels...) }
+
+// Lookup finds a kernel by id.
+func Lookup(id string) (Kernel, bool) {
+	for _, k := range kernels {
+		if k.ID == id {
+			return k, true
+		}
+	}
+	return Kernel{}, false
+}
+
+// Limits on a simulated workload. The data really exist in memory (a sort
+// of 2^26 four-byte keys needs about 1 GiB with its buckets), and a matrix
+// product of dimension n makes 2n³ accesses (2^37 at n = 4096, some
+// fifteen minutes).
+const (
+	MaxElements = 1 << 26
+	MaxMatrix   = 4096
+	MaxBuckets  = 1 << 16
+)
+
+// Check validates a workload for a kernel on a simulator with the given
+// line size.
+func Check(id string, p mbram.Params, line int64) error {
+	k, ok := mbram.Lookup(id)
+	if _, ok2 := Lookup(id); !ok || !ok2 {
+		return mbram.ErrUnknownKernel(id)
+	}
+	if err := k.Check(p); err != nil {
+		return err
+	}
+	if id == "matmul" && p.N > MaxMatrix {
+		return &mbram.ParamError{Param: "n", Msg: fmt.Sprintf("the simulator runs matrices up to %d×%d; got %d", MaxMatrix, MaxMatrix, p.N)}
+	}
+	if id != "matmul" && p.N > MaxElements {
+		return &mbram.ParamError{Param: "n", Msg: fmt.Sprintf("the simulator runs up to %d elements (2^26); got %d", MaxElements, p.N)}
+	}
+	// Whole words inside one line keep every word access a single line
+	// access, the way a compiler aligns them.
+	if p.W&(p.W-1) != 0 || p.W > line {
+		return &mbram.ParamError{Param: "w", Msg: fmt.Sprintf("the simulator needs a word size that is a power of two no larger than the line (%d B); got %d", line, p.W)}
+	}
+	if p.Buckets > MaxBuckets {
+		return &mbram.ParamError{Param: "b", Msg: fmt.Sprintf("the simulator runs up to %d buckets; got %d", MaxBuckets, p.Buckets)}
+	}
+	return nil
+}
+
+// Options control a run.
+type Options struct {
+	// Seed selects the data; the same seed gives the same data, the same
+	// accesses and the same counts.
+	Seed uint64
+	// Slice is the number of accesses between calls of Progress and checks
+	// of the context (default 1<<20, a few milliseconds).
+	Slice int64
+	// Progress, if set, is called after every slice with the accesses so
+	// far and an estimate of the total (done may exceed it). It runs on the
+	// simulating goroutine: a browser may block in it to yield, and may read
+	// s.Counts() for a cost series.
+	Progress func(s *sim.Sim, done, total int64)
+}
+
+// ErrWrongResult means an instrumented kernel did not compute what it
+// should; it would be a bug.
+var ErrWrongResult = errors.New("kernel produced a wrong result")
+
+// Run executes kernel id on generated data through s, then calls
+// s.Finish. The result is s.Result(). A cancelled context stops the run
+// at the next slice with ctx.Err().
+func Run(ctx context.Context, s *sim.Sim, id string, p mbram.Params, o Options) (err error) {
+	k, ok := Lookup(id)
+	if !ok {
+		return mbram.ErrUnknownKernel(id)
+	}
+	if err := Check(id, p, s.LineSize()); err != nil {
+		return err
+	}
+	c := s.Config()
+	total := k.estimate(p, c.Lines, c.Line/p.W)
+	slice := o.Slice
+	if slice <= 0 {
+		slice = 1 << 20
+	}
+	s.OnSlice(slice, func(s *sim.Sim) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if o.Progress != nil {
+			o.Progress(s, s.Counts().Accesses, total)
+		}
+		return nil
+	})
+	defer s.OnSlice(0, nil)
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(*sim.Stop)
+			if !ok {
+				panic(r)
+			}
+			err = stop.Err
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	e := newEnv(s, p, o.Seed)
+	if err := k.run(e); err != nil {
+		return err
+	}
+	s.Finish()
+	return nil
+}
+
+// Simulate runs a kernel on a machine with a fresh simulator.
+func Simulate(ctx context.Context, m machine.Machine, pred sim.Predictor, id string, p mbram.Params, o Options) (sim.Result, error) {
+	if err := m.Validate(); err != nil {
+		return sim.Result{}, err
+	}
+	s, err := sim.New(sim.ConfigFor(m, pred))
+	if err != nil {
+		return sim.Result{}, err
+	}
+	if err := Run(ctx, s, id, p, o); err != nil {
+		return sim.Result{}, err
+	}
+	return s.Result(), nil
+}
+
+// env lays the kernel's arrays out in a virtual address space, one after
+// another, each aligned to a line and to 4 KiB, starting at 1 MiB.
+type env struct {
+	s    *sim.Sim
+	p    mbram.Params
+	n    int
+	wlog uint
+	next uint64
+	rng  *rand.Rand
+}
+
+func newEnv(s *sim.Sim, p mbram.Params, seed uint64) *env {
+	return &env{s: s, p: p, n: int(p.N), wlog: uint(bits.TrailingZeros64(uint64(p.W))), next: 1 << 20,
+		rng: rand.New(rand.NewPCG(seed, 0x6d656d77616c6c))}
+}
+
+// alloc reserves n words and returns the address of the first.
+func (e *env) alloc(n int) uint64 {
+	align := uint64(4096)
+	if l := uint64(e.s.LineSize()); l > align {
+		align = l
+	}
+	base := (e.next + align - 1) &^ (align - 1)
+	e.next = base + uint64(n)<<e.wlog
+	return base
+}
+
+// permutation is a uniformly random permutation of 0..n-1 (Fisher–Yates).
+func (e *env) permutation(n int) []uint32 {
+	a := make([]uint32, n)
+	for i := range a {
+		a[i] = uint32(i)
+	}
+	for i := n - 1; i > 0; i-- {
+		j := e.rng.IntN(i + 1)
+		a[i], a[j] = a[j], a[i]
+	}
+	return a
+}
+
+// uniform is n integers drawn uniformly from 0..max-1 (seed 000 Fig. 5:
+// "input data uniformly distributed between 0 and N").
+func (e *env) uniform(n int, max uint32) []uint32 {
+	a := make([]uint32, n)
+	for i := range a {
+		a[i] = e.rng.Uint32N(max)
+	}
+	return a
+}
+
+// digits is the number of base-b digits of n−1, the largest key: the
+// passes of the bucket and radix sorts (⌈log_b N⌉ for the paper's N).
+func digits(n, b int64) int64 {
+	if b < 2 {
+		return 1
+	}
+	d := int64(1)
+	for v := uint64(n-1) / uint64(b); v > 0; v /= uint64(b) {
+		d++
+	}
+	return d
+}
