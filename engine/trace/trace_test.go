@@ -1,0 +1,180 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"memwall/engine/sim"
+)
+
+func readAll(t *testing.T, f Format, text string, limit int64) ([]Record, error) {
+	t.Helper()
+	r := NewReader(strings.NewReader(text), f, limit)
+	var recs []Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		recs = append(recs, rec)
+	}
+}
+
+func TestPlain(t *testing.T) {
+	text := "# a comment\n\nR 0x1000 4\nw 4096 8\r\n  W\t0XfF 1  \nr 0 4096"
+	got, err := readAll(t, Plain, text, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Record{{0x1000, 4, 'R'}, {4096, 8, 'W'}, {0xff, 1, 'W'}, {0, 4096, 'R'}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("record %d: got %+v want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestLackey(t *testing.T) {
+	text := `==12345== Lackey, an example Valgrind tool
+==12345== Command: ./a.out
+I  04000000,3
+ L 0421fa00,8
+ S 7ff000018,8
+ M 0421fa00,4
+I  04000003,5
+==12345== 
+`
+	got, err := readAll(t, Lackey, text, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Record{{0x421fa00, 8, 'R'}, {0x7ff000018, 8, 'W'}, {0x421fa00, 4, 'M'}}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("got %+v want %+v", got, want)
+	}
+}
+
+func TestBadLines(t *testing.T) {
+	tests := []struct {
+		f    Format
+		text string
+		line int64
+		msg  string
+	}{
+		{Plain, "R 0x10 4\nX 0x10 4\n", 2, "access kind"},
+		{Plain, "R 0x10\n", 1, "3 fields"},
+		{Plain, "R 0x10 4 5\n", 1, "3 fields"},
+		{Plain, "R 0xZZ 4\n", 1, "address"},
+		{Plain, "R 12a 4\n", 1, "address"},
+		{Plain, "R 0x10 0\n", 1, "size"},
+		{Plain, "R 0x10 4097\n", 1, "size"},
+		{Plain, "R 0x10 -1\n", 1, "size"},
+		{Plain, "R 0x10000000000000000 4\n", 1, "address"},
+		{Plain, "\n\n# c\nR 1 1\n" + strings.Repeat("x", 5000) + "\n", 5, "longer"},
+		{Lackey, " L 10,8\n X 10,8\n", 2, "not a lackey record"},
+		{Lackey, " L 10\n", 1, "address,size"},
+		{Lackey, " L zz,8\n", 1, "hexadecimal"},
+		{Lackey, " L 10,x\n", 1, "size"},
+		{Lackey, "L10,8\n", 1, "not a lackey record"},
+	}
+	for _, tc := range tests {
+		_, err := readAll(t, tc.f, tc.text, 0)
+		var le *LineError
+		if !errors.As(err, &le) || le.Line != tc.line || !strings.Contains(le.Msg, tc.msg) {
+			t.Errorf("%v %q: got %v, want line %d with %q", tc.f, tc.text, err, tc.line, tc.msg)
+		}
+	}
+}
+
+func TestSizeLimit(t *testing.T) {
+	text := strings.Repeat("R 0x10 4\n", 100) // 900 bytes
+	if _, err := readAll(t, Plain, text, 900); err != nil {
+		t.Errorf("900 bytes under a 900-byte limit: %v", err)
+	}
+	_, err := readAll(t, Plain, text, 899)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "line 100") {
+		t.Errorf("got %v, want ErrTooLarge at line 100", err)
+	}
+}
+
+func TestReplay(t *testing.T) {
+	// Two reads of one 64-byte line, a write across lines 1 and 2 (two
+	// accesses), a modify of line 5 (a read and a write): 6 accesses, 4
+	// misses (lines 0, 1, 2, 5), 3 dirty lines written back at the end.
+	text := "R 0 4\nR 60 4\nW 0x7c 8\n"
+	lk := " M 140,4\n"
+	s, _ := sim.New(sim.Config{Line: 64, Lines: 16, Mu1: 2, Beta1: 2e9, Beta2: 1e9})
+	if _, err := Replay(context.Background(), s, NewReader(strings.NewReader(text), Plain, 0), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Replay(context.Background(), s, NewReader(strings.NewReader(lk), Lackey, 0), 0, nil)
+	if err != nil || st.Records != 1 || st.Lines != 1 {
+		t.Fatal(st, err)
+	}
+	c := s.Counts()
+	if c.Accesses != 6 || c.Misses != 4 || c.Writebacks != 3 {
+		t.Errorf("got %+v", c)
+	}
+}
+
+func TestReplayCancel(t *testing.T) {
+	text := strings.Repeat("R 0x10 4\n", 1000)
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	s, _ := sim.New(sim.Config{Line: 64, Lines: 16, Mu1: 2, Beta1: 2e9, Beta2: 1e9})
+	st, err := Replay(ctx, s, NewReader(strings.NewReader(text), Plain, 0), 100, func(_ *sim.Sim, st Stats) {
+		calls++
+		if calls == 3 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || st.Records != 400 {
+		t.Errorf("got %v after %d records", err, st.Records)
+	}
+}
+
+func fuzzParse(t *testing.T, f Format, data string) {
+	r := NewReader(strings.NewReader(data), f, 1<<20)
+	for i := 0; i < 10000; i++ {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			var le *LineError
+			if !errors.As(err, &le) && !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("unexpected error type %T: %v", err, err)
+			}
+			if !strings.HasPrefix(err.Error(), "line ") {
+				t.Fatalf("error without a line number: %v", err)
+			}
+			return
+		}
+		if rec.Size < 1 || rec.Size > MaxSize || (rec.Kind != 'R' && rec.Kind != 'W' && rec.Kind != 'M') {
+			t.Fatalf("bad record %+v", rec)
+		}
+	}
+}
+
+func FuzzPlain(f *testing.F) {
+	for _, s := range []string{"R 0x10 4\n", "W 18446744073709551615 4096\n# x\n", "R 0x 4", "r 1 1\r\nw 2 2", "\x00\xff", "R  0x10\t4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) { fuzzParse(t, Plain, data) })
+}
+
+func FuzzLackey(f *testing.F) {
+	for _, s := range []string{"I  04000000,3\n L 0421fa00,8\n", " S 7ff000018,8\n M 10,4", "==1== x\n", " L ,", " M ffffffffffffffff,4096"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) { fuzzParse(t, Lackey, data) })
+}
