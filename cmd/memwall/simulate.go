@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"memwall/engine/kernels"
+	"memwall/engine/mbram"
+	"memwall/engine/sim"
+	"memwall/engine/trace"
+	"memwall/engine/units"
+)
+
+func init() {
+	register(command{name: "simulate", summary: "run a kernel or replay a trace through the MBRAM trace simulator", run: runSimulate})
+}
+
+// simOutput is the JSON form of a simulation.
+type simOutput struct {
+	Machine   string        `json:"machine"`
+	Kernel    string        `json:"kernel,omitempty"`
+	Params    *mbram.Params `json:"params,omitempty"`
+	Seed      *uint64       `json:"seed,omitempty"`
+	Trace     string        `json:"trace,omitempty"`
+	Format    string        `json:"format,omitempty"`
+	Predictor string        `json:"predictor"`
+	Window    int           `json:"window"`
+	Seconds   float64       `json:"seconds"`
+	// ClosedForm* are the MBRAM formulas for the same kernel and inputs
+	// (kernels only).
+	ClosedFormSeconds *float64     `json:"closed_form_seconds,omitempty"`
+	ClosedFormTerms   []mbram.Term `json:"closed_form_terms,omitempty"`
+	Terms             []mbram.Term `json:"terms"`
+	Counts            sim.Counts   `json:"counts"`
+	Phases            []sim.Phase  `json:"phases,omitempty"`
+	TraceStats        *trace.Stats `json:"trace_stats,omitempty"`
+	Note              string       `json:"note"`
+}
+
+const simNote = "simulated by the MBRAM model rules (seed 000 II.d): a lower bound like the closed forms; a line transfer is sequential (B/β1) when it continues a stream and the last `window` fills belong to at most mu1 streams"
+
+func runSimulate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("simulate", "--machine ID|FILE.json (--kernel ID [--set name=value]... [--seed S] | --trace FILE [--format plain|lackey]) [--predictor majority|2bit] [--json]", stderr)
+	machineArg := fs.String("machine", "", "preset id or machine JSON file")
+	kernelID := fs.String("kernel", "", "kernel id (see 'memwall kernels')")
+	var sets setFlags
+	fs.Var(&sets, "set", "workload parameter name=value: n (elements or matrix dimension), w (word bytes), b (buckets); repeatable")
+	seed := fs.Uint64("seed", 1, "seed of the generated data")
+	traceFile := fs.String("trace", "", "replay a trace file instead of a kernel ('-' reads standard input)")
+	formatArg := fs.String("format", "plain", "trace format: plain (R|W address size) or lackey (valgrind --tool=lackey --trace-mem=yes)")
+	limitArg := fs.String("limit", "1GiB", "largest trace accepted")
+	predArg := fs.String("predictor", "majority", "branch predictor: majority (the seed's idealised rule) or 2bit")
+	window := fs.Int("window", 0, "region length in line fills for the stream rule (0: the default, 8)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
+	}
+	m, err := loadMachine(*machineArg)
+	if err != nil {
+		return fail(stderr, "simulate", err)
+	}
+	if err := m.Validate(); err != nil {
+		return fail(stderr, "simulate", fmt.Errorf("--machine: %v", err))
+	}
+	pred, err := sim.ParsePredictor(*predArg)
+	if err != nil {
+		return fail(stderr, "simulate", fmt.Errorf("--%v", err))
+	}
+	cfg := sim.ConfigFor(m, pred)
+	cfg.Window = *window
+	s, err := sim.New(cfg)
+	if err != nil {
+		return fail(stderr, "simulate", fmt.Errorf("--%v", err))
+	}
+	out := simOutput{Machine: m.ID, Predictor: pred.String(), Window: s.Config().Window, Note: simNote}
+	var closed *mbram.Breakdown
+	switch {
+	case (*kernelID == "") == (*traceFile == ""):
+		return fail(stderr, "simulate", errors.New("give exactly one of --kernel ID and --trace FILE"))
+	case *kernelID != "":
+		k, ok := mbram.Lookup(*kernelID)
+		if !ok {
+			return fail(stderr, "simulate", fmt.Errorf("--%v", mbram.ErrUnknownKernel(*kernelID)))
+		}
+		p := mbram.Params{W: 4, Buckets: 64}
+		for _, pi := range k.Params {
+			if pi.Name == "n" {
+				p.N = pi.Default
+			}
+		}
+		if err := parseSets(sets, &p); err != nil {
+			return fail(stderr, "simulate", err)
+		}
+		if err := kernels.Run(context.Background(), s, k.ID, p, kernels.Options{Seed: *seed}); err != nil {
+			var pe *mbram.ParamError
+			if errors.As(err, &pe) {
+				return fail(stderr, "simulate", fmt.Errorf("--set %v", err))
+			}
+			return fail(stderr, "simulate", err)
+		}
+		if b, err := mbram.Predict(m, k.ID, p); err == nil {
+			closed = &b
+			out.ClosedFormSeconds = &b.Seconds
+			out.ClosedFormTerms = b.Terms
+		}
+		out.Kernel, out.Params, out.Seed = k.ID, &p, seed
+	default:
+		if len(sets) > 0 {
+			return fail(stderr, "simulate", errors.New("--set applies to --kernel, not to --trace"))
+		}
+		f, err := trace.ParseFormat(*formatArg)
+		if err != nil {
+			return fail(stderr, "simulate", fmt.Errorf("--%v", err))
+		}
+		limit, err := units.ParseSize(*limitArg)
+		if err != nil || limit < 1 {
+			return fail(stderr, "simulate", fmt.Errorf("--limit: a size such as 1GiB; got %q", *limitArg))
+		}
+		var in io.Reader = os.Stdin
+		if *traceFile != "-" {
+			file, err := os.Open(*traceFile)
+			if err != nil {
+				return fail(stderr, "simulate", fmt.Errorf("--trace: %v", err))
+			}
+			defer file.Close()
+			in = file
+		}
+		st, err := trace.Replay(context.Background(), s, trace.NewReader(in, f, limit), 0, nil)
+		if err != nil {
+			return fail(stderr, "simulate", fmt.Errorf("--trace %s: %v", *traceFile, err))
+		}
+		out.Trace, out.Format, out.TraceStats = *traceFile, f.String(), &st
+	}
+	r := s.Result()
+	out.Seconds, out.Terms, out.Counts, out.Phases = r.Seconds, r.Terms, r.Counts, r.Phases
+	if *asJSON {
+		if err := writeJSON(stdout, out); err != nil {
+			return fail(stderr, "simulate", err)
+		}
+		return 0
+	}
+	writeSimText(stdout, m.Name, out, closed)
+	return 0
+}
+
+func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.Breakdown) {
+	if out.Kernel != "" {
+		k, _ := kernels.Lookup(out.Kernel)
+		fmt.Fprintf(w, "%s on %s (%s)\n", k.Name, machineName, out.Machine)
+		fmt.Fprintf(w, "n = %s, w = %d B, b = %d, seed %d, data: %s\n", units.FormatCount(out.Params.N), out.Params.W, out.Params.Buckets, *out.Seed, k.Data)
+	} else {
+		fmt.Fprintf(w, "trace %s (%s, %d records) on %s (%s)\n", out.Trace, out.Format, out.TraceStats.Records, machineName, out.Machine)
+	}
+	fmt.Fprintf(w, "predictor %s, region %d fills\n\n", out.Predictor, out.Window)
+	fmt.Fprintf(w, "simulated:   %s\n", units.FormatSeconds(out.Seconds))
+	if closed != nil {
+		fmt.Fprintf(w, "closed form: %s (%s)\n", units.FormatSeconds(closed.Seconds), lowerBoundNote)
+	}
+	fmt.Fprintln(w, "\nsimulated terms:")
+	for _, t := range out.Terms {
+		fmt.Fprintf(w, "  %12s  %s\n  %12s  %s\n", units.FormatSeconds(t.Seconds), t.Name, "", t.Formula)
+	}
+	if closed != nil {
+		fmt.Fprintln(w, "closed-form terms:")
+		for _, t := range closed.Terms {
+			fmt.Fprintf(w, "  %12s  %s\n", units.FormatSeconds(t.Seconds), t.Name)
+		}
+	}
+	c := out.Counts
+	fmt.Fprintf(w, "\ncounts:\n  accesses %d (reads %d, writes %d)\n  hits %d, misses %d, write-backs %d\n  transfers: sequential %d, random %d\n  branches %d, mispredictions %d\n",
+		c.Accesses, c.Reads, c.Writes, c.Hits, c.Misses, c.Writebacks, c.SeqTransfers, c.RandTransfers, c.Branches, c.Mispredictions)
+	if len(out.Phases) > 0 {
+		fmt.Fprintln(w, "\nphases:")
+		for _, p := range out.Phases {
+			fmt.Fprintf(w, "  %12s  %s (misses %d, write-backs %d)\n", units.FormatSeconds(p.Seconds), p.Name, p.Counts.Misses, p.Counts.Writebacks)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type simJSON struct {
+	Seconds           float64  `json:"seconds"`
+	ClosedFormSeconds *float64 `json:"closed_form_seconds"`
+	Terms             []struct {
+		Name    string  `json:"name"`
+		Seconds float64 `json:"seconds"`
+		Formula string  `json:"formula"`
+	} `json:"terms"`
+	Counts map[string]int64 `json:"counts"`
+}
+
+func simulateJSON(t *testing.T, args ...string) simJSON {
+	t.Helper()
+	out, errOut, status := runCLI(append([]string{"simulate", "--json"}, args...)...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var v simJSON
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	return v
+}
+
+// Traditional permutation product, N = 16, w = 4 on the 2.66 GHz Pentium 4
+// (B = 128): X, Y and Z each lie in one line. 48 accesses, 3 misses, the
+// dirty Z line written back: 4 random transfers (each line starts its own
+// stream) of 128 B at 0.95 GB/s = 539 ns.
+func TestSimulateKernelJSON(t *testing.T) {
+	v := simulateJSON(t, "--machine", "p4-2.66-ddr266", "--kernel", "perm", "--set", "n=16")
+	want := map[string]int64{"accesses": 48, "misses": 3, "writebacks": 1, "branches": 0, "mispredictions": 0, "random_transfers": 4}
+	for k, w := range want {
+		if v.Counts[k] != w {
+			t.Errorf("%s = %d, want %d", k, v.Counts[k], w)
+		}
+	}
+	if math.Abs(v.Seconds-4*128/0.95e9) > 1e-15 {
+		t.Errorf("seconds %g, want %g", v.Seconds, 4*128/0.95e9)
+	}
+	if v.ClosedFormSeconds == nil || *v.ClosedFormSeconds <= 0 {
+		t.Error("no closed_form_seconds")
+	}
+	if len(v.Terms) != 3 || v.Terms[0].Name != "sequential memory traffic" || v.Terms[2].Name != "branch mispredictions" || v.Terms[1].Formula == "" {
+		t.Errorf("terms %+v", v.Terms)
+	}
+}
+
+func TestSimulateSortsAndPredictors(t *testing.T) {
+	maj := simulateJSON(t, "--machine", "p4-1.7-pc133", "--kernel", "quicksort", "--set", "n=2^12", "--seed", "3")
+	two := simulateJSON(t, "--machine", "p4-1.7-pc133", "--kernel", "quicksort", "--set", "n=2^12", "--seed", "3", "--predictor", "2bit")
+	if maj.Counts["branches"] == 0 || maj.Counts["branches"] != two.Counts["branches"] || maj.Counts["mispredictions"] == two.Counts["mispredictions"] {
+		t.Errorf("majority %v, 2bit %v", maj.Counts, two.Counts)
+	}
+	// Each pass of random keys mispredicts about half its comparisons.
+	if r := float64(maj.Counts["mispredictions"]) / float64(maj.Counts["branches"]); r < 0.2 || r > 0.6 {
+		t.Errorf("misprediction rate %g", r)
+	}
+}
+
+func TestSimulateText(t *testing.T) {
+	out, errOut, status := runCLI("simulate", "--machine", "p3-0.6-pc100", "--kernel", "perm-twopass", "--set", "n=8Ki")
+	if status != 0 || !strings.Contains(out, "simulated:") || !strings.Contains(out, "closed form:") || !strings.Contains(out, "phase II") {
+		t.Errorf("status %d\n%s\n%s", status, out, errOut)
+	}
+}
+
+func TestSimulateTrace(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "t.txt")
+	// Reads of lines 0 and 1 (32-byte lines on the Pentium III), a write
+	// to line 0: 3 accesses, 2 misses, 1 write-back.
+	os.WriteFile(plain, []byte("# test\nR 0x0 4\nR 0x20 4\nW 0 4\n"), 0o644)
+	v := simulateJSON(t, "--machine", "p3-0.6-pc100", "--trace", plain)
+	if v.Counts["accesses"] != 3 || v.Counts["misses"] != 2 || v.Counts["writebacks"] != 1 || v.ClosedFormSeconds != nil {
+		t.Errorf("plain: %+v", v)
+	}
+	lackey := filepath.Join(dir, "l.txt")
+	os.WriteFile(lackey, []byte("==1== Lackey\nI  0400,3\n M 1000,4\n L 1000,4\n"), 0o644)
+	v = simulateJSON(t, "--machine", "p3-0.6-pc100", "--trace", lackey, "--format", "lackey")
+	if v.Counts["accesses"] != 3 || v.Counts["misses"] != 1 || v.Counts["writebacks"] != 1 {
+		t.Errorf("lackey: %+v", v.Counts)
+	}
+}
+
+func TestSimulateErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("R 0x0 4\nR 0xq 4\n"), 0o644)
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(big, []byte(strings.Repeat("R 0x0 4\n", 200)), 0o644)
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--kernel", "perm"}, "--machine"},
+		{[]string{"--machine", "p4-1.7-pc133"}, "exactly one"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--trace", bad}, "exactly one"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "sort"}, "unknown kernel"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--set", "n=-5"}, "n"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--set", "n=1e12"}, "--set n"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--set", "w=3"}, "--set w"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--set", "q=3"}, "unknown parameter"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--predictor", "oracle"}, "predictor"},
+		{[]string{"--machine", "p4-1.7-pc133", "--kernel", "perm", "--window", "1"}, "window"},
+		{[]string{"--machine", "p4-1.7-pc133", "--trace", bad}, "line 2"},
+		{[]string{"--machine", "p4-1.7-pc133", "--trace", bad, "--format", "csv"}, "format"},
+		{[]string{"--machine", "p4-1.7-pc133", "--trace", big, "--limit", "1KiB"}, "size limit"},
+		{[]string{"--machine", "p4-1.7-pc133", "--trace", filepath.Join(dir, "missing")}, "--trace"},
+		{[]string{"--machine", "p4-1.7-pc133", "--trace", bad, "--set", "n=5"}, "--set"},
+	}
+	for _, tc := range tests {
+		out, errOut, status := runCLI(append([]string{"simulate"}, tc.args...)...)
+		if status != 2 || out != "" || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: status %d, stderr %q, want 2 and %q", tc.args, status, errOut, tc.msg)
+		}
+	}
+}
