@@ -1,0 +1,300 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Options sets how much a calibration measures.
+type Options struct {
+	// Quick uses fewer sizes, steps and repetitions: seconds instead of a
+	// minute, for tests and for a first look.
+	Quick bool
+	// MaxBytes caps the one buffer every memory benchmark shares (0: four
+	// four times the last cache the OS reports, at least 512 MiB, rounded up to a
+	// power of two, at most 1 GiB and a quarter of RAM). A browser should
+	// pass something like 256 MiB.
+	MaxBytes int64
+	// Progress, when set, is called before each step.
+	Progress func(Progress)
+	// OS is what the platform reports; zero means ReadOSInfo().
+	OS *OSInfo
+	// Now is the date recorded in the notes; zero means time.Now().
+	Now time.Time
+}
+
+// Progress reports one step of a calibration.
+type Progress struct {
+	Step  string // what is being measured now
+	Done  int    // steps finished
+	Total int    // steps in all
+}
+
+// Result is a calibration: the machine and the raw curves behind it.
+type Result struct {
+	Machine    machine.Machine `json:"machine"`
+	OS         OSInfo          `json:"os"`
+	Latency    []LatencyPoint  `json:"latency"`
+	Line       []LinePoint     `json:"line_offsets"`
+	Sequential SeqResult       `json:"sequential"`
+	RandomTime Stat            `json:"random_access_seconds"`
+	Beta2      Stat            `json:"beta2"`
+	Mispredict Stat            `json:"mispredict"`
+	Detected   struct {
+		Cache int64 `json:"cache"` // 0 when the curve showed no last cache
+		Line  int64 `json:"line"`  // 0 when no clear step
+	} `json:"detected"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// plan holds the sizes and counts of one calibration.
+type plan struct {
+	buf        int64 // bytes of the shared buffer, a power of two
+	latLo      int64
+	perOctave  int
+	latSteps   int
+	latReps    int
+	seqReps    int
+	randAccess int
+	randReps   int
+	lineSteps  int
+	lineRounds int
+	branchReps int
+}
+
+func makePlan(o Options, os OSInfo) plan {
+	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5, seqReps: 7,
+		randAccess: 4_000_000, randReps: 7, lineSteps: 200_000, lineRounds: 9, branchReps: 15}
+	if o.Quick {
+		p = plan{latLo: 4 << 10, perOctave: 2, latSteps: 40_000, latReps: 3, seqReps: 3,
+			randAccess: 1_000_000, randReps: 3, lineSteps: 100_000, lineRounds: 5, branchReps: 5}
+	}
+	want := int64(512 << 20)
+	mult := int64(4)
+	if os.LastCache > 0 && mult*os.LastCache > want {
+		want = mult * os.LastCache
+	}
+	if want > 1<<30 {
+		want = 1 << 30
+	}
+	if os.Memory > 0 && want > os.Memory/4 {
+		want = os.Memory / 4
+	}
+	if o.MaxBytes > 0 {
+		want = o.MaxBytes
+	}
+	b := int64(1 << 20)
+	for b*2 <= want {
+		b *= 2
+	}
+	if b < want {
+		b *= 2 // round up: the curve must pass the cache by a margin
+	}
+	if o.MaxBytes > 0 && b > o.MaxBytes {
+		b /= 2
+	}
+	p.buf = b
+	return p
+}
+
+// Calibrate measures the MBRAM parameters of the machine it runs on (seed
+// 000, section II): the latency curve and from it C, the line size B, the
+// sequential bandwidths and beta1, the random-line bandwidth beta2, and the
+// branch-misprediction penalty m. It stops with ctx's error when ctx is
+// cancelled. mu1 is not measured: the seed's value 2 is kept, and the 1- and
+// 2-stream bandwidths are recorded in the notes.
+func Calibrate(ctx context.Context, o Options) (Result, error) {
+	var res Result
+	osInfo := ReadOSInfo()
+	if o.OS != nil {
+		osInfo = *o.OS
+	}
+	res.OS = osInfo
+	pl := makePlan(o, osInfo)
+	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
+	total := pl.latReps + 5
+	done := 0
+	step := func(s string) {
+		if o.Progress != nil {
+			o.Progress(Progress{Step: s, Done: done, Total: total})
+		}
+		done++
+	}
+
+	step("allocating " + units.FormatSize(pl.buf))
+	buf := make([]uint64, pl.buf/8)
+	for i := range buf { // fault every page in once
+		buf[i] = uint64(i)
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+
+	// Line size first: the cache size is rounded to whole lines.
+	step("line size")
+	b, lpts, err := LineSize(ctx, pl.lineSteps, pl.lineRounds)
+	if err != nil {
+		return res, err
+	}
+	res.Line, res.Detected.Line = lpts, b
+	line := b
+	if line == 0 {
+		line = osInfo.Line
+		if line == 0 {
+			line = 64
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("line size: no clear step in the offset test; using %d B", line))
+	}
+
+	res.Latency, err = latencyCurve(ctx, buf, sizes, pl.latSteps, pl.latReps, step)
+	if err != nil {
+		return res, err
+	}
+	c := DetectCache(res.Latency, line)
+	res.Detected.Cache = c
+	if c == 0 {
+		c = osInfo.LastCache
+		if c == 0 {
+			c = pl.buf / 8
+		}
+		c = c / line * line
+		res.Warnings = append(res.Warnings, fmt.Sprintf("cache size: the latency curve shows no last cache below %s; using %s", units.FormatSize(pl.buf), units.FormatSize(c)))
+	}
+	cSpread := cacheSpread(res.Latency, line)
+
+	step("sequential bandwidth")
+	half := len(buf) / 2
+	res.Sequential, err = sequentialOn(ctx, buf[:half], buf[half:], pl.seqReps)
+	if err != nil {
+		return res, err
+	}
+
+	step("random-line bandwidth")
+	res.RandomTime, err = randomOn(ctx, buf, pl.randAccess, pl.randReps)
+	if err != nil {
+		return res, err
+	}
+	b2 := make([]float64, len(res.RandomTime.Samples))
+	for i, t := range res.RandomTime.Samples {
+		b2[i] = float64(line) / t
+	}
+	res.Beta2 = Summarize(b2)
+
+	step("branch misprediction")
+	res.Mispredict, _, _, err = Mispredict(ctx, pl.branchReps)
+	if err != nil {
+		return res, err
+	}
+	if o.Progress != nil {
+		o.Progress(Progress{Step: "done", Done: total, Total: total})
+	}
+
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	mode := "full"
+	if o.Quick {
+		mode = "quick"
+	}
+	seq := res.Sequential
+	m := machine.Machine{
+		Name:   "this machine",
+		Source: "measured by memwall calibrate",
+		// beta1 is the copy rate (one stream read, one written: mu1 = 2
+		// streams) in the model's own byte count, the pattern the formulas
+		// charge at beta1 most often (X read and Z written in the
+		// permutation product, the partition and merge passes).
+		Beta1: seq.RW2.Median,
+		Beta2: res.Beta2.Median,
+		Mu1:   2,
+		C:     c,
+		B:     line,
+		M:     math.Max(0, res.Mispredict.Median),
+		Spread: map[string]float64{
+			"beta1":      round3(seq.RW2.Spread),
+			"beta2":      round3(res.Beta2.Spread),
+			"cache":      round3(cSpread),
+			"mispredict": round3(res.Mispredict.Spread),
+			"line":       0,
+		},
+		Notes: map[string]string{
+			"cpu":               orUnknown(osInfo.CPU),
+			"memory":            memNote(osInfo.Memory),
+			"date":              now.Format("2006-01-02"),
+			"go":                runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+			"mode":              mode,
+			"beta1_read_1":      units.FormatBandwidth(seq.Read1.Median),
+			"beta1_read_2":      units.FormatBandwidth(seq.Read2.Median),
+			"beta1_readwrite_1": units.FormatBandwidth(seq.RW1.Median),
+			"beta1_copy_2":      units.FormatBandwidth(seq.RW2.Median),
+			"random_access":     units.FormatSeconds(res.RandomTime.Median),
+			"spread":            "relative interquartile range over repetitions",
+		},
+	}
+	if osInfo.LastCache > 0 {
+		m.Notes["os_last_cache"] = fmt.Sprintf("L%d %s, line %d B", osInfo.LastLevel, units.FormatSize(osInfo.LastCache), osInfo.Line)
+	}
+	if osInfo.Virtual {
+		m.Notes["virtual"] = "runs under a hypervisor: the last cache is shared with other guests"
+	}
+	if len(res.Latency) > 0 {
+		m.Notes["latency_smallest"] = units.FormatSeconds(res.Latency[0].Latency.Median)
+		m.Notes["latency_largest"] = units.FormatSeconds(res.Latency[len(res.Latency)-1].Latency.Median)
+	}
+	if m.Beta2 > m.Beta1 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("beta2 (%s) came out above beta1 (%s); the machine file would be rejected", units.FormatBandwidth(m.Beta2), units.FormatBandwidth(m.Beta1)))
+	}
+	res.Machine = m
+	if err := m.Validate(); err != nil {
+		return res, errors.New("the measured machine is not valid: " + err.Error())
+	}
+	return res, nil
+}
+
+// cacheSpread detects C once per repetition (the r-th sample of every
+// point) and returns the relative interquartile range of those detections.
+func cacheSpread(curve []LatencyPoint, line int64) float64 {
+	if len(curve) == 0 {
+		return 0
+	}
+	reps := len(curve[0].Latency.Samples)
+	var cs []float64
+	for r := 0; r < reps; r++ {
+		one := make([]LatencyPoint, len(curve))
+		for i, p := range curve {
+			v := p.Latency.Median
+			if r < len(p.Latency.Samples) {
+				v = p.Latency.Samples[r]
+			}
+			one[i] = LatencyPoint{Size: p.Size, Latency: Stat{Median: v, Min: v}}
+		}
+		if c := DetectCache(one, line); c > 0 {
+			cs = append(cs, float64(c))
+		}
+	}
+	return Summarize(cs).Spread
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func memNote(b int64) string {
+	if b <= 0 {
+		return "unknown"
+	}
+	return units.FormatSize(b)
+}

@@ -1,0 +1,210 @@
+package measure
+
+import "math/bits"
+
+// Non-comparison sorts of seed 000 Fig. 5 and Appendix d–e for keys of
+// keyBits significant bits (the paper's keys are uniform on [0, N)), with
+// b = 2^radixBits buckets per pass (the paper's b = 64).
+//
+// The "simple" versions distribute into b buckets of a fixed capacity
+// (expected size plus a quarter, plus 16) carved from one arena; a bucket
+// that overflows spills into an ordinary growing slice, which uniform keys
+// practically never need. The "distribution count" versions first count
+// each digit, so every element goes straight to its final place in a second
+// array (the seed's counting pass, charged wN/beta1).
+
+// digitLevels lists (shift, mask) of each digit, most significant first.
+func digitLevels(keyBits, radixBits int) [][2]uint32 {
+	var out [][2]uint32
+	for s := keyBits; s > 0; {
+		lo := max(0, s-radixBits)
+		out = append(out, [2]uint32{uint32(lo), uint32(1)<<(s-lo) - 1})
+		s = lo
+	}
+	return out
+}
+
+// KeyBits is the number of bits needed for keys below n.
+func KeyBits(n uint64) int {
+	if n <= 1 {
+		return 1
+	}
+	return bits.Len64(n - 1)
+}
+
+// bucketSet is b fixed-capacity buckets with spill slices.
+type bucketSet struct {
+	store []uint32
+	capE  int
+	lens  []int
+	spill [][]uint32
+}
+
+func newBucketSet(store []uint32, b, n int) bucketSet {
+	capE := n/b + n/(4*b) + 16
+	if len(store) < b*capE {
+		store = make([]uint32, b*capE)
+	}
+	return bucketSet{store: store[:b*capE], capE: capE, lens: make([]int, b), spill: make([][]uint32, b)}
+}
+
+func (s *bucketSet) put(d uint32, v uint32) {
+	if l := s.lens[d]; l < s.capE {
+		s.store[int(d)*s.capE+l] = v
+		s.lens[d] = l + 1
+		return
+	}
+	s.spill[d] = append(s.spill[d], v)
+}
+
+// bucket returns bucket d's values (a fresh slice when it spilled).
+func (s *bucketSet) bucket(d int) []uint32 {
+	b := s.store[d*s.capE : d*s.capE+s.lens[d]]
+	if len(s.spill[d]) == 0 {
+		return b
+	}
+	return append(append([]uint32(nil), b...), s.spill[d]...)
+}
+
+// BucketSort sorts a by most-significant-digit distribution (seed 000 App.
+// d): distribute into b buckets by the top digit, sort each bucket the same
+// way by the next digit, and write the buckets of the last digit into a.
+func BucketSort(a []uint32, keyBits, radixBits int) {
+	lv := digitLevels(keyBits, radixBits)
+	arena := make([]uint32, 2*len(a)+64<<radixBits)
+	bucketInto(a, a, lv, arena)
+}
+
+func bucketInto(src, dst []uint32, lv [][2]uint32, arena []uint32) {
+	if len(lv) == 0 || len(src) <= 1 {
+		copy(dst, src)
+		return
+	}
+	shift, mask := lv[0][0], lv[0][1]
+	b := int(mask) + 1
+	set := newBucketSet(arena, b, len(src))
+	for _, v := range src {
+		set.put((v>>shift)&mask, v)
+	}
+	rest := arena[min(len(arena), len(set.store)):]
+	off := 0
+	for d := 0; d < b; d++ {
+		bk := set.bucket(d)
+		bucketInto(bk, dst[off:off+len(bk)], lv[1:], rest)
+		off += len(bk)
+	}
+}
+
+// BucketSortCount is BucketSort with a counting pass per distribution, so
+// each pass moves the elements between a and one array of the same size.
+func BucketSortCount(a []uint32, keyBits, radixBits int) {
+	lv := digitLevels(keyBits, radixBits)
+	tmp := make([]uint32, len(a))
+	countBucket(a, tmp, lv, true)
+}
+
+// countBucket sorts the values in cur by the digits lv, leaving the result
+// in cur when wantInCur, else in other.
+func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool) {
+	if len(lv) == 0 || len(cur) <= 1 {
+		if !wantInCur {
+			copy(other, cur)
+		}
+		return
+	}
+	shift, mask := lv[0][0], lv[0][1]
+	b := int(mask) + 1
+	var countBuf [257]int
+	var count []int
+	if b <= 256 {
+		count = countBuf[:b+1]
+	} else {
+		count = make([]int, b+1)
+	}
+	for _, v := range cur {
+		count[(v>>shift)&mask+1]++
+	}
+	for d := 1; d <= b; d++ {
+		count[d] += count[d-1]
+	}
+	pos := append([]int(nil), count[:b]...)
+	for _, v := range cur {
+		d := (v >> shift) & mask
+		other[pos[d]] = v
+		pos[d]++
+	}
+	for d := 0; d < b; d++ {
+		lo, hi := count[d], count[d+1]
+		countBucket(other[lo:hi], cur[lo:hi], lv[1:], !wantInCur)
+	}
+}
+
+// RadixSort sorts a by least-significant-digit distribution (seed 000 App.
+// e): each pass reads the previous pass's buckets in order and distributes
+// into a second set of buckets; the last buckets are written back to a.
+func RadixSort(a []uint32, keyBits, radixBits int) {
+	lv := digitLevels(keyBits, radixBits)
+	n := len(a)
+	var sets [2]bucketSet
+	var stores [2][]uint32
+	first := true
+	var prev *bucketSet
+	for k := len(lv) - 1; k >= 0; k-- {
+		shift, mask := lv[k][0], lv[k][1]
+		b := int(mask) + 1
+		i := k & 1
+		sets[i] = newBucketSet(stores[i], b, n)
+		stores[i] = sets[i].store
+		next := &sets[i]
+		if first {
+			for _, v := range a {
+				next.put((v>>shift)&mask, v)
+			}
+			first = false
+		} else {
+			for d := range prev.lens {
+				for _, v := range prev.bucket(d) {
+					next.put((v>>shift)&mask, v)
+				}
+			}
+		}
+		prev = next
+	}
+	if prev == nil {
+		return
+	}
+	off := 0
+	for d := range prev.lens {
+		off += copy(a[off:], prev.bucket(d))
+	}
+}
+
+// RadixSortCount is the classic counting radix sort: per digit, count, then
+// move every element to its place in the other array.
+func RadixSortCount(a []uint32, keyBits, radixBits int) {
+	if len(a) == 0 {
+		return
+	}
+	lv := digitLevels(keyBits, radixBits)
+	src, dst := a, make([]uint32, len(a))
+	for k := len(lv) - 1; k >= 0; k-- {
+		shift, mask := lv[k][0], lv[k][1]
+		b := int(mask) + 1
+		count := make([]int, b+1)
+		for _, v := range src {
+			count[(v>>shift)&mask+1]++
+		}
+		for d := 1; d <= b; d++ {
+			count[d] += count[d-1]
+		}
+		for _, v := range src {
+			d := (v >> shift) & mask
+			dst[count[d]] = v
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+}

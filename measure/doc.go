@@ -1,0 +1,21 @@
+// Package measure takes real measurements: microbenchmarks that calibrate
+// the MBRAM parameters of the machine it runs on (seed 000, section II:
+// beta1, beta2, C, B, m; DESIGN.md 2), and plain Go implementations of the
+// seed's kernels (permutation products, row-major matrix product, seven
+// sorts) whose running times memwall validate sets against the closed-form
+// predictions.
+//
+// Every microbenchmark warms up, repeats, and reports the median with the
+// relative interquartile range as its spread (Stat): the development
+// machines are shared, and a median shrugs off a repetition that another
+// process slowed down. Each benchmark's method is written at its code:
+// bandwidth.go (beta1 in four variants, beta2 from independent random line
+// reads), latency.go (pointer chasing over a random cycle) and cache.go (C
+// from the latency curve), line.go (B), branch.go (m).
+//
+// The package is pure Go apart from reading the OS's own description of the
+// machine (sysinfo_linux.go; elsewhere, including GOOS=js GOARCH=wasm, it
+// reports nothing), so the same calibration can run in a browser. Calibrate
+// takes a context (cancel it to stop between steps), reports progress
+// through Options.Progress, and Options.MaxBytes bounds the memory it uses.
+package measure

@@ -1,0 +1,13 @@
+package measure
+
+// OSInfo is what the operating system says about the machine, recorded
+// beside the measured values and used by the self-checks. Zero values mean
+// the OS does not say (for instance in a browser).
+type OSInfo struct {
+	CPU       string `json:"cpu,omitempty"`
+	Memory    int64  `json:"memory,omitempty"`     // bytes of RAM
+	LastCache int64  `json:"last_cache,omitempty"` // bytes, highest cache level
+	LastLevel int    `json:"last_level,omitempty"`
+	Line      int64  `json:"line,omitempty"` // coherency line size of that level
+	Virtual   bool   `json:"virtual,omitempty"`
+}
