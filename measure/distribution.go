@@ -40,12 +40,17 @@ type bucketSet struct {
 	spill [][]uint32
 }
 
-func newBucketSet(store []uint32, b, n int) bucketSet {
+func newBucketSet(store []uint32, lens []int, b, n int) bucketSet {
 	capE := n/b + n/(4*b) + 16
 	if len(store) < b*capE {
 		store = make([]uint32, b*capE)
 	}
-	return bucketSet{store: store[:b*capE], capE: capE, lens: make([]int, b), spill: make([][]uint32, b)}
+	if len(lens) < b {
+		lens = make([]int, b)
+	}
+	lens = lens[:b]
+	clear(lens)
+	return bucketSet{store: store[:b*capE], capE: capE, lens: lens}
 }
 
 func (s *bucketSet) put(d uint32, v uint32) {
@@ -54,13 +59,16 @@ func (s *bucketSet) put(d uint32, v uint32) {
 		s.lens[d] = l + 1
 		return
 	}
+	if s.spill == nil { // made on the first overflow only: uniform keys never get here
+		s.spill = make([][]uint32, len(s.lens))
+	}
 	s.spill[d] = append(s.spill[d], v)
 }
 
 // bucket returns bucket d's values (a fresh slice when it spilled).
 func (s *bucketSet) bucket(d int) []uint32 {
 	b := s.store[d*s.capE : d*s.capE+s.lens[d]]
-	if len(s.spill[d]) == 0 {
+	if s.spill == nil || len(s.spill[d]) == 0 {
 		return b
 	}
 	return append(append([]uint32(nil), b...), s.spill[d]...)
@@ -82,7 +90,8 @@ func bucketInto(src, dst []uint32, lv [][2]uint32, arena []uint32) {
 	}
 	shift, mask := lv[0][0], lv[0][1]
 	b := int(mask) + 1
-	set := newBucketSet(arena, b, len(src))
+	var lensBuf [256]int
+	set := newBucketSet(arena, lensBuf[:], b, len(src))
 	for _, v := range src {
 		set.put((v>>shift)&mask, v)
 	}
@@ -153,7 +162,7 @@ func RadixSort(a []uint32, keyBits, radixBits int) {
 		shift, mask := lv[k][0], lv[k][1]
 		b := int(mask) + 1
 		i := k & 1
-		sets[i] = newBucketSet(stores[i], b, n)
+		sets[i] = newBucketSet(stores[i], nil, b, n)
 		stores[i] = sets[i].store
 		next := &sets[i]
 		if first {

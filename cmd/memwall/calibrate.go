@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"memwall/engine/units"
+	"memwall/measure"
+)
+
+func init() {
+	register(command{name: "calibrate", summary: "measure this machine's MBRAM parameters and write a machine file", run: runCalibrate})
+}
+
+func runCalibrate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME]", stderr)
+	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of about a minute")
+	out := fs.String("out", "", "write the machine file here (default: standard output)")
+	curves := fs.String("curves", "", "write the latency curve and the line-size offsets as CSV here")
+	id := fs.String("id", "", "machine id to record in the file")
+	name := fs.String("name", "", "machine name to record in the file (default: the CPU model)")
+	maxMem := fs.String("max-memory", "", "largest buffer to use, e.g. 256MiB (default: 4x the last cache the OS reports, 512 MiB to 1 GiB)")
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
+	}
+	var opts measure.Options
+	opts.Quick = *quick
+	if *maxMem != "" {
+		v, err := units.ParseSize(*maxMem)
+		if err != nil || v < 8<<20 {
+			return fail(stderr, "calibrate", fmt.Errorf("--max-memory %q: want a size of at least 8MiB, e.g. 256MiB", *maxMem))
+		}
+		opts.MaxBytes = v
+	}
+	opts.Progress = func(p measure.Progress) {
+		fmt.Fprintf(stderr, "[%d/%d] %s\n", p.Done, p.Total, p.Step)
+	}
+	res, err := measure.Calibrate(context.Background(), opts)
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "memwall calibrate: warning: %s\n", w)
+	}
+	if err != nil {
+		return fail(stderr, "calibrate", err)
+	}
+	m := res.Machine
+	m.ID = *id
+	m.Name = *name
+	if m.Name == "" {
+		m.Name = m.Notes["cpu"]
+	}
+	m.Description = fmt.Sprintf("%s, %s RAM, measured by memwall calibrate on %s (%s mode)", m.Notes["cpu"], m.Notes["memory"], m.Notes["date"], m.Notes["mode"])
+	fmt.Fprintf(stderr, "beta1 %s (spread %.1f%%), beta2 %s (%.1f%%), C %s, B %d B, m %s (%.1f%%)\n",
+		units.FormatBandwidth(m.Beta1), 100*m.Spread["beta1"], units.FormatBandwidth(m.Beta2), 100*m.Spread["beta2"],
+		units.FormatSize(m.C), m.B, units.FormatSeconds(m.M), 100*m.Spread["mispredict"])
+	if *curves != "" {
+		if err := writeCurves(*curves, res); err != nil {
+			return fail(stderr, "calibrate", fmt.Errorf("--curves: %v", err))
+		}
+	}
+	if *out == "" {
+		if err := writeJSON(stdout, m); err != nil {
+			return fail(stderr, "calibrate", err)
+		}
+		return 0
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return fail(stderr, "calibrate", fmt.Errorf("--out: %v", err))
+	}
+	if err := writeJSON(f, m); err != nil {
+		f.Close()
+		return fail(stderr, "calibrate", fmt.Errorf("--out: %v", err))
+	}
+	if err := f.Close(); err != nil {
+		return fail(stderr, "calibrate", fmt.Errorf("--out: %v", err))
+	}
+	return 0
+}
+
+// writeCurves writes one CSV with a "curve" column: latency rows (size in
+// bytes, seconds per dependent load) and line rows (offset in bytes,
+// seconds per node of the line-size test).
+func writeCurves(path string, res measure.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	_ = w.Write([]string{"curve", "x_bytes", "median_seconds", "min_seconds", "spread"})
+	for _, p := range res.Latency {
+		_ = w.Write([]string{"latency", strconv.FormatInt(p.Size, 10), g(p.Latency.Median), g(p.Latency.Min), g(p.Latency.Spread)})
+	}
+	for _, p := range res.Line {
+		_ = w.Write([]string{"line", strconv.FormatInt(p.Offset, 10), g(p.Time.Median), g(p.Time.Min), g(p.Time.Spread)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+	"memwall/measure"
+)
+
+func init() {
+	register(command{name: "validate", summary: "run the real kernels and compare measured with predicted times", run: runValidate})
+}
+
+// validateRow is one kernel run: its workload, the median of the measured
+// repetitions and the MBRAM prediction for the same workload.
+type validateRow struct {
+	Kernel    string  `json:"kernel"`
+	Params    string  `json:"params"`
+	N         int64   `json:"n"`
+	Measured  float64 `json:"measured_seconds"`
+	Spread    float64 `json:"measured_spread"`
+	Reps      int     `json:"repetitions"`
+	Predicted float64 `json:"predicted_seconds"`
+	Ratio     float64 `json:"ratio"`
+	Regime    string  `json:"regime,omitempty"`
+}
+
+type validateReport struct {
+	Machine        string        `json:"machine"`
+	Sizes          string        `json:"sizes"`
+	Rows           []validateRow `json:"rows"`
+	SpearmanSorts  float64       `json:"spearman_sorts"`
+	PermWinner     string        `json:"perm_winner_measured"`
+	PermPredicted  string        `json:"perm_winner_predicted"`
+	PermWinnerOK   bool          `json:"perm_winner_predicted_ok"`
+	MatrixRegime2N int64         `json:"matrix_regime2_n"`
+	Note           string        `json:"note"`
+}
+
+// kernel sizes of seed 000: permutations of 2^20 points (Fig. 3), sorts of
+// 8Mi integers uniform on [0, N) (Fig. 5), matrices of n = 500 (Fig. 4).
+type validateSizes struct {
+	perm, sort, mat1 int64
+	reps             int
+}
+
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("validate", "--machine ID|FILE.json [--sizes paper|small] [--reps N] [--matrix-n N] [--json]", stderr)
+	machineArg := fs.String("machine", "", "preset id or machine JSON file (e.g. one written by 'memwall calibrate')")
+	sizesArg := fs.String("sizes", "paper", "paper (the seed's sizes, minutes) or small (seconds)")
+	reps := fs.Int("reps", 0, "timed repetitions per kernel, after one warm-up run (default 3 paper, 2 small)")
+	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
+	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
+	}
+	m, err := loadMachine(*machineArg)
+	if err != nil {
+		return fail(stderr, "validate", err)
+	}
+	var sz validateSizes
+	switch *sizesArg {
+	case "paper":
+		sz = validateSizes{perm: 1 << 20, sort: 1 << 23, mat1: 500, reps: 3}
+	case "small":
+		sz = validateSizes{perm: 1 << 16, sort: 1 << 16, mat1: 64, reps: 2}
+	default:
+		return fail(stderr, "validate", fmt.Errorf("--sizes %q: want paper or small", *sizesArg))
+	}
+	if *reps != 0 {
+		if *reps < 1 || *reps > 100 {
+			return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", *reps))
+		}
+		sz.reps = *reps
+	}
+	mat2 := regime2N(m, *sizesArg)
+	if *matN != 0 {
+		if *matN < 2 || *matN > 5000 {
+			return fail(stderr, "validate", fmt.Errorf("--matrix-n %d: want 2 to 5000", *matN))
+		}
+		mat2 = *matN
+	}
+	rep := validateReport{Machine: m.ID, Sizes: *sizesArg, MatrixRegime2N: regime2Needed(m),
+		Note: "measured: median of the repetitions; predicted: MBRAM closed form (a lower bound); ratio = measured/predicted"}
+	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
+	rows, err := runValidateKernels(m, sz, mat2, progress)
+	if err != nil {
+		return fail(stderr, "validate", err)
+	}
+	rep.Rows = rows
+	var meas, pred []float64
+	for _, r := range rows {
+		switch r.Kernel {
+		case "quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count":
+			meas = append(meas, r.Measured)
+			pred = append(pred, r.Predicted)
+		}
+	}
+	rep.SpearmanSorts = round4(spearman(meas, pred))
+	rep.PermWinner, rep.PermPredicted = permWinners(rows)
+	rep.PermWinnerOK = rep.PermWinner == rep.PermPredicted
+	if *asJSON {
+		if err := writeJSON(stdout, rep); err != nil {
+			return fail(stderr, "validate", err)
+		}
+		return 0
+	}
+	printValidate(stdout, m, rep)
+	return 0
+}
+
+// regime2Needed is the smallest n with Bn + wn >= C (w = 4), the matrix
+// product's regime (2) (DESIGN.md 3.1).
+func regime2Needed(m machine.Machine) int64 {
+	return (m.C + m.B + 4 - 1) / (m.B + 4)
+}
+
+// regime2N picks the second matrix size: regime (2) when its n is small
+// enough to finish in about a minute (n <= 1200 here), else n = 1200, the
+// largest that does, which the model then puts in regime (1).
+func regime2N(m machine.Machine, sizes string) int64 {
+	limit := int64(1200)
+	if sizes == "small" {
+		limit = 160
+	}
+	if n := regime2Needed(m); n <= limit {
+		return max(n, 2)
+	}
+	return limit
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progress func(string)) ([]validateRow, error) {
+	var rows []validateRow
+	rng := rand.New(rand.NewPCG(2004, 0))
+	add := func(kernel, params string, n int64, fn func(), setup func()) error {
+		progress(kernel + " " + params)
+		var secs []float64
+		for r := 0; r <= sz.reps; r++ {
+			setup()
+			t0 := time.Now()
+			fn()
+			if r > 0 { // run 0 warms up
+				secs = append(secs, time.Since(t0).Seconds())
+			}
+		}
+		st := measure.Summarize(secs)
+		p := mbram.DefaultParams(n)
+		b, err := mbram.Predict(m, kernel, p)
+		if err != nil {
+			return fmt.Errorf("%s: %v", kernel, err)
+		}
+		row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Median, Spread: round4(st.Spread), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
+		if b.Seconds > 0 {
+			row.Ratio = round4(st.Median / b.Seconds)
+		}
+		rows = append(rows, row)
+		return nil
+	}
+
+	// Permutation products: x and y random permutations of N points.
+	n := int(sz.perm)
+	x, y, z, d := validatePerm(rng, n), validatePerm(rng, n), make([]uint32, n), make([]uint32, n)
+	bl := measure.TwoPassBlockLength(m.C)
+	ptr := make([]int, (n+bl-1)/bl)
+	nop := func() {}
+	pn := "N=" + units.FormatCount(sz.perm)
+	if err := add("perm", pn, sz.perm, func() { measure.PermTraditional(z, y, x) }, nop); err != nil {
+		return nil, err
+	}
+	if err := add("perm-twopass", fmt.Sprintf("%s, block %s", pn, units.FormatCount(int64(min(bl, n)))), sz.perm, func() { measure.PermTwoPass(z, y, x, d, ptr, bl) }, nop); err != nil {
+		return nil, err
+	}
+
+	// Matrix products.
+	for _, mn := range []int64{sz.mat1, mat2} {
+		k := int(mn)
+		p, q, c := validateKeys(rng, k*k, 1<<16), validateKeys(rng, k*k, 1<<16), make([]uint32, k*k)
+		if err := add("matmul", "n="+fmt.Sprint(mn), mn, func() { measure.MatMul(c, p, q, k) }, nop); err != nil {
+			return nil, err
+		}
+	}
+
+	// Sorts: keys uniform on [0, N) (seed 000 Fig. 5); a fresh copy of the
+	// same input before every run, outside the timing.
+	ns := int(sz.sort)
+	in := validateKeys(rng, ns, uint32(ns))
+	a, tmp := make([]uint32, ns), make([]uint32, ns)
+	reset := func() { copy(a, in) }
+	kb := measure.KeyBits(uint64(ns))
+	sn := "N=" + units.FormatCount(sz.sort)
+	for _, s := range []struct {
+		id, params string
+		fn         func()
+	}{
+		{"quicksort", sn, func() { measure.Quicksort(a) }},
+		{"mergesort", sn, func() { measure.Mergesort(a, tmp) }},
+		{"heapsort", sn, func() { measure.Heapsort(a) }},
+		{"bucket", sn + ", b=64", func() { measure.BucketSort(a, kb, 6) }},
+		{"bucket-count", sn + ", b=64", func() { measure.BucketSortCount(a, kb, 6) }},
+		{"radix", sn + ", b=64", func() { measure.RadixSort(a, kb, 6) }},
+		{"radix-count", sn + ", b=64", func() { measure.RadixSortCount(a, kb, 6) }},
+	} {
+		if err := add(s.id, s.params, sz.sort, s.fn, reset); err != nil {
+			return nil, err
+		}
+		if !sort.SliceIsSorted(a, func(i, j int) bool { return a[i] < a[j] }) {
+			return nil, fmt.Errorf("%s left its input unsorted", s.id)
+		}
+	}
+	return rows, nil
+}
+
+func validatePerm(rng *rand.Rand, n int) []uint32 {
+	p := make([]uint32, n)
+	for i := range p {
+		p[i] = uint32(i)
+	}
+	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
+}
+
+func validateKeys(rng *rand.Rand, n int, below uint32) []uint32 {
+	a := make([]uint32, n)
+	for i := range a {
+		a[i] = rng.Uint32N(below)
+	}
+	return a
+}
+
+// permWinners names the faster permutation product, measured and predicted.
+func permWinners(rows []validateRow) (measured, predicted string) {
+	var t, tp validateRow
+	for _, r := range rows {
+		switch r.Kernel {
+		case "perm":
+			t = r
+		case "perm-twopass":
+			tp = r
+		}
+	}
+	measured, predicted = "perm", "perm"
+	if tp.Measured < t.Measured {
+		measured = "perm-twopass"
+	}
+	if tp.Predicted < t.Predicted {
+		predicted = "perm-twopass"
+	}
+	return measured, predicted
+}
+
+// ranks gives average ranks (1-based), ties sharing the mean of their ranks.
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+			j++
+		}
+		avg := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j + 1
+	}
+	return r
+}
+
+// spearman is the Pearson correlation of the ranks (ties averaged). It
+// returns 0 when either side has no variation or fewer than two values.
+func spearman(x, y []float64) float64 {
+	if len(x) != len(y) || len(x) < 2 {
+		return 0
+	}
+	rx, ry := ranks(x), ranks(y)
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	mx /= float64(len(rx))
+	my /= float64(len(ry))
+	var sxy, sxx, syy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
+	fmt.Fprintf(w, "machine %s: beta1 %s, beta2 %s, C %s, B %d B, m %s\n\n", m.ID, units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), units.FormatSize(m.C), m.B, units.FormatSeconds(m.M))
+	fmt.Fprintf(w, "%-13s %-22s %12s %8s %12s %8s\n", "kernel", "params", "measured", "spread", "predicted", "ratio")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(w, "%-13s %-22s %12s %7.1f%% %12s %8.2f\n", r.Kernel, r.Params, units.FormatSeconds(r.Measured), 100*r.Spread, units.FormatSeconds(r.Predicted), r.Ratio)
+	}
+	fmt.Fprintf(w, "\nSpearman rank correlation over the sorts (measured vs predicted): %.3f\n", rep.SpearmanSorts)
+	ok := "yes"
+	if !rep.PermWinnerOK {
+		ok = "no"
+	}
+	fmt.Fprintf(w, "Permutation product: faster measured %s, predicted %s: winner predicted %s\n", rep.PermWinner, rep.PermPredicted, ok)
+	fmt.Fprintf(w, "Matrix regime (2) (Bn + wn >= C) needs n >= %d on this machine\n", rep.MatrixRegime2N)
+	fmt.Fprintf(w, "ratio = measured/predicted; the prediction is %s\n", lowerBoundNote)
+}
