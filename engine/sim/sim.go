@@ -380,76 +380,81 @@ func hash32(line uint64) uint64 {
 }
 
 func (s *Sim) lookup(line uint64) int32 {
+	t, mask := s.table, s.tmask
 	h := hash32(line)
 	tag := h << 32
 	i := h >> s.tshift
 	for {
-		e := s.table[i]
+		e := t[i&mask]
 		if e == 0 {
 			return none
 		}
 		if e&^0xffffffff == tag && s.slots[int32(e)-1].line == line {
 			return int32(e) - 1
 		}
-		i = (i + 1) & s.tmask
+		i++
 	}
 }
 
 func (s *Sim) insert(line uint64, slot int32) {
+	t, mask := s.table, s.tmask
 	h := hash32(line)
 	i := h >> s.tshift
-	for s.table[i] != 0 {
-		i = (i + 1) & s.tmask
+	for t[i&mask] != 0 {
+		i++
 	}
-	s.table[i] = h<<32 | uint64(slot+1)
+	t[i&mask] = h<<32 | uint64(slot+1)
 }
 
 // remove deletes the entry of line in slot by backward shifting, so
 // lookups never meet tombstones.
 func (s *Sim) remove(line uint64, slot int32) {
+	t, mask, sh := s.table, s.tmask, s.tshift
 	h := hash32(line)
 	want := h<<32 | uint64(slot+1)
-	i := h >> s.tshift
-	for s.table[i] != want {
-		i = (i + 1) & s.tmask
+	i := (h >> sh) & mask
+	for t[i] != want {
+		i = (i + 1) & mask
 	}
 	j := i
 	for {
-		j = (j + 1) & s.tmask
-		e := s.table[j]
+		j = (j + 1) & mask
+		e := t[j]
 		if e == 0 {
 			break
 		}
-		k := e >> 32 >> s.tshift
-		// The entry at j may move to the hole at i unless its home k lies
+		// The entry at j may move to the hole at i unless its home lies
 		// cyclically in (i, j].
-		if (j-k)&s.tmask >= (j-i)&s.tmask {
-			s.table[i] = e
+		if (j-(e>>32>>sh))&mask >= (j-i)&mask {
+			t[i] = e
 			i = j
 		}
 	}
-	s.table[i] = 0
+	t[i] = 0
 }
 
 func (s *Sim) unlink(slot int32) {
-	p, n := s.slots[slot].prev, s.slots[slot].next
+	sl := s.slots
+	p, n := sl[slot].prev, sl[slot].next
 	if p != none {
-		s.slots[p].next = n
+		sl[p].next = n
 	} else {
 		s.head = n
 	}
 	if n != none {
-		s.slots[n].prev = p
+		sl[n].prev = p
 	} else {
 		s.tail = p
 	}
 }
 
 func (s *Sim) pushFront(slot int32) {
-	s.slots[slot].prev = none
-	s.slots[slot].next = s.head
-	if s.head != none {
-		s.slots[s.head].prev = slot
+	sl := s.slots
+	h := s.head
+	sl[slot].prev = none
+	sl[slot].next = h
+	if h != none {
+		sl[h].prev = slot
 	} else {
 		s.tail = slot
 	}
