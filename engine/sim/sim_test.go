@@ -412,3 +412,61 @@ func ExampleSim() {
 	fmt.Println(c.Misses, c.Writebacks, c.SeqTransfers, c.RandTransfers)
 	// Output: 32 16 45 3
 }
+
+// TestKernelPatternsAgainstReference drives both simulators with the
+// access patterns of the kernels (the permutation product, a two-pointer
+// partition, a three-array merge, a sift-down) at sizes many times the
+// cache, where evictions, write-backs and the stream rule all matter.
+func TestKernelPatternsAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const n = 3000
+	perm := rng.Perm(n)
+	var patterns = map[string][]op{}
+	var ops []op
+	for i := 0; i < n; i++ { // Z[i] = Y[X[i]]
+		ops = append(ops, op{kind: 'R', addr: uint64(i) * 4}, op{kind: 'R', addr: 1<<20 + uint64(perm[i])*4}, op{kind: 'W', addr: 2<<20 + uint64(i)*4})
+	}
+	patterns["perm"] = ops
+	ops = nil
+	for i, j := 0, n-1; i < j; i, j = i+1, j-1 { // partition: two ends inwards
+		ops = append(ops, op{kind: 'R', addr: uint64(i) * 4}, op{kind: 'R', addr: uint64(j) * 4})
+		if rng.IntN(2) == 0 {
+			ops = append(ops, op{kind: 'W', addr: uint64(i) * 4}, op{kind: 'W', addr: uint64(j) * 4}, op{kind: 'B', addr: 1, taken: true})
+		} else {
+			ops = append(ops, op{kind: 'B', addr: 1})
+		}
+	}
+	patterns["partition"] = ops
+	ops = nil
+	for i, j, k := 0, 0, 0; k < 2*n; k++ { // merge two runs into a third array
+		if j >= n || (i < n && rng.IntN(2) == 0) {
+			ops = append(ops, op{kind: 'R', addr: uint64(i) * 4}, op{kind: 'B', addr: 2, taken: true})
+			i++
+		} else {
+			ops = append(ops, op{kind: 'R', addr: 1<<20 + uint64(j)*4}, op{kind: 'B', addr: 2})
+			j++
+		}
+		ops = append(ops, op{kind: 'W', addr: 2<<20 + uint64(k)*4})
+	}
+	patterns["merge"] = ops
+	ops = nil
+	for r := 0; r < 300; r++ { // sift-down from the root of a heap of n keys
+		for node := 0; 2*node+1 < n; node = 2*node + 1 + rng.IntN(2) {
+			ops = append(ops, op{kind: 'R', addr: uint64(2*node+1) * 4}, op{kind: 'R', addr: uint64(2*node+2) * 4}, op{kind: 'W', addr: uint64(node) * 4}, op{kind: 'B', addr: 3, taken: rng.IntN(4) != 0})
+		}
+	}
+	patterns["siftdown"] = ops
+	for name, ops := range patterns {
+		for _, c := range []Config{cfg(64, 16, 2, 0), cfg(32, 64, 1, 3), cfg(128, 8, 3, 12)} {
+			f, _ := New(c)
+			r := newRef(c)
+			run(fast{f}, ops)
+			run(r, ops)
+			f.Finish()
+			r.finish()
+			if f.Counts() != r.c {
+				t.Errorf("%s %+v:\nfast %+v\n ref %+v", name, c, f.Counts(), r.c)
+			}
+		}
+	}
+}
