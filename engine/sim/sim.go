@@ -132,11 +132,12 @@ const none = -1
 const topN = 4
 
 // slot is one cache line's entry: its line number and its neighbours in
-// the LRU list, together in 16 bytes so that one host cache line holds
+// the LRU list, together in 24 bytes so that one host cache line holds
 // all a list operation reads.
 type slot struct {
 	line       uint64
 	prev, next int32
+	pos        int32 // its index in the hash table
 }
 
 // Sim is the fast simulator. The zero value is not usable; call New.
@@ -174,9 +175,12 @@ type Sim struct {
 
 	// open-addressing hash table, line -> slot+1 (0 = empty), linear
 	// probing, backward-shift deletion.
-	table  []uint64
-	tmask  uint64
-	tshift uint // 32 − table bits: home = hash32 >> tshift
+	table   []uint64
+	tombs   int
+	ins     uint64 // where the line of the last failed lookup goes
+	insHash uint64 // and its hash
+	tmask   uint64
+	tshift  uint // 32 − table bits: home = hash32 >> tshift
 
 	// region: the last K fills, and the streams they belong to.
 	k         int              // region length K
@@ -254,6 +258,7 @@ func (s *Sim) Reset() {
 	s.mru, s.mruFlag, s.ntop = ^uint64(0), &s.dummy, 0
 	s.head, s.tail, s.used = none, none, 0
 	clear(s.table)
+	s.tombs = 0
 	clear(s.flags)
 	s.winCnt = [MaxWindow]int32{}
 	s.wpos, s.wlen, s.distinct, s.fills = 0, 0, 0, 0
@@ -372,65 +377,74 @@ func (s *Sim) setMRU(line uint64, slot int32) {
 	}
 }
 
-// Table entries are hash<<32 | slot+1, 0 when empty. The stored 32-bit
-// hash is a tag that rejects other keys without loading their slot, and
-// gives each entry's home for backward-shift deletion without rehashing.
+// Table entries are hash<<32 | slot+1, 0 when empty, tomb when deleted.
+// The stored 32-bit hash is a tag that rejects other keys without loading
+// their slot. Deletion leaves a tombstone at the position the slot
+// remembers (one store, no probing); lookups step over tombstones,
+// insertions reuse the first one, and the table is rebuilt when a quarter
+// of it is tombstones.
 func hash32(line uint64) uint64 {
 	return (line * 0x9E3779B97F4A7C15) >> 32
 }
 
+const tomb = ^uint64(0)
+
+// lookup returns the slot of line, or none; in the second case s.ins is
+// where line may be inserted (the first tombstone or the empty cell that
+// ended the probe).
 func (s *Sim) lookup(line uint64) int32 {
 	t, mask := s.table, s.tmask
 	h := hash32(line)
 	tag := h << 32
 	i := h >> s.tshift
+	ins := ^uint64(0)
 	for {
 		e := t[i&mask]
 		if e == 0 {
+			if ins == ^uint64(0) {
+				ins = i & mask
+			}
+			s.ins, s.insHash = ins, h
 			return none
 		}
-		if e&^0xffffffff == tag && s.slots[int32(e)-1].line == line {
-			return int32(e) - 1
+		if e&^0xffffffff == tag {
+			if e == tomb {
+				if ins == ^uint64(0) {
+					ins = i & mask
+				}
+			} else if s.slots[int32(e)-1].line == line {
+				return int32(e) - 1
+			}
 		}
 		i++
 	}
 }
 
-func (s *Sim) insert(line uint64, slot int32) {
-	t, mask := s.table, s.tmask
-	h := hash32(line)
-	i := h >> s.tshift
-	for t[i&mask] != 0 {
-		i++
+// insertAt puts slot (holding the line lookup failed to find) at s.ins.
+func (s *Sim) insertAt(slot int32) {
+	if s.table[s.ins] == tomb {
+		s.tombs--
 	}
-	t[i&mask] = h<<32 | uint64(slot+1)
+	s.table[s.ins] = s.insHash<<32 | uint64(slot+1)
+	s.slots[slot].pos = int32(s.ins)
 }
 
-// remove deletes the entry of line in slot by backward shifting, so
-// lookups never meet tombstones.
-func (s *Sim) remove(line uint64, slot int32) {
-	t, mask, sh := s.table, s.tmask, s.tshift
-	h := hash32(line)
-	want := h<<32 | uint64(slot+1)
-	i := (h >> sh) & mask
-	for t[i] != want {
-		i = (i + 1) & mask
-	}
-	j := i
-	for {
-		j = (j + 1) & mask
-		e := t[j]
-		if e == 0 {
-			break
-		}
-		// The entry at j may move to the hole at i unless its home lies
-		// cyclically in (i, j].
-		if (j-(e>>32>>sh))&mask >= (j-i)&mask {
-			t[i] = e
-			i = j
+// remove deletes the entry of slot.
+func (s *Sim) remove(slot int32) {
+	s.table[s.slots[slot].pos] = tomb
+	s.tombs++
+}
+
+// rebuild empties the table of tombstones by inserting every cached line
+// afresh.
+func (s *Sim) rebuild() {
+	clear(s.table)
+	s.tombs = 0
+	for slot := int32(0); slot < s.used; slot++ {
+		if s.lookup(s.slots[slot].line) == none {
+			s.insertAt(slot)
 		}
 	}
-	t[i] = 0
 }
 
 func (s *Sim) unlink(slot int32) {
@@ -461,7 +475,8 @@ func (s *Sim) pushFront(slot int32) {
 	s.head = slot
 }
 
-// fill brings line into a slot (the caller puts it at the front of top) (rules 5 and 7: reads and writes alike
+// fill brings line, which lookup has just failed to find, into a slot
+// (the caller puts it at the front of top) (rules 5 and 7: reads and writes alike
 // load the line first), evicting the least recently used line when the
 // cache is full (rule 6), and charges the transfer.
 func (s *Sim) fill(line uint64) int32 {
@@ -478,13 +493,16 @@ func (s *Sim) fill(line uint64) int32 {
 			s.ntop--
 			slot = s.topSlot[s.ntop]
 		}
-		s.remove(s.slots[slot].line, slot)
+		s.remove(slot)
 		if s.flags[slot]&flagDirty != 0 {
 			s.writeback(s.flags[slot])
 		}
 	}
 	s.slots[slot].line = line
-	s.insert(line, slot)
+	s.insertAt(slot)
+	if s.tombs > len(s.table)/4 {
+		s.rebuild()
+	}
 	if s.region(line) {
 		s.flags[slot] = flagSeq
 		s.seq++
