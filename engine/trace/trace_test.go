@@ -143,6 +143,13 @@ func TestReplayCancel(t *testing.T) {
 }
 
 func fuzzParse(t *testing.T, f Format, data string) {
+	// Replaying never panics, whatever the input.
+	s, _ := sim.New(sim.Config{Line: 64, Lines: 4, Mu1: 2, Beta1: 2e9, Beta2: 1e9})
+	Replay(context.Background(), s, NewReader(strings.NewReader(data), f, 1<<20), 7, nil)
+	c := s.Counts()
+	if c.Misses+c.Writebacks != c.SeqTransfers+c.RandTransfers {
+		t.Fatalf("transfers do not add up: %+v", c)
+	}
 	r := NewReader(strings.NewReader(data), f, 1<<20)
 	for i := 0; i < 10000; i++ {
 		rec, err := r.Next()
