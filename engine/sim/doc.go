@@ -65,12 +65,17 @@
 //
 // # Speed and slices
 //
-// Read and Write are inlined into the kernels; an access to the most
-// recently used line costs a compare, any other one a hash probe and a
-// move-to-front in flat arrays; nothing allocates per access. A long run is
-// cut into slices with OnSlice: the hook reads Counts (a cost series for a
-// chart), reports progress, lets a browser yield, and stops the run by
-// returning an error. Phase marks split the result by phase of a kernel.
+// Read and Write are inlined into the kernels. An access to the most
+// recently used line costs a compare; one to the next three most recent
+// (kept outside the LRU list, so a loop over a few arrays mostly stays
+// there) a few compares and moves; any other access one probe of an
+// open-addressing table of tagged entries and a move-to-front in a
+// doubly linked list held in flat arrays; an eviction deletes its table
+// entry with a tombstone at a remembered position. Nothing allocates per
+// access. A long run is cut into slices with OnSlice: the hook reads
+// Counts (a cost series for a chart), reports progress, lets a browser
+// yield, and stops the run by returning an error. Phase marks split the
+// result by phase of a kernel.
 //
 // The simulator is deterministic: the same accesses give the same counts.
 package sim
