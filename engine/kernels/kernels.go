@@ -39,11 +39,11 @@ var kernels = []Kernel{
 	{ID: "bucket", Name: "Bucket sort (simple)", Data: "n uniform integers below n", run: runBucket,
 		estimate: func(p mbram.Params, _, _ int64) int64 { return 2 * p.N * (digits(p.N, p.Buckets) + 1) }},
 	{ID: "bucket-count", Name: "Bucket sort (distribution count)", Data: "n uniform integers below n", run: runBucketCount,
-		estimate: func(p mbram.Params, _, _ int64) int64 { return 5 * p.N * digits(p.N, p.Buckets) }},
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 8 * p.N * digits(p.N, p.Buckets) }},
 	{ID: "radix", Name: "Radix sort (simple)", Data: "n uniform integers below n", run: runRadix,
 		estimate: func(p mbram.Params, _, _ int64) int64 { return 2 * p.N * (digits(p.N, p.Buckets) + 1) }},
 	{ID: "radix-count", Name: "Radix sort (distribution count)", Data: "n uniform integers below n", run: runRadixCount,
-		estimate: func(p mbram.Params, _, _ int64) int64 { return 5 * p.N * digits(p.N, p.Buckets) }},
+		estimate: func(p mbram.Params, _, _ int64) int64 { return 7 * p.N * digits(p.N, p.Buckets) }},
 }
 
 // Kernels lists the instrumented kernels, in the order of mbram.Kernels.
