@@ -204,3 +204,23 @@ func p4() machineT {
 }
 
 type machineT = machine.Machine
+
+// The progress total is an estimate; it should be near the real count so
+// that a progress bar neither stalls nor jumps.
+func TestEstimates(t *testing.T) {
+	for _, k := range Kernels() {
+		p := params(1 << 14)
+		if k.ID == "matmul" {
+			p = params(48)
+		}
+		s, _ := sim.New(testConfig(64, 16<<10))
+		if err := Run(context.Background(), s, k.ID, p, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		c := s.Config()
+		est := k.estimate(p, c.Lines, c.Line/p.W)
+		if r := float64(s.Counts().Accesses) / float64(est); r < 0.6 || r > 1.4 {
+			t.Errorf("%s: %d accesses, estimate %d", k.ID, s.Counts().Accesses, est)
+		}
+	}
+}
