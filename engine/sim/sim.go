@@ -128,8 +128,17 @@ const (
 
 const none = -1
 
-// topN is how many most recently used lines are kept out of the list.
+// topN is how many most recently used lines are kept out of the list;
+// touch is written out for 4.
 const topN = 4
+
+type topEntry struct {
+	line uint64
+	slot int32
+}
+
+// noLine marks an unused entry of top: lines are addresses >> 2 or more.
+const noLine = ^uint64(0)
 
 // slot is one cache line's entry: its line number and its neighbours in
 // the LRU list, together in 24 bytes so that one host cache line holds
@@ -163,15 +172,14 @@ type Sim struct {
 
 	// LRU order: top[:ntop] (most recent first), then the list over
 	// slots from head to tail.
-	top     [topN]uint64
-	topSlot [topN]int32
-	ntop    int
-	slots   []slot
-	flags   []uint8
-	head    int32
-	tail    int32
-	used    int32
-	nlines  int32
+	top    [topN]topEntry
+	ntop   int // entries of top in use; the others hold noLine
+	slots  []slot
+	flags  []uint8
+	head   int32
+	tail   int32
+	used   int32
+	nlines int32
 
 	// open-addressing hash table, line -> slot+1 (0 = empty), linear
 	// probing, backward-shift deletion.
@@ -256,6 +264,9 @@ func New(c Config) (*Sim, error) {
 // counts, keeping the configuration and the slice hook.
 func (s *Sim) Reset() {
 	s.mru, s.mruFlag, s.ntop = ^uint64(0), &s.dummy, 0
+	for i := range s.top {
+		s.top[i] = topEntry{noLine, none}
+	}
 	s.head, s.tail, s.used = none, none, 0
 	clear(s.table)
 	s.tombs = 0
@@ -341,33 +352,34 @@ func (s *Sim) Access(addr, size uint64, write bool) {
 // the permutation product, the two ends of a partition, the runs of a
 // merge) mostly stays in top.
 func (s *Sim) touch(line uint64) {
-	for i := 1; i < s.ntop; i++ {
-		if s.top[i] == line {
-			slot := s.topSlot[i]
-			for j := i; j > 0; j-- {
-				s.top[j], s.topSlot[j] = s.top[j-1], s.topSlot[j-1]
-			}
-			s.top[0], s.topSlot[0] = line, slot
-			s.setMRU(line, slot)
-			return
+	t := &s.top
+	var e topEntry
+	switch line { // unused entries hold noLine, which no line equals
+	case t[1].line:
+		e = t[1]
+		t[1] = t[0]
+	case t[2].line:
+		e = t[2]
+		t[2], t[1] = t[1], t[0]
+	case t[3].line:
+		e = t[3]
+		t[3], t[2], t[1] = t[2], t[1], t[0]
+	default:
+		e = topEntry{line, s.lookup(line)}
+		if e.slot >= 0 {
+			s.unlink(e.slot) // a hit outside top is in the list
+		} else {
+			e.slot = s.fill(line)
 		}
+		if t[3].line != noLine {
+			s.pushFront(t[3].slot) // the least recent of top joins the list
+		} else {
+			s.ntop++
+		}
+		t[3], t[2], t[1] = t[2], t[1], t[0]
 	}
-	slot := s.lookup(line)
-	if slot >= 0 {
-		s.unlink(slot) // a hit outside top is in the list
-	} else {
-		slot = s.fill(line)
-	}
-	if s.ntop == topN {
-		s.pushFront(s.topSlot[topN-1]) // the least recent of top joins the list
-	} else {
-		s.ntop++
-	}
-	for j := s.ntop - 1; j > 0; j-- {
-		s.top[j], s.topSlot[j] = s.top[j-1], s.topSlot[j-1]
-	}
-	s.top[0], s.topSlot[0] = line, slot
-	s.setMRU(line, slot)
+	t[0] = e
+	s.setMRU(line, e.slot)
 }
 
 func (s *Sim) setMRU(line uint64, slot int32) {
@@ -422,28 +434,35 @@ func (s *Sim) lookup(line uint64) int32 {
 
 // insertAt puts slot (holding the line lookup failed to find) at s.ins.
 func (s *Sim) insertAt(slot int32) {
-	if s.table[s.ins] == tomb {
+	t := s.table
+	i := s.ins & s.tmask
+	if t[i] == tomb {
 		s.tombs--
 	}
-	s.table[s.ins] = s.insHash<<32 | uint64(slot+1)
-	s.slots[slot].pos = int32(s.ins)
+	t[i] = s.insHash<<32 | uint64(slot+1)
+	s.slots[slot].pos = int32(i)
 }
 
 // remove deletes the entry of slot.
 func (s *Sim) remove(slot int32) {
-	s.table[s.slots[slot].pos] = tomb
+	s.table[uint64(s.slots[slot].pos)&s.tmask] = tomb
 	s.tombs++
 }
 
 // rebuild empties the table of tombstones by inserting every cached line
 // afresh.
 func (s *Sim) rebuild() {
-	clear(s.table)
+	t, mask, sh, sl := s.table, s.tmask, s.tshift, s.slots
+	clear(t)
 	s.tombs = 0
 	for slot := int32(0); slot < s.used; slot++ {
-		if s.lookup(s.slots[slot].line) == none {
-			s.insertAt(slot)
+		h := hash32(sl[slot].line)
+		i := (h >> sh) & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
 		}
+		t[i] = h<<32 | uint64(slot+1)
+		sl[slot].pos = int32(i)
 	}
 }
 
@@ -491,7 +510,8 @@ func (s *Sim) fill(line uint64) int32 {
 			s.unlink(slot)
 		} else { // every line is in top: evict its least recent
 			s.ntop--
-			slot = s.topSlot[s.ntop]
+			slot = s.top[s.ntop].slot
+			s.top[s.ntop].line = noLine
 		}
 		s.remove(slot)
 		if s.flags[slot]&flagDirty != 0 {
@@ -662,7 +682,8 @@ func (s *Sim) growSites(site int) {
 // Finish writes back every dirty line (the end of the run) and leaves the
 // lines cached and clean, so a run may go on afterwards.
 func (s *Sim) Finish() {
-	for _, slot := range s.topSlot[:s.ntop] {
+	for _, e := range s.top[:s.ntop] {
+		slot := e.slot
 		if s.flags[slot]&flagDirty != 0 {
 			s.writeback(s.flags[slot])
 			s.flags[slot] &^= flagDirty
