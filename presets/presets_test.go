@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"memwall/engine/mbram"
 	"memwall/presets"
 )
 
@@ -47,6 +48,28 @@ func TestReplication(t *testing.T) {
 		}
 		if math.IsNaN(r.RelDiff) {
 			t.Errorf("NaN difference")
+		}
+	}
+}
+
+// TestValidationSets: every shipped table names a preset machine, and its
+// predicted column is what the engine gives for the row on that machine
+// today (so a change of reading or of the preset shows up here).
+func TestValidationSets(t *testing.T) {
+	sets, err := presets.ValidationSets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sets {
+		m, _ := presets.Machine(s.Machine)
+		for _, r := range s.Rows {
+			got, err := mbram.Seconds(m, r.Kernel, r.Workload())
+			if err != nil {
+				t.Fatalf("%s %s: %v", s.ID, r.Kernel, err)
+			}
+			if math.Abs(got-r.Predicted) > 1e-9*r.Predicted {
+				t.Errorf("%s %s %s: file says %g, engine gives %g", s.ID, r.Kernel, r.Params, r.Predicted, got)
+			}
 		}
 	}
 }
