@@ -86,10 +86,13 @@ func seqRW2(dst, src []uint64) {
 	}
 }
 
-// randomRead reads count words at uniformly random places of a, whose length
-// must be a power of two.
+// randomRead reads count words at uniformly random places of a (any length
+// below 2^32 words). The index is the high half of a 32×32-bit product of a
+// generator's top bits and len(a), so the same loop serves the beta2
+// benchmark over the whole buffer and the throughput curve over its first S
+// bytes (throughput.go).
 func randomRead(a []uint64, count int, seed uint64) uint64 {
-	mask := uint64(len(a) - 1)
+	n := uint64(len(a))
 	const mul, inc = 6364136223846793005, 1442695040888963407
 	x0, x1, x2, x3 := seed, seed^0x9e3779b97f4a7c15, seed^0xbf58476d1ce4e5b9, seed^0x94d049bb133111eb
 	var s0, s1, s2, s3 uint64
@@ -98,10 +101,10 @@ func randomRead(a []uint64, count int, seed uint64) uint64 {
 		x1 = x1*mul + inc
 		x2 = x2*mul + inc
 		x3 = x3*mul + inc
-		s0 += a[(x0>>20)&mask]
-		s1 += a[(x1>>20)&mask]
-		s2 += a[(x2>>20)&mask]
-		s3 += a[(x3>>20)&mask]
+		s0 += a[(x0>>32)*n>>32]
+		s1 += a[(x1>>32)*n>>32]
+		s2 += a[(x2>>32)*n>>32]
+		s3 += a[(x3>>32)*n>>32]
 	}
 	return s0 + s1 + s2 + s3
 }
@@ -159,8 +162,7 @@ func RandomAccess(ctx context.Context, arrayBytes int64, accesses, reps int) (St
 	return randomOn(ctx, a, accesses, reps)
 }
 
-// randomOn is RandomAccess on a given array, whose length must be a power
-// of two.
+// randomOn is RandomAccess on a given array.
 func randomOn(ctx context.Context, a []uint64, accesses, reps int) (Stat, error) {
 	accesses &^= 3
 	seed := uint64(1)

@@ -39,17 +39,25 @@ type Progress struct {
 
 // Result is a calibration: the machine and the raw curves behind it.
 type Result struct {
-	Machine    machine.Machine `json:"machine"`
-	OS         OSInfo          `json:"os"`
-	Latency    []LatencyPoint  `json:"latency"`
-	Line       []LinePoint     `json:"line_offsets"`
-	Sequential SeqResult       `json:"sequential"`
-	RandomTime Stat            `json:"random_access_seconds"`
-	Beta2      Stat            `json:"beta2"`
-	Mispredict Stat            `json:"mispredict"`
+	Machine    machine.Machine   `json:"machine"`
+	OS         OSInfo            `json:"os"`
+	Latency    []LatencyPoint    `json:"latency"`
+	Throughput []ThroughputPoint `json:"throughput"`
+	Line       []LinePoint       `json:"line_offsets"`
+	Sequential SeqResult         `json:"sequential"`
+	RandomTime Stat              `json:"random_access_seconds"`
+	Beta2      Stat              `json:"beta2"`
+	Mispredict Stat              `json:"mispredict"`
 	Detected   struct {
-		Cache int64 `json:"cache"` // 0 when the curve showed no last cache
-		Line  int64 `json:"line"`  // 0 when no clear step
+		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
+		// CacheLatency is the fit to the latency curve, kept for
+		// comparison (DetectCacheLatency); 0 when none qualified.
+		CacheLatency int64 `json:"cache_latency"`
+		// InCache and Beyond are the throughput curve's two levels around
+		// the drop at Cache, in seconds per random read.
+		InCache float64 `json:"in_cache_seconds"`
+		Beyond  float64 `json:"beyond_seconds"`
+		Line    int64   `json:"line"` // 0 when no clear step
 	} `json:"detected"`
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -67,14 +75,20 @@ type plan struct {
 	lineSteps  int
 	lineRounds int
 	branchReps int
+	tpLo       int64 // throughput curve: smallest size,
+	tpPerOct   int   // sizes per doubling,
+	tpAccess   int   // random reads per sample,
+	tpRounds   int   // samples per size
 }
 
 func makePlan(o Options, os OSInfo) plan {
 	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5, seqReps: 7,
-		randAccess: 4_000_000, randReps: 7, lineSteps: 200_000, lineRounds: 9, branchReps: 15}
+		randAccess: 4_000_000, randReps: 7, lineSteps: 200_000, lineRounds: 9, branchReps: 15,
+		tpLo: 256 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7}
 	if o.Quick {
 		p = plan{latLo: 4 << 10, perOctave: 2, latSteps: 40_000, latReps: 3, seqReps: 3,
-			randAccess: 1_000_000, randReps: 3, lineSteps: 100_000, lineRounds: 5, branchReps: 5}
+			randAccess: 1_000_000, randReps: 3, lineSteps: 100_000, lineRounds: 5, branchReps: 5,
+			tpLo: 256 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3}
 	}
 	want := int64(512 << 20)
 	mult := int64(4)
@@ -105,7 +119,8 @@ func makePlan(o Options, os OSInfo) plan {
 }
 
 // Calibrate measures the MBRAM parameters of the machine it runs on (seed
-// 000, section II): the latency curve and from it C, the line size B, the
+// 000, section II): the latency curve (kept as a chart), the random-read
+// throughput curve and from it C (DetectCache), the line size B, the
 // sequential bandwidths and beta1, the random-line bandwidth beta2, and the
 // branch-misprediction penalty m. It stops with ctx's error when ctx is
 // cancelled. mu1 is not measured: the seed's value 2 is kept, and the 1- and
@@ -119,7 +134,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 5
+	total := pl.latReps + pl.tpRounds + 5
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -157,7 +172,15 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	c := DetectCache(res.Latency, line)
+	res.Detected.CacheLatency = DetectCacheLatency(res.Latency, line)
+
+	// C from the throughput curve (DetectCache explains why not latency).
+	res.Throughput, err = throughputCurve(ctx, buf, latencySizes(pl.tpLo, pl.buf, pl.tpPerOct), pl.tpAccess, pl.tpRounds, step)
+	if err != nil {
+		return res, err
+	}
+	c := DetectCache(res.Throughput, line)
+	_, res.Detected.InCache, res.Detected.Beyond = detectDrop(res.Throughput)
 	res.Detected.Cache = c
 	if c == 0 {
 		c = osInfo.LastCache
@@ -165,9 +188,9 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 			c = pl.buf / 8
 		}
 		c = c / line * line
-		res.Warnings = append(res.Warnings, fmt.Sprintf("cache size: the latency curve shows no last cache below %s; using %s", units.FormatSize(pl.buf), units.FormatSize(c)))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("cache size: the random-read throughput curve shows no drop to memory below %s; using %s", units.FormatSize(pl.buf), units.FormatSize(c)))
 	}
-	cSpread := cacheSpread(res.Latency, line)
+	cSpread := cacheSpread(res.Throughput, line)
 
 	step("sequential bandwidth")
 	half := len(buf) / 2
@@ -245,6 +268,14 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	if osInfo.Virtual {
 		m.Notes["virtual"] = "runs under a hypervisor: the last cache is shared with other guests"
 	}
+	m.Notes["cache_method"] = "random-read throughput curve: C where the time per independent random read climbs from the cache's level to memory's (DetectCache)"
+	if res.Detected.InCache > 0 {
+		m.Notes["random_in_cache"] = units.FormatSeconds(res.Detected.InCache)
+		m.Notes["random_beyond_cache"] = units.FormatSeconds(res.Detected.Beyond)
+	}
+	if res.Detected.CacheLatency > 0 {
+		m.Notes["cache_latency_fit"] = units.FormatSize(res.Detected.CacheLatency)
+	}
 	if len(res.Latency) > 0 {
 		m.Notes["latency_smallest"] = units.FormatSeconds(res.Latency[0].Latency.Median)
 		m.Notes["latency_largest"] = units.FormatSeconds(res.Latency[len(res.Latency)-1].Latency.Median)
@@ -259,22 +290,23 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
-// cacheSpread detects C once per repetition (the r-th sample of every
-// point) and returns the relative interquartile range of those detections.
-func cacheSpread(curve []LatencyPoint, line int64) float64 {
+// cacheSpread detects C once per round of the throughput curve (the r-th
+// sample of every point) and returns the relative interquartile range of
+// those detections.
+func cacheSpread(curve []ThroughputPoint, line int64) float64 {
 	if len(curve) == 0 {
 		return 0
 	}
-	reps := len(curve[0].Latency.Samples)
+	reps := len(curve[0].Access.Samples)
 	var cs []float64
 	for r := 0; r < reps; r++ {
-		one := make([]LatencyPoint, len(curve))
+		one := make([]ThroughputPoint, len(curve))
 		for i, p := range curve {
-			v := p.Latency.Median
-			if r < len(p.Latency.Samples) {
-				v = p.Latency.Samples[r]
+			v := p.Access.Median
+			if r < len(p.Access.Samples) {
+				v = p.Access.Samples[r]
 			}
-			one[i] = LatencyPoint{Size: p.Size, Latency: Stat{Median: v, Min: v}}
+			one[i] = ThroughputPoint{Size: p.Size, Access: Stat{Median: v, Min: v}}
 		}
 		if c := DetectCache(one, line); c > 0 {
 			cs = append(cs, float64(c))

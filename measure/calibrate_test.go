@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"testing"
 )
@@ -41,13 +42,24 @@ func TestSelfChecks(t *testing.T) {
 	}
 	if r.OS.LastCache > 0 {
 		ratio := float64(r.Detected.Cache) / float64(r.OS.LastCache)
+		t.Logf("throughput curve: %.3g s per read in cache, %.3g s beyond; C %d B; latency fit %d B", r.Detected.InCache, r.Detected.Beyond, r.Detected.Cache, r.Detected.CacheLatency)
 		switch {
 		case ratio >= 0.5 && ratio <= 2:
-		case r.OS.Virtual:
-			// Under a hypervisor the last cache is shared with other
-			// guests and page walks are two-level (see DetectCache): the
-			// check cannot hold the measurement to the host's cache size.
-			t.Logf("virtual machine: detected last cache %d B, the OS reports %d B (ratio %.2f); not held to the factor of two", r.Detected.Cache, r.OS.LastCache, ratio)
+		case r.OS.Virtual && r.OS.LowerCache > 0:
+			// A guest sees only part of its host's last cache. On the
+			// development machine (KVM guest, 2 vCPUs, host L3 105 MiB,
+			// L2 2 MiB) random reads run at about 4 ns up to 6 MiB and at
+			// 20-27 ns from 16 MiB to 1 GiB, with 4 KiB and with 2 MiB
+			// pages alike: the drop is the L3, but only about 8 MiB of it
+			// is this guest's (other tenants, or a partition of its ways),
+			// and nothing of the rest shows anywhere on the curve. The
+			// check can then only hold C to the levels the OS reports
+			// around it: above the level below the last, and not above
+			// twice the last.
+			t.Logf("virtual machine: detected last cache %d B, the OS reports %d B (ratio %.2f) and %d B below it", r.Detected.Cache, r.OS.LastCache, ratio, r.OS.LowerCache)
+			if r.Detected.Cache <= r.OS.LowerCache || ratio > 2 {
+				t.Errorf("detected last cache %d B, want above the lower level's %d B and at most twice the last level's %d B", r.Detected.Cache, r.OS.LowerCache, r.OS.LastCache)
+			}
 		default:
 			t.Errorf("detected last cache %d B, the OS reports %d B (ratio %.2f, want 0.5 to 2)", r.Detected.Cache, r.OS.LastCache, ratio)
 		}
@@ -85,10 +97,85 @@ func TestCalibrateCancel(t *testing.T) {
 	}
 }
 
-// DetectCache on synthetic curves made by the hit-rate model it assumes,
+// synthThroughput is a throughput curve with three levels: 1.7 ns up to an
+// L2 of 2 MiB, tc up to the last cache c, tm beyond, each step shaped by the
+// hit model (a random read hits a cache of c bytes with probability c/S) or,
+// with sharp, a plain step at c. Noise is one-sided as on a loaded machine:
+// every point is slowed by up to 8%, and one point in ten by up to 3x (the
+// detector reads the fastest of several repetitions, which are rarely all
+// disturbed).
+func synthThroughput(c, tc, tm float64, sharp bool, rng *rand.Rand) []ThroughputPoint {
+	const l2, t2 = 2 << 20, 1.7e-9
+	var out []ThroughputPoint
+	for _, s := range latencySizes(256<<10, 1<<30, 4) {
+		x := float64(s)
+		t := t2
+		if x > l2 {
+			t = tc - (tc-t2)*l2/x
+		}
+		if x > c {
+			t = tm - (tm-tc)*c/x
+			if sharp {
+				t = tm
+			}
+		}
+		t *= 1 + 0.08*rng.Float64()
+		if rng.IntN(10) == 0 {
+			t *= 1 + 2*rng.Float64()
+		}
+		out = append(out, ThroughputPoint{Size: s, Access: Stat{Median: t, Min: t}})
+	}
+	return out
+}
+
+// DetectCache on synthetic throughput curves with a drop at a known size,
+// among them the development machine's shape (4 ns to 8 MiB, 25 ns beyond)
+// and a cache as large as its host's 105 MiB L3; the L2 step below must not
+// be taken for the last cache.
+func TestDetectCacheSynthetic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		c, tc, tm float64
+		sharp     bool
+		lo, hi    float64 // accepted detected/c
+	}{
+		{8 << 20, 4e-9, 25e-9, false, 0.7, 1.35},
+		{32 << 20, 6e-9, 20e-9, false, 0.7, 1.35},
+		{105 << 20, 5e-9, 30e-9, false, 0.7, 1.35},
+		{12 << 20, 3e-9, 9e-9, false, 0.7, 1.35},
+		// A sharp step is read low by the hit-model correction, by
+		// sqrt(r)/(sqrt(r)+1) for a drop of r = tm/tc: 0.71 here.
+		{16 << 20, 4e-9, 25e-9, true, 0.6, 1.1},
+	} {
+		for trial := 0; trial < 20; trial++ {
+			curve := synthThroughput(tc.c, tc.tc, tc.tm, tc.sharp, rng)
+			got := float64(DetectCache(curve, 64))
+			if r := got / tc.c; r < tc.lo || r > tc.hi {
+				t.Errorf("cache %g (levels %g, %g, sharp %v), trial %d: detected %g (ratio %.2f)", tc.c, tc.tc, tc.tm, tc.sharp, trial, got, r)
+				break
+			}
+		}
+	}
+	// No drop: a flat curve, and too short a curve.
+	flat := synthThroughput(1<<40, 4e-9, 4e-9, false, rng)
+	for i := range flat {
+		flat[i].Access = Stat{Median: 4e-9, Min: 4e-9}
+	}
+	if got := DetectCache(flat, 64); got != 0 {
+		t.Errorf("flat curve: %d, want 0", got)
+	}
+	if got := DetectCache(flat[:5], 64); got != 0 {
+		t.Errorf("five points: %d, want 0", got)
+	}
+	if got := DetectCache(nil, 64); got != 0 {
+		t.Errorf("empty curve: %d, want 0", got)
+	}
+}
+
+// DetectCacheLatency on synthetic curves made by the hit-rate model it assumes,
 // for caches of several sizes; the answer must come back within a step of
 // the size grid.
-func TestDetectCacheSynthetic(t *testing.T) {
+func TestDetectCacheLatencySynthetic(t *testing.T) {
 	for _, c := range []float64{256 << 10, 8 << 20, 105 << 20} {
 		var curve []LatencyPoint
 		for _, s := range latencySizes(4<<10, int64(16*c), 4) {
@@ -101,12 +188,12 @@ func TestDetectCacheSynthetic(t *testing.T) {
 			}
 			curve = append(curve, LatencyPoint{Size: s, Latency: Stat{Median: l, Min: l}})
 		}
-		got := float64(DetectCache(curve, 64))
+		got := float64(DetectCacheLatency(curve, 64))
 		if r := got / c; r < 0.9 || r > 1.1 {
 			t.Errorf("cache %g: detected %g", c, got)
 		}
 	}
-	if got := DetectCache(nil, 64); got != 0 {
+	if got := DetectCacheLatency(nil, 64); got != 0 {
 		t.Errorf("empty curve: %d, want 0", got)
 	}
 }

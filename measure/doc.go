@@ -10,8 +10,17 @@
 // machines are shared, and a median shrugs off a repetition that another
 // process slowed down. Each benchmark's method is written at its code:
 // bandwidth.go (beta1 in four variants, beta2 from independent random line
-// reads), latency.go (pointer chasing over a random cycle) and cache.go (C
-// from the latency curve), line.go (B), branch.go (m).
+// reads), latency.go (pointer chasing over a random cycle, kept as a
+// chart), throughput.go and cache.go (C from the time per independent
+// random read against working-set size), line.go (B), branch.go (m).
+//
+// C comes from throughput, not latency, because the model charges B/beta2
+// per random line (seed 000, II), a cost of overlapping reads; and because
+// on a virtual machine the latency curve can hide the last cache entirely:
+// on the development machine (KVM guest) a dependent chase costs 160-500
+// ns anywhere from 2 MiB to 512 MiB, while independent reads show a clear
+// L3 level (about 4 ns) up to about 8 MiB. Curve minima, not medians, feed
+// the cache detection: load from other processes only ever slows a run.
 //
 // The package is pure Go apart from reading the OS's own description of the
 // machine (sysinfo_linux.go; elsewhere, including GOOS=js GOARCH=wasm, it

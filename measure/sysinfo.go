@@ -8,6 +8,10 @@ type OSInfo struct {
 	Memory    int64  `json:"memory,omitempty"`     // bytes of RAM
 	LastCache int64  `json:"last_cache,omitempty"` // bytes, highest cache level
 	LastLevel int    `json:"last_level,omitempty"`
-	Line      int64  `json:"line,omitempty"` // coherency line size of that level
-	Virtual   bool   `json:"virtual,omitempty"`
+	// LowerCache is the size of the level below the last (L2 when the
+	// last is L3), for the self-check of a guest that sees only part of
+	// the host's last cache (calibrate_test.go).
+	LowerCache int64 `json:"lower_cache,omitempty"`
+	Line       int64 `json:"line,omitempty"` // coherency line size of that level
+	Virtual    bool  `json:"virtual,omitempty"`
 }

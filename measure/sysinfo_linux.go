@@ -44,6 +44,7 @@ func ReadOSInfo() OSInfo {
 		}
 	}
 	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
+	sizes := map[int]int64{} // data or unified cache size by level
 	for _, d := range dirs {
 		read := func(name string) string {
 			b, _ := os.ReadFile(filepath.Join(d, name))
@@ -53,16 +54,26 @@ func ReadOSInfo() OSInfo {
 			continue
 		}
 		level, err := strconv.Atoi(read("level"))
-		if err != nil || level < o.LastLevel {
+		if err != nil {
 			continue
 		}
 		size := parseSysfsSize(read("size"))
 		if size <= 0 {
 			continue
 		}
+		sizes[level] = size
+		if level < o.LastLevel {
+			continue
+		}
 		o.LastLevel, o.LastCache = level, size
 		if l, err := strconv.ParseInt(read("coherency_line_size"), 10, 64); err == nil {
 			o.Line = l
+		}
+	}
+	for l := o.LastLevel - 1; l > 0; l-- {
+		if sizes[l] > 0 {
+			o.LowerCache = sizes[l]
+			break
 		}
 	}
 	return o

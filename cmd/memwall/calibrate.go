@@ -20,7 +20,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME]", stderr)
 	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of about a minute")
 	out := fs.String("out", "", "write the machine file here (default: standard output)")
-	curves := fs.String("curves", "", "write the latency curve and the line-size offsets as CSV here")
+	curves := fs.String("curves", "", "write the latency and random-throughput curves and the line-size offsets as CSV here")
 	id := fs.String("id", "", "machine id to record in the file")
 	name := fs.String("name", "", "machine name to record in the file (default: the CPU model)")
 	maxMem := fs.String("max-memory", "", "largest buffer to use, e.g. 256MiB (default: 4x the last cache the OS reports, 512 MiB to 1 GiB)")
@@ -82,8 +82,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 }
 
 // writeCurves writes one CSV with a "curve" column: latency rows (size in
-// bytes, seconds per dependent load) and line rows (offset in bytes,
-// seconds per node of the line-size test).
+// bytes, seconds per dependent load), random-throughput rows (size in bytes,
+// seconds per independent random read; C comes from these) and line rows
+// (offset in bytes, seconds per node of the line-size test).
 func writeCurves(path string, res measure.Result) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -94,6 +95,9 @@ func writeCurves(path string, res measure.Result) error {
 	_ = w.Write([]string{"curve", "x_bytes", "median_seconds", "min_seconds", "spread"})
 	for _, p := range res.Latency {
 		_ = w.Write([]string{"latency", strconv.FormatInt(p.Size, 10), g(p.Latency.Median), g(p.Latency.Min), g(p.Latency.Spread)})
+	}
+	for _, p := range res.Throughput {
+		_ = w.Write([]string{"random-throughput", strconv.FormatInt(p.Size, 10), g(p.Access.Median), g(p.Access.Min), g(p.Access.Spread)})
 	}
 	for _, p := range res.Line {
 		_ = w.Write([]string{"line", strconv.FormatInt(p.Offset, 10), g(p.Time.Median), g(p.Time.Min), g(p.Time.Spread)})

@@ -37,7 +37,7 @@ func TestCalibrateQuick(t *testing.T) {
 		t.Errorf("machine file lacks provenance: %+v", m)
 	}
 	c, err := os.ReadFile(curves)
-	if err != nil || !strings.HasPrefix(string(c), "curve,x_bytes") || !strings.Contains(string(c), "latency,") {
+	if err != nil || !strings.HasPrefix(string(c), "curve,x_bytes") || !strings.Contains(string(c), "latency,") || !strings.Contains(string(c), "random-throughput,") {
 		t.Errorf("curves CSV: %v %q", err, c)
 	}
 	// The file loads through the same door predict and validate use.
