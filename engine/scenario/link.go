@@ -1,0 +1,296 @@
+package scenario
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+)
+
+// Link limits. DESIGN.md section 5 keeps share links under about 2 KB; a
+// fragment longer than MaxFragment is refused before it is parsed, so a
+// pasted megabyte cannot stall the page.
+const (
+	MaxLink     = 2048
+	MaxFragment = 4096
+	maxName     = 200
+)
+
+// CustomMachine is the machine key's value when the machine is inline.
+const CustomMachine = "custom"
+
+// machineKeys are the inline machine's keys, in link order.
+var machineKeys = []string{"name", "beta1", "beta2", "mu1", "cache", "line", "mispredict"}
+
+// knownKeys are every key a link may carry.
+var knownKeys = map[string]bool{"machine": true, "kernel": true, "n": true, "w": true, "b": true, "cmp": true, "from": true, "to": true}
+
+func init() {
+	for _, k := range machineKeys {
+		knownKeys[k] = true
+	}
+}
+
+// Fragment writes the scenario as a share-link fragment (without the "#").
+// A preset machine whose numbers are unchanged is written by id, any other
+// machine inline. It refuses a scenario whose link would exceed MaxLink.
+func (s Scenario) Fragment(presets Lookup) (string, error) {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(escape(v))
+	}
+	if p, ok := lookup(presets, s.Machine.ID); ok && sameNumbers(p, s.Machine) {
+		add("machine", p.ID)
+	} else {
+		m := s.Machine
+		add("machine", CustomMachine)
+		if m.Name != "" {
+			add("name", m.Name)
+		}
+		add("beta1", exact(m.Beta1, units.ParseBandwidth, bandwidthForms))
+		add("beta2", exact(m.Beta2, units.ParseBandwidth, bandwidthForms))
+		add("mu1", strconv.Itoa(m.Mu1))
+		add("cache", exactSize(m.C))
+		add("line", exactSize(m.B))
+		add("mispredict", exact(m.M, units.ParseDuration, durationForms))
+	}
+	add("kernel", s.Kernel)
+	add("n", units.FormatCount(s.Params.N))
+	add("w", strconv.FormatInt(s.Params.W, 10))
+	// b is written for the kernels that use it, and for the others when it
+	// is not the default, so a link round-trips whatever the kernel.
+	if k, ok := mbram.Lookup(s.Kernel); ok && (hasParam(k, "b") || s.Params.Buckets != mbram.DefaultParams(0).Buckets) {
+		add("b", strconv.FormatInt(s.Params.Buckets, 10))
+	}
+	if len(s.Compare) > 0 {
+		add("cmp", strings.Join(s.Compare, ","))
+	}
+	if s.SweepFrom > 0 {
+		add("from", units.FormatCount(s.SweepFrom))
+	}
+	if s.SweepTo > 0 {
+		add("to", units.FormatCount(s.SweepTo))
+	}
+	if b.Len() > MaxLink {
+		return "", fmt.Errorf("this scenario needs a %d-byte link, more than the %d a link may carry; export it as a file instead", b.Len(), MaxLink)
+	}
+	return b.String(), nil
+}
+
+// ParseFragment reads a share-link fragment (with or without the leading
+// "#"). It never fails outright: it returns the scenario with every good key
+// applied over base, and one Problem for each key it could not use, so a
+// link with one typo still opens with the rest of its numbers.
+func ParseFragment(fragment string, base Scenario, presets Lookup) (Scenario, Problems) {
+	fragment = strings.TrimPrefix(fragment, "#")
+	if len(fragment) > MaxFragment {
+		return base, Problems{{Key: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
+	}
+	s := base
+	s.Compare = append([]string(nil), base.Compare...)
+	var ps Problems
+	vals := map[string]string{}
+	for _, pair := range strings.Split(fragment, "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		switch {
+		case err1 != nil || err2 != nil:
+			ps = append(ps, Problem{Key: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
+		case !knownKeys[key]:
+			ps = append(ps, Problem{Key: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))})
+		default:
+			if _, dup := vals[key]; dup {
+				ps = append(ps, Problem{Key: key, Msg: "given more than once; the last value was used"})
+			}
+			vals[key] = strings.TrimSpace(val)
+		}
+	}
+	if len(vals) == 0 {
+		return s, ps
+	}
+	ps = append(ps, s.applyMachine(vals, presets)...)
+	ps = append(ps, s.applyWorkload(vals)...)
+	return s, ps
+}
+
+// applyMachine sets the machine from the machine key and the inline keys.
+// Inline keys apply over the named preset (or over the current machine for
+// machine=custom), so a link may change one number of a preset.
+func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems {
+	var ps Problems
+	m := s.Machine
+	if id, ok := vals["machine"]; ok && id != CustomMachine {
+		p, found := lookup(presets, id)
+		if !found {
+			return append(ps, Problem{Key: "machine", Msg: fmt.Sprintf("no preset machine is called %q; the machine was left as %s", clip(id), s.Machine.Name)})
+		}
+		m = p
+	}
+	inline := false
+	for _, k := range machineKeys {
+		if _, ok := vals[k]; ok {
+			inline = true
+		}
+	}
+	if !inline {
+		s.Machine = m
+		return ps
+	}
+	m.ID = ""
+	if v, ok := vals["name"]; ok {
+		if len(v) > maxName {
+			ps = append(ps, Problem{Key: "name", Msg: fmt.Sprintf("a name may have at most %d bytes", maxName)})
+			v = v[:maxName]
+		}
+		m.Name = v
+	}
+	set := func(key string, parse func(string) error) {
+		if v, ok := vals[key]; ok {
+			if err := parse(v); err != nil {
+				ps = append(ps, Problem{Key: key, Msg: err.Error()})
+			}
+		}
+	}
+	set("beta1", func(v string) (err error) { m.Beta1, err = units.ParseBandwidth(v); return })
+	set("beta2", func(v string) (err error) { m.Beta2, err = units.ParseBandwidth(v); return })
+	set("mu1", func(v string) error {
+		n, err := units.ParseCount(v)
+		if err == nil && n > machine.MaxMu1 {
+			err = fmt.Errorf("at most %d streams", machine.MaxMu1)
+		}
+		m.Mu1 = int(n)
+		return err
+	})
+	set("cache", func(v string) (err error) { m.C, err = units.ParseSize(v); return })
+	set("line", func(v string) (err error) { m.B, err = units.ParseSize(v); return })
+	set("mispredict", func(v string) (err error) { m.M, err = units.ParseDuration(v); return })
+	if len(ps) > 0 {
+		return ps
+	}
+	if err := m.Validate(); err != nil {
+		return machineProblems(err)
+	}
+	if m.Name == "" {
+		m.Name = "machine from a link"
+	}
+	s.Machine = m
+	return ps
+}
+
+// applyWorkload sets the kernel, its parameters, the compared kernels and
+// the sweep range. A kernel change without n takes the kernel's default n.
+func (s *Scenario) applyWorkload(vals map[string]string) Problems {
+	var ps Problems
+	kernel, params := s.Kernel, s.Params
+	if id, ok := vals["kernel"]; ok {
+		k, found := mbram.Lookup(id)
+		if !found {
+			ps = append(ps, Problem{Key: "kernel", Msg: mbram.ErrUnknownKernel(clip(id)).Error()})
+		} else if id != kernel {
+			kernel = id
+			if _, hasN := vals["n"]; !hasN {
+				params.N = defaultOf(k, "n", params.N)
+			}
+		}
+	}
+	count := func(key string, dst *int64) {
+		if v, ok := vals[key]; ok {
+			n, err := units.ParseCount(v)
+			if err != nil {
+				ps = append(ps, Problem{Key: key, Msg: err.Error()})
+				return
+			}
+			*dst = n
+		}
+	}
+	count("n", &params.N)
+	count("w", &params.W)
+	count("b", &params.Buckets)
+	if _, given := vals["b"]; given && (params.Buckets < 2 || params.Buckets > mbram.MaxRadix) {
+		// Checked whatever the kernel, so that switching to a bucket or
+		// radix sort later never meets a bad b.
+		ps = append(ps, Problem{Key: "b", Msg: fmt.Sprintf("buckets must be a whole number from 2 to %d; got %d", mbram.MaxRadix, params.Buckets)})
+		params.Buckets = s.Params.Buckets
+	}
+	if k, ok := mbram.Lookup(kernel); ok {
+		if err := k.Check(params); err != nil {
+			ps = append(ps, paramProblem(err))
+		} else {
+			s.Kernel, s.Params = kernel, params
+		}
+	}
+	if v, ok := vals["cmp"]; ok {
+		s.Compare = s.Compare[:0]
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if id == "" {
+				continue
+			}
+			if _, found := mbram.Lookup(id); !found {
+				ps = append(ps, Problem{Key: "cmp", Msg: fmt.Sprintf("unknown kernel %q was left out of the comparison", clip(id))})
+				continue
+			}
+			s.Compare = append(s.Compare, id)
+		}
+	}
+	from, to := s.SweepFrom, s.SweepTo
+	count("from", &from)
+	count("to", &to)
+	if from > 0 && to > 0 && from >= to {
+		ps = append(ps, Problem{Key: "from", Msg: fmt.Sprintf("the sweep must start below its end; got from %s to %s", units.FormatCount(from), units.FormatCount(to))})
+	} else {
+		s.SweepFrom, s.SweepTo = from, to
+	}
+	return ps
+}
+
+func lookup(presets Lookup, id string) (machine.Machine, bool) {
+	if presets == nil || id == "" {
+		return machine.Machine{}, false
+	}
+	return presets(id)
+}
+
+// sameNumbers reports whether two machines have the same MBRAM parameters.
+func sameNumbers(a, b machine.Machine) bool {
+	return a.Beta1 == b.Beta1 && a.Beta2 == b.Beta2 && a.Mu1 == b.Mu1 && a.C == b.C && a.B == b.B && a.M == b.M
+}
+
+func hasParam(k mbram.Kernel, name string) bool {
+	for _, p := range k.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func defaultOf(k mbram.Kernel, name string, fallback int64) int64 {
+	for _, p := range k.Params {
+		if p.Name == name {
+			return p.Default
+		}
+	}
+	return fallback
+}
+
+// clip shortens untrusted text quoted back in a message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
