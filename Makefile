@@ -3,7 +3,11 @@
 GO    ?= go
 PORT  ?= 8000
 
-.PHONY: test test-go bench build cli
+# BROTLI is the compression level of the site's precompressed files: 11 for
+# what ships (a minute for app.wasm), 5 for a quick local build.
+BROTLI ?= 11
+
+.PHONY: test test-go bench build cli run site site-subpath repro
 
 test: test-go
 
@@ -17,4 +21,24 @@ bench:
 cli:
 	$(GO) build -o bin/memwall ./cmd/memwall
 
-build: cli
+# The static site for the root of a host, in dist/: serve it with any static
+# server that maps /machines to machines.html (GitHub Pages, nginx try_files).
+site:
+	$(GO) run ./wasm -out dist -brotli $(BROTLI)
+
+# The same site for https://HOST/memwall/ (GitHub Pages of a repository).
+site-subpath:
+	$(GO) run ./wasm -out dist-memwall -prefix memwall -brotli $(BROTLI)
+
+# memwall with the web app inside: the site is generated into the directory
+# cmd/memwall/site embeds.
+build:
+	$(GO) run ./wasm -out cmd/memwall/site/dist -brotli $(BROTLI)
+	$(GO) build -o bin/memwall ./cmd/memwall
+
+run: build
+	bin/memwall serve --addr localhost:$(PORT)
+
+# Two builds of app.wasm from empty build caches give the same bytes.
+repro:
+	scripts/repro.sh

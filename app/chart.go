@@ -1,0 +1,101 @@
+package app
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// chart shows an Apache ECharts chart. It renders an empty container;
+// web/memwall-charts.js creates the chart in it once mounted, replaces the
+// option when the parent passes a new one, resizes it with the window and
+// disposes it on dismount (DESIGN.md section 5).
+//
+// The option is JSON, not a Go value: js.ValueOf rejects []float64, and JSON
+// crosses into the browser in one call. Formatters cannot be JSON, so the
+// option names them ("@seconds", "@count", "@bandwidth") and the script
+// swaps in the functions.
+type chart struct {
+	app.Compo
+	ID     string // DOM id of the container, also the file name of exports
+	Label  string // accessible name
+	Option string // ECharts option as JSON
+	Height int    // pixels; 0 means the stylesheet's
+}
+
+func (c *chart) Render() app.UI {
+	d := app.Div().ID(c.ID).Class("chart").Attr("role", "img").Aria("label", c.Label)
+	if c.Height > 0 {
+		d = d.Style("height", itoa(c.Height)+"px")
+	}
+	return d
+}
+
+func (c *chart) OnMount(ctx app.Context)  { ctx.Defer(func(app.Context) { c.call("render", c.Option) }) }
+func (c *chart) OnUpdate(ctx app.Context) { c.call("render", c.Option) }
+func (c *chart) OnResize(ctx app.Context) { c.call("resize") }
+func (c *chart) OnDismount()              { c.call("dispose") }
+
+func (c *chart) call(method string, args ...any) {
+	if !app.IsClient || !c.Mounted() {
+		return
+	}
+	lib := app.Window().Get("memwallChart")
+	if !lib.Truthy() {
+		app.Log("memwall: chart script not loaded")
+		return
+	}
+	lib.Call(method, append([]any{c.JSValue()}, args...)...)
+}
+
+// chartJSON marshals an option built from maps and slices.
+func chartJSON(option map[string]any) string {
+	b, err := json.Marshal(option)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// rawParts carries large arrays (a sweep's points) past json.Marshal, which
+// would scan and compact every byte of a json.RawMessage: the option is
+// marshalled with a placeholder string per part, and the parts are spliced
+// in afterwards.
+type rawParts [][]byte
+
+func (r *rawParts) add(b []byte) string {
+	*r = append(*r, b)
+	return "@memwall-raw-" + itoa(len(*r)-1) + "@"
+}
+
+func (r rawParts) splice(option string) string {
+	if len(r) == 0 {
+		return option
+	}
+	var b strings.Builder
+	n := len(option)
+	for _, p := range r {
+		n += len(p)
+	}
+	b.Grow(n)
+	rest := option
+	for i, part := range r {
+		// json.Marshal keeps slice order, so the placeholders come in order.
+		ph := `"@memwall-raw-` + itoa(i) + `@"`
+		at := strings.Index(rest, ph)
+		if at < 0 {
+			continue
+		}
+		b.WriteString(rest[:at])
+		b.Write(part)
+		rest = rest[at+len(ph):]
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

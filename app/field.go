@@ -1,0 +1,92 @@
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// textField is a labelled text input for a quantity with units. The user's
+// text is kept as typed (nothing entered is lost); err, when set, is shown
+// under the field, tied to it with aria-describedby, and marks it invalid.
+type textField struct {
+	ID      string // DOM id, also used by the browser tests
+	Label   string
+	Value   string
+	Hint    string // accepted forms, e.g. "8Mi, 2^23, 1e6"
+	Err     string
+	OnInput app.EventHandler
+	Size    int
+}
+
+func (f textField) UI() app.UI {
+	hintID, errID := f.ID+"-hint", f.ID+"-err"
+	describedBy := hintID
+	if f.Err != "" {
+		describedBy = errID + " " + hintID
+	}
+	size := f.Size
+	if size == 0 {
+		size = 12
+	}
+	in := app.Input().
+		ID(f.ID).
+		Type("text").
+		Value(f.Value).
+		Size(size).
+		AutoComplete(false).
+		Spellcheck(false).
+		Attr("autocapitalize", "off").
+		Aria("describedby", describedBy).
+		OnInput(f.OnInput)
+	if f.Err != "" {
+		in = in.Aria("invalid", "true").Class("invalid")
+	}
+	return app.Div().Class("field").Body(
+		app.Label().For(f.ID).Text(f.Label),
+		in,
+		app.If(f.Hint != "", app.Small().ID(hintID).Class("hint").Text(f.Hint)),
+		app.If(f.Err != "", app.P().ID(errID).Class("error").Aria("live", "polite").Text(f.Err)),
+	)
+}
+
+// inputValue reads the value of the element an event came from.
+func inputValue(ctx app.Context) string {
+	return ctx.JSSrc().Get("value").String()
+}
+
+// selectField is a labelled drop-down.
+type option struct {
+	Value, Label string
+	Group        string
+}
+
+func selectField(id, label, value string, opts []option, onChange app.EventHandler) app.UI {
+	var groups []string
+	seen := map[string]bool{}
+	for _, o := range opts {
+		if !seen[o.Group] {
+			seen[o.Group] = true
+			groups = append(groups, o.Group)
+		}
+	}
+	render := func(o option) app.UI {
+		return app.Option().Value(o.Value).Selected(o.Value == value).Text(o.Label)
+	}
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		app.Select().ID(id).OnChange(onChange).Body(
+			app.Range(groups).Slice(func(gi int) app.UI {
+				g := groups[gi]
+				var items []app.UI
+				for _, o := range opts {
+					if o.Group == g {
+						items = append(items, render(o))
+					}
+				}
+				if g == "" {
+					return app.Range(items).Slice(func(i int) app.UI { return items[i] })
+				}
+				return app.OptGroup().Label(g).Body(items...)
+			}),
+		),
+	)
+}

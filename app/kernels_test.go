@@ -1,0 +1,225 @@
+package app
+
+import (
+	"encoding/json"
+	"math"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/machine"
+)
+
+// open mounts a page in go-app's client tester and navigates to raw.
+func open(t *testing.T, c app.Composer, raw string) app.ClientDispatcher {
+	t.Helper()
+	d := app.NewClientTester(c)
+	t.Cleanup(d.Close)
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Nav(u)
+	d.Consume()
+	return d
+}
+
+func TestKernelsDefault(t *testing.T) {
+	p := &kernelsPage{}
+	open(t, p, "https://memwall.test/")
+	// Seed 000 Fig. 5: quicksort of 8Mi integers on the 1.7 GHz Pentium 4
+	// is printed as 1.51 s.
+	if math.Abs(p.result.Seconds-1.51) > 0.01 {
+		t.Errorf("default prediction %v s, want 1.51", p.result.Seconds)
+	}
+	if want := "https://memwall.test/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4"; p.share != want {
+		t.Errorf("share link %q, want %q", p.share, want)
+	}
+	if p.sweep.Points != sweepPoints || !strings.Contains(p.sweep.Option, `"type":"log"`) {
+		t.Errorf("sweep: %d points, option %.80s", p.sweep.Points, p.sweep.Option)
+	}
+	var opt map[string]any
+	if err := json.Unmarshal([]byte(p.sweep.Option), &opt); err != nil {
+		t.Errorf("the sweep option is not JSON: %v", err)
+	}
+	if err := json.Unmarshal([]byte(p.bars), &opt); err != nil {
+		t.Errorf("the breakdown option is not JSON: %v", err)
+	}
+}
+
+func TestKernelsLinkWithProblems(t *testing.T) {
+	p := &kernelsPage{}
+	open(t, p, "https://memwall.test/#machine=p4-2.66-ddr266&kernel=heapsort&n=many")
+	if len(p.linkMsgs) != 1 || !strings.HasPrefix(p.linkMsgs[0], "n:") {
+		t.Errorf("link problems %q, want one for n", p.linkMsgs)
+	}
+	if p.s.Machine.ID != "p4-2.66-ddr266" || p.s.Kernel != "heapsort" {
+		t.Errorf("the good keys were not used: %s %s", p.s.Machine.ID, p.s.Kernel)
+	}
+	if p.resErr != "" || p.result.Seconds <= 0 {
+		t.Errorf("no result: %q", p.resErr)
+	}
+}
+
+func TestKernelsInlineMachine(t *testing.T) {
+	p := &kernelsPage{}
+	open(t, p, "https://memwall.test/#machine=custom&name=Box&beta1=3GB/s&beta2=1GB/s&mu1=2&cache=1MiB&line=64B&mispredict=5ns&kernel=radix&n=2^24&b=256")
+	if p.linkMachine == nil || p.linkMachine.Name != "Box" || p.selectedMachine() != "link" {
+		t.Fatalf("the link's machine is not offered: %+v, menu at %q", p.linkMachine, p.selectedMachine())
+	}
+	if !strings.Contains(p.share, "beta1=3GB/s") || !strings.Contains(p.share, "b=256") {
+		t.Errorf("share link %q lost the inline machine or b", p.share)
+	}
+}
+
+func TestKernelsTextInput(t *testing.T) {
+	p := &kernelsPage{}
+	open(t, p, "https://memwall.test/")
+	before := p.s.Params
+	for _, c := range []struct{ key, text, msg string }{
+		{"n", "lots", "number"},
+		{"n", "0", "from 1"},
+		{"n", "3.5", "whole number"},
+		{"w", "0", "word size"},
+		{"from", "1Gi", ""},        // with the default end, 4Gi: fine
+		{"to", "512", "end above"}, // below the default start, 1Ki
+	} {
+		p.text = map[string]string{"n": "8Mi", "w": "4", "b": "64", "from": "", "to": ""}
+		p.text[c.key] = c.text
+		ok := p.applyText()
+		if c.msg == "" {
+			if !ok {
+				t.Errorf("%s=%q refused: %v", c.key, c.text, p.errs)
+			}
+			continue
+		}
+		if ok || !strings.Contains(p.errs[c.key], c.msg) {
+			t.Errorf("%s=%q: ok=%v, errors %v; want one containing %q", c.key, c.text, ok, p.errs, c.msg)
+		}
+		if p.s.Params != before {
+			t.Errorf("%s=%q changed the workload to %+v", c.key, c.text, p.s.Params)
+		}
+	}
+	p.text = map[string]string{"n": "2^20", "w": "8", "b": "64", "from": "", "to": ""}
+	if !p.applyText() || p.s.Params.N != 1<<20 || p.s.Params.W != 8 {
+		t.Errorf("good input not applied: %+v %v", p.s.Params, p.errs)
+	}
+}
+
+func TestLibrary(t *testing.T) {
+	var lib library
+	m := machine.Machine{Name: "Lab box #1", Beta1: 1e10, Beta2: 1e9, Mu1: 2, C: 1 << 20, B: 64, M: 5e-9}
+	a := lib.put(m)
+	b := lib.put(m)
+	if a.ID != "my-lab-box-1" || b.ID != "my-lab-box-1-2" {
+		t.Errorf("ids %q, %q", a.ID, b.ID)
+	}
+	a.Beta1 = 2e10
+	lib.put(a) // same id: replaced
+	if len(lib.User) != 2 || lib.User[0].Beta1 != 2e10 {
+		t.Errorf("put with a known id did not replace: %+v", lib.User)
+	}
+	if got, ok := lib.match(b); !ok || got.ID != b.ID {
+		t.Errorf("match: %v %v", got.ID, ok)
+	}
+	lib.remove(a.ID)
+	if _, ok := lib.find(a.ID); ok {
+		t.Error("remove left the machine")
+	}
+}
+
+func TestParseMachines(t *testing.T) {
+	good := `{"name":"G","beta1":"10 GB/s","beta2":"2 GB/s","mu1":2,"cache":"8 MiB","line":"64 B","mispredict":"5 ns"}`
+	bad := `{"name":"B","beta1":"10 GB/s","beta2":"20 GB/s","mu1":2,"cache":"8 MiB","line":"64 B","mispredict":"5 ns"}`
+	cases := []struct {
+		file       string
+		good, bad  int
+		badMessage string
+	}{
+		{good, 1, 0, ""},
+		{"[" + good + "," + bad + "]", 1, 1, "machine 2"},
+		{"[]", 0, 1, "empty"},
+		{"[" + good + ",", 0, 1, "not a JSON array"},
+		{"<html>", 0, 1, "JSON"},
+		{bad, 0, 1, "beta2"},
+	}
+	for _, c := range cases {
+		ms, errs := parseMachines([]byte(c.file))
+		if len(ms) != c.good || len(errs) != c.bad || (c.bad > 0 && !strings.Contains(strings.Join(errs, " "), c.badMessage)) {
+			t.Errorf("parseMachines(%.30q): %d good, errors %q", c.file, len(ms), errs)
+		}
+	}
+	// What Export writes, Import reads.
+	ms, _ := parseMachines([]byte(good))
+	back, errs := parseMachines(machinesFile(append(ms, ms...)))
+	if len(back) != 2 || len(errs) > 0 || back[0].Beta1 != 10e9 {
+		t.Errorf("export and import: %+v %v", back, errs)
+	}
+}
+
+func TestMachineEditor(t *testing.T) {
+	p := &machinesPage{}
+	open(t, p, "https://memwall.test/machines")
+	p.openEditor("", machine.Machine{Name: "X", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 1 << 20, B: 64, M: 5e-9})
+	if _, ok := p.readEditor(); !ok {
+		t.Fatalf("a good machine refused: %v", p.editErrs)
+	}
+	for _, c := range []struct{ key, text, msg string }{
+		{"beta2", "3 GB/s", "must not exceed"},
+		{"line", "96 B", "power of two"},
+		{"cache", "32 B", "at least one line"},
+		{"mispredict", "5 parsecs", "unknown time unit"},
+		{"beta1", "fast", "number"},
+		{"name", " ", "name"},
+	} {
+		saved := p.edit[c.key]
+		p.edit[c.key] = c.text
+		if _, ok := p.readEditor(); ok || !strings.Contains(p.editErrs[c.key], c.msg) {
+			t.Errorf("%s=%q: errors %v; want one containing %q", c.key, c.text, p.editErrs, c.msg)
+		}
+		p.edit[c.key] = saved
+	}
+	// A derived machine keeps its full-precision β2 through the editor.
+	m, err := machine.Derive(machine.Spec{BusWidth: 8, BusFrequency: 266e6, LatencyCycles: 10, LatencyClock: 133e6,
+		PipelineStages: 20, CPUClock: 2.66e9, Cache: 512 << 10, Line: 128})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.openEditor("", m)
+	got, ok := p.readEditor()
+	if !ok || got.Beta2 != m.Beta2 || got.M != m.M {
+		t.Errorf("derived machine through the editor: β2 %v→%v, m %v→%v, errors %v", m.Beta2, got.Beta2, m.M, got.M, p.editErrs)
+	}
+}
+
+func TestTextFieldMarksErrors(t *testing.T) {
+	ui := textField{ID: "n", Label: "N", Value: "x", Hint: "h", Err: "bad"}.UI()
+	d := app.NewServerTester(ui)
+	defer d.Close()
+	if err := app.TestMatch(ui, app.TestUIDescriptor{
+		Path:     app.TestPath(3),
+		Expected: app.P().ID("n-err").Class("error").Aria("live", "polite"),
+	}); err != nil {
+		t.Error(err)
+	}
+	var b strings.Builder
+	app.PrintHTML(&b, ui)
+	// (aria-invalid is checked in the browser: go-app prints the value
+	// "true" as a bare attribute on the server.)
+	for _, want := range []string{`aria-describedby="n-err n-hint"`, `for="n"`, `class="invalid"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("field HTML lacks %s: %s", want, b.String())
+		}
+	}
+}
+
+func TestRawPartsSplice(t *testing.T) {
+	var r rawParts
+	opt := map[string]any{"series": []any{map[string]any{"data": r.add([]byte("[[1,2]]"))}, map[string]any{"data": r.add([]byte("[]"))}}}
+	got := r.splice(chartJSON(opt))
+	if got != `{"series":[{"data":[[1,2]]},{"data":[]}]}` {
+		t.Errorf("splice: %s", got)
+	}
+}

@@ -1,0 +1,185 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/machine"
+	"memwall/presets"
+)
+
+// storageKey holds the user's machines in localStorage as an array of
+// machine files (the JSON of machine.Machine.JSON). Reading them back goes
+// through machine.ParseJSON, the same path as an imported file, so a stored
+// machine is validated exactly like one typed in or imported.
+const storageKey = "memwall.machines.v1"
+
+// userPrefix starts the id of every machine the user makes, so it can never
+// take a preset's id.
+const userPrefix = "my-"
+
+// library is the preset machines followed by the user's own.
+type library struct {
+	Presets []machine.Machine
+	User    []machine.Machine
+	// Problems names stored machines that no longer validate; they are
+	// kept out of the library but left in storage until the user saves.
+	Problems []string
+}
+
+func loadLibrary(ctx app.Context) library {
+	lib := library{Presets: presets.Machines()}
+	var raws []json.RawMessage
+	if err := ctx.LocalStorage().Get(storageKey, &raws); err != nil {
+		lib.Problems = append(lib.Problems, "your saved machines could not be read: "+err.Error())
+		return lib
+	}
+	for i, r := range raws {
+		m, err := machine.ParseJSON(r)
+		if err != nil {
+			lib.Problems = append(lib.Problems, fmt.Sprintf("saved machine %d was skipped: %v", i+1, err))
+			continue
+		}
+		lib.User = append(lib.User, m)
+	}
+	return lib
+}
+
+func (l library) save(ctx app.Context) error {
+	raws := make([]json.RawMessage, len(l.User))
+	for i, m := range l.User {
+		raws[i] = m.JSON()
+	}
+	if err := ctx.LocalStorage().Set(storageKey, raws); err != nil {
+		return fmt.Errorf("saving in this browser failed (storage full or disabled?): %v", err)
+	}
+	return nil
+}
+
+// find returns the machine with this id, preset or user's.
+func (l library) find(id string) (machine.Machine, bool) {
+	for _, m := range l.Presets {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	for _, m := range l.User {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return machine.Machine{}, false
+}
+
+// match returns the library machine with the same name and numbers as m,
+// so a machine that came inline in a link is shown as the user's own.
+func (l library) match(m machine.Machine) (machine.Machine, bool) {
+	for _, c := range append(append([]machine.Machine(nil), l.Presets...), l.User...) {
+		if c.Name == m.Name && c.Beta1 == m.Beta1 && c.Beta2 == m.Beta2 && c.Mu1 == m.Mu1 && c.C == m.C && c.B == m.B && c.M == m.M {
+			return c, true
+		}
+	}
+	return machine.Machine{}, false
+}
+
+// put adds or replaces a user machine, giving it an id if it has none.
+func (l *library) put(m machine.Machine) machine.Machine {
+	if !strings.HasPrefix(m.ID, userPrefix) {
+		m.ID = l.freshID(m.Name)
+	}
+	for i := range l.User {
+		if l.User[i].ID == m.ID {
+			l.User[i] = m
+			return m
+		}
+	}
+	l.User = append(l.User, m)
+	return m
+}
+
+func (l *library) remove(id string) {
+	for i := range l.User {
+		if l.User[i].ID == id {
+			l.User = append(l.User[:i], l.User[i+1:]...)
+			return
+		}
+	}
+}
+
+// freshID makes "my-" plus a slug of the name, unique in the library.
+func (l library) freshID(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	slug := strings.Trim(b.String(), "-")
+	if slug == "" {
+		slug = "machine"
+	}
+	id := userPrefix + slug
+	for n := 2; ; n++ {
+		if _, taken := l.find(id); !taken {
+			return id
+		}
+		id = fmt.Sprintf("%s%s-%d", userPrefix, slug, n)
+	}
+}
+
+// parseMachines reads a machine file: one machine object or an array of
+// them. It returns the good machines and one message per bad one.
+func parseMachines(data []byte) ([]machine.Machine, []string) {
+	trimmed := strings.TrimSpace(string(data))
+	if !strings.HasPrefix(trimmed, "[") {
+		m, err := machine.ParseJSON(data)
+		if err != nil {
+			return nil, []string{err.Error()}
+		}
+		return []machine.Machine{m}, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, []string{"not a JSON array of machines: " + err.Error()}
+	}
+	var good []machine.Machine
+	var bad []string
+	for i, r := range raws {
+		m, err := machine.ParseJSON(r)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("machine %d: %v", i+1, err))
+			continue
+		}
+		good = append(good, m)
+	}
+	if len(raws) == 0 {
+		bad = append(bad, "the file holds an empty list")
+	}
+	return good, bad
+}
+
+// machinesFile writes machines as a JSON array in machine-file form.
+func machinesFile(ms []machine.Machine) []byte {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(strings.TrimSpace(string(m.JSON())))
+	}
+	b.WriteString("\n]\n")
+	return []byte(b.String())
+}

@@ -1,0 +1,150 @@
+package app
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"memwall/engine/mbram"
+	"memwall/engine/scenario"
+	"memwall/engine/units"
+)
+
+// sweepPoints is the number of N values on the sweep chart (DESIGN.md
+// section 6 times a 200-point sweep of every kernel).
+const sweepPoints = 200
+
+type sweepResult struct {
+	Option   string  // chart option
+	From, To int64   // the N range used
+	Points   int     // predictions computed
+	Millis   float64 // time they took, shown on the page and read by the browser tests
+}
+
+// sweepRange is the N range of the sweep: the user's bounds where given,
+// else one that spans from small to well past the current N.
+func sweepRange(kernel string, n, from, to int64) (int64, int64) {
+	lo, hi, max := int64(1<<10), int64(1<<32), int64(mbram.MaxN)
+	if family(kernel) == "matrix" {
+		lo, hi, max = 16, 1<<14, mbram.MaxMatrix
+	}
+	for hi < 4*n && hi < max/2 {
+		hi *= 2
+	}
+	for lo > 1 && lo > n/4 {
+		lo /= 2
+	}
+	if from > 0 {
+		lo = from
+	}
+	if to > 0 {
+		hi = to
+	}
+	return lo, min(hi, max)
+}
+
+// sweepGrid is n log-spaced whole numbers from lo to hi, without repeats.
+func sweepGrid(lo, hi int64, n int) []int64 {
+	xs := make([]int64, 0, n)
+	l, h := math.Log(float64(lo)), math.Log(float64(hi))
+	for i := 0; i < n; i++ {
+		x := int64(math.Round(math.Exp(l + (h-l)*float64(i)/float64(n-1))))
+		if len(xs) == 0 || x > xs[len(xs)-1] {
+			xs = append(xs, x)
+		}
+	}
+	return xs
+}
+
+// sweepKernels predicts the scenario's kernel and the compared ones over
+// the sweep range on the scenario's machine.
+func sweepKernels(s scenario.Scenario) sweepResult {
+	lo, hi := sweepRange(s.Kernel, s.Params.N, s.SweepFrom, s.SweepTo)
+	xs := sweepGrid(lo, hi, sweepPoints)
+	ids := append([]string{s.Kernel}, s.Compare...)
+	start := time.Now()
+	points := 0
+	series := make([]any, 0, len(ids))
+	var raws rawParts
+	for i, id := range ids {
+		k, ok := mbram.Lookup(id)
+		if !ok || family(id) != family(s.Kernel) {
+			continue
+		}
+		data := make([]byte, 0, 24*len(xs))
+		data = append(data, '[')
+		for _, x := range xs {
+			p := s.Params
+			p.N = x
+			if sec, err := mbram.Seconds(s.Machine, id, p); err == nil && sec > 0 {
+				data = appendPoint(data, x, sec)
+				points++
+			}
+		}
+		data = append(data[:len(data)-boolInt(data[len(data)-1] == ',')], ']')
+		ser := map[string]any{"type": "line", "name": k.Name, "showSymbol": false, "data": raws.add(data), "lineStyle": map[string]any{"width": 2}}
+		if i == 0 {
+			ser["lineStyle"] = map[string]any{"width": 3}
+			ser["markLine"] = map[string]any{
+				"symbol": "none", "silent": true,
+				"label": map[string]any{"formatter": "N = " + units.FormatCount(s.Params.N)},
+				"data":  []any{map[string]any{"xAxis": s.Params.N}},
+			}
+		}
+		series = append(series, ser)
+	}
+	ms := float64(time.Since(start).Nanoseconds()) / 1e6
+	what := "N, elements"
+	if family(s.Kernel) == "matrix" {
+		what = "n, matrix dimension"
+	}
+	opt := map[string]any{
+		"animation": false,
+		"grid":      map[string]any{"left": 16, "right": 32, "top": 56, "bottom": 48, "containLabel": true},
+		"legend":    map[string]any{"top": 4, "left": 0, "type": "scroll", "right": 90},
+		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@seconds"},
+		"xAxis": map[string]any{"type": "log", "logBase": 2, "name": what, "nameLocation": "middle", "nameGap": 30,
+			"min": lo, "max": hi, "axisLabel": map[string]any{"formatter": "@count"},
+			"axisPointer": map[string]any{"label": map[string]any{"formatter": "@count"}}},
+		"yAxis":  map[string]any{"type": "log", "name": "predicted time", "axisLabel": map[string]any{"formatter": "@seconds"}},
+		"series": series,
+	}
+	return sweepResult{Option: raws.splice(chartJSON(opt)), From: lo, To: hi, Points: points, Millis: ms}
+}
+
+// appendPoint writes "[x,y]," with y to six significant digits, plenty for
+// a chart: encoding/json's reflection over [][2]float64 took as long as the
+// predictions themselves.
+func appendPoint(b []byte, x int64, y float64) []byte {
+	b = append(b, '[')
+	b = strconv.AppendInt(b, x, 10)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, y, 'g', 6, 64)
+	return append(b, ']', ',')
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// breakdownOption draws the prediction as one bar split into its terms:
+// where the time goes, at a glance.
+func breakdownOption(b mbram.Breakdown) string {
+	series := make([]any, len(b.Terms))
+	for i, t := range b.Terms {
+		series[i] = map[string]any{"type": "bar", "stack": "total", "name": t.Name, "data": []float64{t.Seconds}, "barWidth": 30,
+			"label": map[string]any{"show": b.Seconds > 0 && t.Seconds/b.Seconds > 0.12, "formatter": "@label-seconds", "color": "#fff"}}
+	}
+	return chartJSON(map[string]any{
+		"animation": false,
+		"legend":    map[string]any{"bottom": 0, "left": 0, "orient": "vertical"},
+		"grid":      map[string]any{"left": 8, "right": 24, "top": 36, "bottom": 20 + 22*len(b.Terms), "containLabel": true},
+		"tooltip":   map[string]any{"trigger": "item", "valueFormatter": "@seconds"},
+		"xAxis":     map[string]any{"type": "value", "max": "dataMax", "axisLabel": map[string]any{"formatter": "@seconds"}},
+		"yAxis":     map[string]any{"type": "category", "data": []string{"time"}, "show": false},
+		"series":    series,
+	})
+}

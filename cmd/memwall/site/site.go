@@ -1,0 +1,178 @@
+// Package site serves memwall's static web site: the one the generator in
+// wasm/ writes, embedded in the CLI binary for `memwall serve`, or any such
+// site from a directory. It serves what a static host would, plus the two
+// things go-app's pages rely on that not every host does: "/kernels" finds
+// kernels.html, and a file's .br or .gz sibling is sent to browsers that
+// accept it.
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed all:dist
+var embedded embed.FS
+
+// Embedded returns the site built into this binary, or an error saying how
+// to build one when the binary was built without it.
+func Embedded() (fs.FS, error) {
+	sub, err := fs.Sub(embedded, "dist")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := fs.Stat(sub, "index.html"); err != nil {
+		return nil, errors.New("this memwall was built without the web app: run 'make build' (or go run ./wasm -out cmd/memwall/site/dist before go build), or pass --dir with a generated site")
+	}
+	return sub, nil
+}
+
+// contentTypes are set explicitly: mime.TypeByExtension depends on the
+// host's tables, and a wasm file served as octet-stream loses streaming
+// compilation.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".wasm":        "application/wasm",
+	".json":        "application/json",
+	".webmanifest": "application/manifest+json",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".txt":         "text/plain; charset=utf-8",
+	"":             "text/plain; charset=utf-8",
+}
+
+// Handler serves a generated site.
+type Handler struct {
+	fsys  fs.FS
+	mu    sync.Mutex
+	etags map[string]string
+}
+
+// NewHandler serves the site in fsys.
+func NewHandler(fsys fs.FS) *Handler { return &Handler{fsys: fsys, etags: map[string]string{}} }
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, ok := h.resolve(r.URL.Path)
+	if !ok {
+		h.notFound(w, r)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	// Names are not content-hashed; the service worker does the caching,
+	// keyed by the site's version, so the server always revalidates.
+	hdr.Set("Cache-Control", "no-cache")
+	ext := path.Ext(name)
+	if ct, ok := contentTypes[ext]; ok {
+		hdr.Set("Content-Type", ct)
+	}
+	served := name
+	if enc, alt := h.precompressed(name, r.Header.Get("Accept-Encoding")); alt != "" {
+		served = alt
+		hdr.Set("Content-Encoding", enc)
+	}
+	hdr.Add("Vary", "Accept-Encoding")
+	if ext == ".wasm" {
+		if info, err := fs.Stat(h.fsys, name); err == nil {
+			// go-app's loading bar divides by this (handler.go).
+			hdr.Set("X-Wasm-Content-Length", strconv.FormatInt(info.Size(), 10))
+		}
+	}
+	data, err := fs.ReadFile(h.fsys, served)
+	if err != nil {
+		http.Error(w, "cannot read "+name, http.StatusInternalServerError)
+		return
+	}
+	hdr.Set("ETag", h.etag(served, data))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
+
+// resolve maps a URL path to a file: "/" is index.html, a page path without
+// an extension is its .html file (as GitHub Pages does), anything else is
+// the file itself. Paths with "..", or naming a directory, do not resolve.
+func (h *Handler) resolve(urlPath string) (string, bool) {
+	p := strings.TrimPrefix(path.Clean("/"+urlPath), "/")
+	if p == "" {
+		p = "index.html"
+	}
+	if !fs.ValidPath(p) {
+		return "", false
+	}
+	if info, err := fs.Stat(h.fsys, p); err == nil && !info.IsDir() {
+		return p, true
+	}
+	if path.Ext(p) == "" {
+		if info, err := fs.Stat(h.fsys, p+".html"); err == nil && !info.IsDir() {
+			return p + ".html", true
+		}
+		if info, err := fs.Stat(h.fsys, path.Join(p, "index.html")); err == nil && !info.IsDir() {
+			return path.Join(p, "index.html"), true
+		}
+	}
+	return "", false
+}
+
+// precompressed picks the .br or .gz sibling the client accepts.
+func (h *Handler) precompressed(name, accept string) (encoding, file string) {
+	for _, c := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(accept, c.enc) {
+			continue
+		}
+		if _, err := fs.Stat(h.fsys, name+c.ext); err == nil {
+			return c.enc, name + c.ext
+		}
+	}
+	return "", ""
+}
+
+// acceptsEncoding reads an Accept-Encoding header, honouring q=0.
+func acceptsEncoding(header, enc string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), enc) {
+			continue
+		}
+		if q, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); ok {
+			if v, err := strconv.ParseFloat(q, 64); err == nil && v == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (h *Handler) etag(name string, data []byte) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.etags[name]; ok {
+		return e
+	}
+	sum := sha256.Sum256(data)
+	e := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h.etags[name] = e
+	return e
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write([]byte(`<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>Not found · memwall</title><p>No page here. <a href="/">Open memwall</a>.</p></html>`))
+}
