@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/chromedp"
+)
+
+// TestMachineLibrary makes a machine, finds it after a reload, uses it on
+// the Kernels page, and derives one from specifications.
+func TestMachineLibrary(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/machines", "#presets")
+
+	b.run(t, chromedp.Click("#new-machine", chromedp.ByQuery), chromedp.WaitVisible("#machine-form", chromedp.ByQuery))
+	b.typeInto(t, "#m-name", "Test rig")
+	b.typeInto(t, "#m-beta1", "20 GB/s")
+	b.typeInto(t, "#m-beta2", "30 GB/s") // faster than beta1: refused
+	b.run(t, chromedp.WaitVisible("#m-beta2-err", chromedp.ByQuery))
+	if msg := b.text(t, "#m-beta2-err"); !strings.Contains(msg, "must not exceed") {
+		t.Errorf("beta2 > beta1: %q", msg)
+	}
+	b.typeInto(t, "#m-beta2", "3 GB/s")
+	b.typeInto(t, "#m-line", "100 B") // not a power of two
+	b.run(t, chromedp.WaitVisible("#m-line-err", chromedp.ByQuery))
+	b.typeInto(t, "#m-line", "64 B")
+	b.typeInto(t, "#m-cache", "24 MiB")
+	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
+	b.waitFor(t, "the saved machine", `document.querySelector('#user-table tr[data-id="my-test-rig"]')`)
+
+	// It survives a reload (local storage) and opens on the Kernels page.
+	b.run(t, chromedp.Reload(), appReady(`#user-table tr[data-id="my-test-rig"]`))
+	b.run(t, chromedp.Click(`#user-table tr[data-id="my-test-rig"] a.button`, chromedp.ByQuery), appReady("#total"))
+	var selected string
+	b.eval(t, `document.querySelector("#machine").value`, &selected)
+	if selected != "my-test-rig" {
+		t.Errorf("Kernels page selected %q, want my-test-rig", selected)
+	}
+	if !strings.Contains(b.text(t, ".machine-summary"), "20 GB/s") {
+		t.Errorf("machine summary: %q", b.text(t, ".machine-summary"))
+	}
+
+	// Derive from the seed's DDR-266 numbers: β1 = 8 B × 266 MHz = 2.128 GB/s.
+	b.open(t, srv.URL+"/machines", "#derive-form")
+	b.run(t, chromedp.Click("#derive-button", chromedp.ByQuery), chromedp.WaitVisible("#machine-form", chromedp.ByQuery))
+	var beta1 string
+	b.eval(t, `document.querySelector("#m-beta1").value`, &beta1)
+	if beta1 != "2.128 GB/s" {
+		t.Errorf("derived beta1 %q, want 2.128 GB/s", beta1)
+	}
+	b.noErrors(t, "machines")
+}
+
+// TestMachineImport imports a file with one good and one bad machine: the
+// bad one is explained and the good one imported once the user agrees; a
+// file too large is refused before it is read.
+func TestMachineImport(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	dir := t.TempDir()
+	mixed := filepath.Join(dir, "mixed.json")
+	os.WriteFile(mixed, []byte(`[
+  {"name": "Good one", "beta1": "10 GB/s", "beta2": "2 GB/s", "mu1": 2, "cache": "8 MiB", "line": "64 B", "mispredict": "5 ns"},
+  {"name": "Bad one", "beta1": "0 GB/s", "beta2": "2 GB/s", "mu1": 2, "cache": "8 MiB", "line": "64 B", "mispredict": "5 ns"}
+]`), 0o644)
+	huge := filepath.Join(dir, "huge.json")
+	os.WriteFile(huge, make([]byte, 3<<20), 0o644)
+
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/machines", "#presets")
+	b.run(t, setFile("#import-file", mixed))
+	b.run(t, chromedp.WaitVisible("#import-report", chromedp.ByQuery))
+	if r := b.text(t, "#import-report"); !strings.Contains(r, "machine 2") || !strings.Contains(r, "beta1") {
+		t.Errorf("import report: %q", r)
+	}
+	b.run(t, chromedp.Click("#import-good", chromedp.ByQuery))
+	b.waitFor(t, "the good machine", `document.querySelector('#user-table tr[data-id="my-good-one"]')`)
+
+	b.run(t, setFile("#import-file", huge))
+	b.waitFor(t, "the size refusal", `document.querySelector("#import-report")?.textContent.includes("files up to")`)
+	b.noErrors(t, "import")
+}
+
+func setFile(sel, file string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var nodes []*cdp.Node
+		if err := chromedp.Nodes(sel, &nodes, chromedp.ByQuery).Do(ctx); err != nil {
+			return err
+		}
+		return dom.SetFileInputFiles([]string{file}).WithNodeID(nodes[0].NodeID).Do(ctx)
+	})
+}
