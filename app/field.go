@@ -90,3 +90,46 @@ func selectField(id, label, value string, opts []option, onChange app.EventHandl
 		),
 	)
 }
+
+// formText holds the contents of a form's text fields.
+//
+// go-app writes an input's value property whenever the value attribute
+// changes, and its event handlers run after the key that fired them, so an
+// input bound to the typed text loses a key typed between the handler and
+// the next render. Here the attribute (shown) changes only when the app sets
+// a field, never when the user types; typed text lives in text. set also
+// writes the DOM after the render, for a field set back to the attribute
+// value it already had.
+type formText struct {
+	prefix string            // DOM id prefix of the fields
+	text   map[string]string // contents, as typed or set
+	shown  map[string]string // value attributes
+}
+
+// set replaces the contents of the given fields.
+func (f *formText) set(ctx app.Context, vals map[string]string) {
+	if f.text == nil {
+		f.text, f.shown = map[string]string{}, map[string]string{}
+	}
+	for k, v := range vals {
+		f.text[k], f.shown[k] = v, v
+	}
+	if !app.IsClient || ctx == nil {
+		return
+	}
+	ctx.Defer(func(app.Context) {
+		for k, v := range vals {
+			if el := app.Window().GetElementByID(f.prefix + k); el.Truthy() && el.Get("value").String() != v {
+				el.Set("value", v)
+			}
+		}
+	})
+}
+
+// typed records what the user typed in a field.
+func (f *formText) typed(key, v string) {
+	if f.text == nil {
+		f.text, f.shown = map[string]string{}, map[string]string{}
+	}
+	f.text[key] = v
+}

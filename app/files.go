@@ -15,13 +15,19 @@ func download(filename, mime string, content []byte) {
 	w := app.Window()
 	arr := w.Get("Uint8Array").New(len(content))
 	app.CopyBytesToJS(arr, content)
-	blob := w.Get("Blob").New([]any{arr}, map[string]any{"type": mime})
+	// The parts array is built in JavaScript: go-app converts app.Value
+	// arguments at the top level only, and one nested in a []any panics.
+	parts := w.Get("Array").New()
+	parts.Call("push", arr)
+	blob := w.Get("Blob").New(parts, map[string]any{"type": mime})
 	url := w.Get("URL").Call("createObjectURL", blob)
 	a := w.Get("document").Call("createElement", "a")
 	a.Set("href", url)
 	a.Set("download", filename)
 	a.Call("click")
-	w.Get("URL").Call("revokeObjectURL", url)
+	// Revoked later: revoking at once can cancel the download before the
+	// browser has read the blob.
+	w.Call("setTimeout", w.Get("Function").New("u", "URL.revokeObjectURL(u)"), 60000, url)
 }
 
 // maxUpload bounds a file the user picks: machine and scenario files are a

@@ -28,7 +28,7 @@ type kernelsPage struct {
 	linkMachine *machine.Machine
 
 	s        scenario.Scenario // what the results show; always valid
-	text     map[string]string // inputs as typed, by link key
+	form     formText          // workload fields, by link key
 	errs     map[string]string // field messages, by link key
 	linkMsgs []string          // problems of the link the page opened with
 
@@ -72,23 +72,26 @@ func (p *kernelsPage) init(ctx app.Context, fragment string) {
 	}
 	p.s = s
 	p.errs = map[string]string{}
-	p.resetText()
+	p.resetText(ctx)
 	p.recompute()
 }
 
-func (p *kernelsPage) resetText() {
-	p.text = map[string]string{
-		"n": units.FormatCount(p.s.Params.N),
-		"w": strconv.FormatInt(p.s.Params.W, 10),
-		"b": strconv.FormatInt(p.s.Params.Buckets, 10),
+// resetText writes the scenario's workload into the fields.
+func (p *kernelsPage) resetText(ctx app.Context) {
+	vals := map[string]string{
+		"n":    units.FormatCount(p.s.Params.N),
+		"w":    strconv.FormatInt(p.s.Params.W, 10),
+		"b":    strconv.FormatInt(p.s.Params.Buckets, 10),
+		"from": "",
+		"to":   "",
 	}
-	p.text["from"], p.text["to"] = "", ""
 	if p.s.SweepFrom > 0 {
-		p.text["from"] = units.FormatCount(p.s.SweepFrom)
+		vals["from"] = units.FormatCount(p.s.SweepFrom)
 	}
 	if p.s.SweepTo > 0 {
-		p.text["to"] = units.FormatCount(p.s.SweepTo)
+		vals["to"] = units.FormatCount(p.s.SweepTo)
 	}
+	p.form.set(ctx, vals)
 }
 
 func (p *kernelsPage) recompute() {
@@ -168,14 +171,14 @@ func (p *kernelsPage) onKernel(ctx app.Context, e app.Event) {
 		p.s.Params = mbram.DefaultParams(paramDefault(k, "n", p.s.Params.N))
 	}
 	p.errs = map[string]string{}
-	p.resetText()
+	p.resetText(ctx)
 	p.update(ctx)
 }
 
 // onText keeps what the user typed and applies it when every field reads.
 func (p *kernelsPage) onText(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		p.text[key] = inputValue(ctx)
+		p.form.typed(key, inputValue(ctx))
 		if p.applyText() {
 			p.update(ctx)
 		}
@@ -188,7 +191,7 @@ func (p *kernelsPage) applyText() bool {
 	p.errs = map[string]string{}
 	params := p.s.Params
 	count := func(key, what string, dst *int64, optional bool) {
-		t := strings.TrimSpace(p.text[key])
+		t := strings.TrimSpace(p.form.text[key])
 		if t == "" && optional {
 			*dst = 0
 			return
@@ -254,6 +257,34 @@ func (p *kernelsPage) onDownload(ctx app.Context, e app.Event) {
 	download("memwall-scenario.json", "application/json", p.s.JSON())
 }
 
+// onOpenFile reads a scenario file written by "Download as a file": the
+// way in for a calculation too large for a link.
+func (p *kernelsPage) onOpenFile(ctx app.Context, e app.Event) {
+	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
+		if err == nil {
+			var s scenario.Scenario
+			if s, err = scenario.ParseJSON(data); err == nil {
+				p.linkMachine = nil
+				// A machine that is not exactly one of the library's (same
+				// name and numbers) is shown as the file's own.
+				if m, ok := p.lib.match(s.Machine); ok {
+					s.Machine = m
+				} else {
+					m := s.Machine
+					m.ID = ""
+					s.Machine, p.linkMachine = m, &m
+				}
+				p.s, p.errs, p.linkMsgs = s, map[string]string{}, nil
+				p.resetText(ctx)
+				p.update(ctx)
+				p.notice = "Opened " + name + "."
+				return
+			}
+		}
+		p.notice = name + ": " + err.Error()
+	})
+}
+
 func (p *kernelsPage) onSaveLinkMachine(ctx app.Context, e app.Event) {
 	if p.linkMachine == nil {
 		return
@@ -295,10 +326,10 @@ func (p *kernelsPage) Render() app.UI {
 					app.Code().Text(k.Formula),
 					app.Text(" ("+k.Source+")"),
 				),
-				textField{ID: "n", Label: paramLabel(k, "n"), Value: p.text["n"], Hint: "e.g. 8Mi, 2^23, 1e6", Err: p.errs["n"], OnInput: p.onText("n")}.UI(),
-				textField{ID: "w", Label: "w, word size (bytes)", Value: p.text["w"], Err: p.errs["w"], OnInput: p.onText("w"), Size: 6}.UI(),
+				textField{ID: "n", Label: paramLabel(k, "n"), Value: p.form.shown["n"], Hint: "e.g. 8Mi, 2^23, 1e6", Err: p.errs["n"], OnInput: p.onText("n")}.UI(),
+				textField{ID: "w", Label: "w, word size (bytes)", Value: p.form.shown["w"], Err: p.errs["w"], OnInput: p.onText("w"), Size: 6}.UI(),
 				app.If(hasParam(k, "b"),
-					textField{ID: "b", Label: "b, buckets per pass", Value: p.text["b"], Err: p.errs["b"], OnInput: p.onText("b"), Size: 6}.UI(),
+					textField{ID: "b", Label: "b, buckets per pass", Value: p.form.shown["b"], Err: p.errs["b"], OnInput: p.onText("b"), Size: 6}.UI(),
 				),
 			),
 			p.renderResult(),
@@ -317,7 +348,7 @@ func (p *kernelsPage) machineOptions() []option {
 		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "My machines"})
 	}
 	if p.linkMachine != nil {
-		opts = append(opts, option{Value: "link", Label: p.linkMachine.Name + " (from the link)", Group: "From the link"})
+		opts = append(opts, option{Value: "link", Label: p.linkMachine.Name + " (not saved)", Group: "From a link or file"})
 	}
 	return opts
 }
@@ -388,8 +419,8 @@ func (p *kernelsPage) renderSweep(k mbram.Kernel) app.UI {
 	return app.Section().ID("sweep").Class("panel").Aria("label", "Sweep").Body(
 		app.H2().Text("Sweep over "+strings.SplitN(paramLabel(k, "n"), ",", 2)[0]),
 		app.Div().Class("row").Body(
-			textField{ID: "from", Label: "from", Value: p.text["from"], Hint: "default " + units.FormatCount(p.sweep.From), Err: p.errs["from"], OnInput: p.onText("from"), Size: 8}.UI(),
-			textField{ID: "to", Label: "to", Value: p.text["to"], Hint: "default " + units.FormatCount(p.sweep.To), Err: p.errs["to"], OnInput: p.onText("to"), Size: 8}.UI(),
+			textField{ID: "from", Label: "from", Value: p.form.shown["from"], Hint: "default " + units.FormatCount(p.sweep.From), Err: p.errs["from"], OnInput: p.onText("from"), Size: 8}.UI(),
+			textField{ID: "to", Label: "to", Value: p.form.shown["to"], Hint: "default " + units.FormatCount(p.sweep.To), Err: p.errs["to"], OnInput: p.onText("to"), Size: 8}.UI(),
 		),
 		app.If(len(cands) > 0,
 			app.FieldSet().Class("compare").Body(
@@ -433,8 +464,10 @@ func (p *kernelsPage) renderShare() app.UI {
 		).Else(
 			app.P().Class("error").Text(p.shareErr),
 		),
-		app.P().Body(
+		app.Div().Class("row actions").Body(
 			app.Button().ID("download-scenario").Text("Download as a file (JSON)").OnClick(p.onDownload),
+			app.Label().Class("button").For("open-scenario").Text("Open a file…"),
+			app.Input().ID("open-scenario").Type("file").Accept(".json,application/json").Class("visually-hidden").OnChange(p.onOpenFile),
 		),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
 		app.P().Class("note").Text("The link holds the whole calculation (machine, kernel, sizes) after the #, so it opens with the same numbers anywhere, also offline."),

@@ -86,8 +86,8 @@ func TestKernelsTextInput(t *testing.T) {
 		{"from", "1Gi", ""},        // with the default end, 4Gi: fine
 		{"to", "512", "end above"}, // below the default start, 1Ki
 	} {
-		p.text = map[string]string{"n": "8Mi", "w": "4", "b": "64", "from": "", "to": ""}
-		p.text[c.key] = c.text
+		p.form.set(nil, map[string]string{"n": "8Mi", "w": "4", "b": "64", "from": "", "to": ""})
+		p.form.typed(c.key, c.text)
 		ok := p.applyText()
 		if c.msg == "" {
 			if !ok {
@@ -102,7 +102,7 @@ func TestKernelsTextInput(t *testing.T) {
 			t.Errorf("%s=%q changed the workload to %+v", c.key, c.text, p.s.Params)
 		}
 	}
-	p.text = map[string]string{"n": "2^20", "w": "8", "b": "64", "from": "", "to": ""}
+	p.form.set(nil, map[string]string{"n": "2^20", "w": "8", "b": "64", "from": "", "to": ""})
 	if !p.applyText() || p.s.Params.N != 1<<20 || p.s.Params.W != 8 {
 		t.Errorf("good input not applied: %+v %v", p.s.Params, p.errs)
 	}
@@ -162,7 +162,7 @@ func TestParseMachines(t *testing.T) {
 func TestMachineEditor(t *testing.T) {
 	p := &machinesPage{}
 	open(t, p, "https://memwall.test/machines")
-	p.openEditor("", machine.Machine{Name: "X", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 1 << 20, B: 64, M: 5e-9})
+	p.openEditor(nil, "", machine.Machine{Name: "X", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 1 << 20, B: 64, M: 5e-9})
 	if _, ok := p.readEditor(); !ok {
 		t.Fatalf("a good machine refused: %v", p.editErrs)
 	}
@@ -174,12 +174,12 @@ func TestMachineEditor(t *testing.T) {
 		{"beta1", "fast", "number"},
 		{"name", " ", "name"},
 	} {
-		saved := p.edit[c.key]
-		p.edit[c.key] = c.text
+		saved := p.edit.text[c.key]
+		p.edit.typed(c.key, c.text)
 		if _, ok := p.readEditor(); ok || !strings.Contains(p.editErrs[c.key], c.msg) {
 			t.Errorf("%s=%q: errors %v; want one containing %q", c.key, c.text, p.editErrs, c.msg)
 		}
-		p.edit[c.key] = saved
+		p.edit.typed(c.key, saved)
 	}
 	// A derived machine keeps its full-precision β2 through the editor.
 	m, err := machine.Derive(machine.Spec{BusWidth: 8, BusFrequency: 266e6, LatencyCycles: 10, LatencyClock: 133e6,
@@ -187,7 +187,7 @@ func TestMachineEditor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.openEditor("", m)
+	p.openEditor(nil, "", m)
 	got, ok := p.readEditor()
 	if !ok || got.Beta2 != m.Beta2 || got.M != m.M {
 		t.Errorf("derived machine through the editor: β2 %v→%v, m %v→%v, errors %v", m.Beta2, got.Beta2, m.M, got.M, p.editErrs)

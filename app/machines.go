@@ -26,12 +26,12 @@ type machinesPage struct {
 
 	// editor
 	editing  bool
-	editID   string            // id of the user machine being edited, "" for a new one
-	edit     map[string]string // fields as typed, by machine JSON key
+	editID   string   // id of the user machine being edited, "" for a new one
+	edit     formText // fields by machine JSON key
 	editErrs map[string]string
 
 	// derive helper
-	spec     map[string]string
+	spec     formText // fields by machine.Spec JSON key
 	specErrs map[string]string
 
 	// import
@@ -76,45 +76,48 @@ func (p *machinesPage) init(ctx app.Context, fragment string) {
 	pageHead(ctx, "Machines", "The machine library of memwall: MBRAM parameters of preset machines with their sources, your own machines, and a helper that derives them from specifications.")
 	p.lib = loadLibrary(ctx)
 	p.problem = strings.Join(p.lib.Problems, "; ")
-	p.spec = map[string]string{"bus_width": "8 B", "bus_frequency": "266 MHz", "latency_cycles": "10", "latency_clock": "133 MHz",
-		"pipeline_stages": "20", "cpu_clock": "2.66 GHz", "cache": "512 KiB", "line": "128 B"}
+	p.spec = formText{prefix: "s-"}
+	p.spec.set(ctx, map[string]string{"bus_width": "8 B", "bus_frequency": "266 MHz", "latency_cycles": "10", "latency_clock": "133 MHz",
+		"pipeline_stages": "20", "cpu_clock": "2.66 GHz", "cache": "512 KiB", "line": "128 B"})
 	p.specErrs = map[string]string{}
 	p.editing = false
 	if fragment != "" {
 		s, probs := scenario.ParseFragment(fragment, scenario.Default(presets.Machine), presets.Machine)
 		if len(probs) == 0 && s.Machine.ID == "" {
-			p.openEditor("", s.Machine)
+			p.openEditor(ctx, "", s.Machine)
 		}
 	}
 }
 
-func (p *machinesPage) openEditor(id string, m machine.Machine) {
+func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine) {
 	p.editing, p.editID = true, id
-	p.edit = map[string]string{
+	vals := map[string]string{
 		"name": m.Name, "description": m.Description, "source": m.Source,
 		"beta1": units.FormatBandwidth(m.Beta1), "beta2": units.FormatBandwidth(m.Beta2),
 		"mu1": strconv.Itoa(m.Mu1), "cache": units.FormatSize(m.C), "line": units.FormatSize(m.B),
 		"mispredict": units.FormatSeconds(m.M),
 	}
+	exactFields(vals, m)
+	p.edit = formText{prefix: "m-"}
+	p.edit.set(ctx, vals)
 	p.editErrs = map[string]string{}
-	p.exactFields(m)
 	p.readEditor()
 }
 
 // exactFields keeps full precision where the four-digit display would round
 // (a derived β2 such as 948148148.148 B/s).
-func (p *machinesPage) exactFields(m machine.Machine) {
-	if v, _ := units.ParseBandwidth(p.edit["beta1"]); v != m.Beta1 {
-		p.edit["beta1"] = strconv.FormatFloat(m.Beta1, 'g', -1, 64) + " B/s"
+func exactFields(vals map[string]string, m machine.Machine) {
+	if v, _ := units.ParseBandwidth(vals["beta1"]); v != m.Beta1 {
+		vals["beta1"] = strconv.FormatFloat(m.Beta1, 'g', -1, 64) + " B/s"
 	}
-	if v, _ := units.ParseBandwidth(p.edit["beta2"]); v != m.Beta2 {
-		p.edit["beta2"] = strconv.FormatFloat(m.Beta2, 'g', -1, 64) + " B/s"
+	if v, _ := units.ParseBandwidth(vals["beta2"]); v != m.Beta2 {
+		vals["beta2"] = strconv.FormatFloat(m.Beta2, 'g', -1, 64) + " B/s"
 	}
-	if v, _ := units.ParseDuration(p.edit["mispredict"]); v != m.M {
-		p.edit["mispredict"] = strconv.FormatFloat(m.M, 'g', -1, 64) + " s"
+	if v, _ := units.ParseDuration(vals["mispredict"]); v != m.M {
+		vals["mispredict"] = strconv.FormatFloat(m.M, 'g', -1, 64) + " s"
 	}
-	if v, _ := units.ParseSize(p.edit["cache"]); v != m.C {
-		p.edit["cache"] = strconv.FormatInt(m.C, 10) + " B"
+	if v, _ := units.ParseSize(vals["cache"]); v != m.C {
+		vals["cache"] = strconv.FormatInt(m.C, 10) + " B"
 	}
 }
 
@@ -122,10 +125,10 @@ func (p *machinesPage) exactFields(m machine.Machine) {
 // returns the machine and whether it is good; each bad field gets a message.
 func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	p.editErrs = map[string]string{}
-	m := machine.Machine{ID: p.editID, Name: strings.TrimSpace(p.edit["name"]),
-		Description: strings.TrimSpace(p.edit["description"]), Source: strings.TrimSpace(p.edit["source"])}
+	m := machine.Machine{ID: p.editID, Name: strings.TrimSpace(p.edit.text["name"]),
+		Description: strings.TrimSpace(p.edit.text["description"]), Source: strings.TrimSpace(p.edit.text["source"])}
 	parse := func(key string, f func(string) error) {
-		if err := f(strings.TrimSpace(p.edit[key])); err != nil {
+		if err := f(strings.TrimSpace(p.edit.text[key])); err != nil {
 			p.editErrs[key] = err.Error()
 		}
 	}
@@ -166,7 +169,7 @@ func (p *machinesPage) readEditor() (machine.Machine, bool) {
 
 func (p *machinesPage) onEditField(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		p.edit[key] = inputValue(ctx)
+		p.edit.typed(key, inputValue(ctx))
 		p.readEditor()
 	}
 }
@@ -191,7 +194,7 @@ func (p *machinesPage) onSave(ctx app.Context, e app.Event) {
 }
 
 func (p *machinesPage) onNew(ctx app.Context, e app.Event) {
-	p.openEditor("", machine.Machine{Name: "My machine", Beta1: 10e9, Beta2: 2e9, Mu1: 2, C: 8 << 20, B: 64, M: 5e-9, Source: "user"})
+	p.openEditor(ctx, "", machine.Machine{Name: "My machine", Beta1: 10e9, Beta2: 2e9, Mu1: 2, C: 8 << 20, B: 64, M: 5e-9, Source: "user"})
 	p.notice = ""
 }
 
@@ -199,11 +202,11 @@ func (p *machinesPage) onEdit(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		if m, ok := p.lib.find(id); ok {
 			if strings.HasPrefix(id, userPrefix) {
-				p.openEditor(id, m)
+				p.openEditor(ctx, id, m)
 			} else {
 				m.Name += " (copy)"
 				m.Source = "edited from preset " + m.ID + ": " + m.Source
-				p.openEditor("", m)
+				p.openEditor(ctx, "", m)
 			}
 			p.notice = ""
 			ctx.ScrollTo("editor")
@@ -282,7 +285,7 @@ func (p *machinesPage) addImported(ctx app.Context, ms []machine.Machine) {
 }
 
 func (p *machinesPage) onSpecField(key string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.spec[key] = inputValue(ctx) }
+	return func(ctx app.Context, e app.Event) { p.spec.typed(key, inputValue(ctx)) }
 }
 
 // onDerive applies seed 000 section III.A to the data-sheet numbers and
@@ -292,7 +295,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	p.specErrs = map[string]string{}
 	var s machine.Spec
 	parse := func(key string, f func(string) error) {
-		t := strings.TrimSpace(p.spec[key])
+		t := strings.TrimSpace(p.spec.text[key])
 		if t == "" && key == "latency_clock" {
 			return
 		}
@@ -326,7 +329,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 		}
 	}
 	m.Name = "Derived machine"
-	p.openEditor("", m)
+	p.openEditor(ctx, "", m)
 	p.notice = "Derived from the specifications; check the numbers, name the machine and save it."
 	ctx.ScrollTo("editor")
 }
@@ -437,7 +440,7 @@ func useLink(m machine.Machine) string {
 func (p *machinesPage) renderEditor() app.UI {
 	title := "New machine"
 	if p.editID != "" {
-		title = "Edit " + p.edit["name"]
+		title = "Edit " + p.edit.text["name"]
 	}
 	return app.Section().ID("editor").Class("panel").Body(
 		app.H2().Text(title),
@@ -445,7 +448,7 @@ func (p *machinesPage) renderEditor() app.UI {
 			app.Div().Class("grid").Body(
 				app.Range(machineFields).Slice(func(i int) app.UI {
 					f := machineFields[i]
-					return textField{ID: "m-" + f.key, Label: f.label, Value: p.edit[f.key], Hint: f.hint, Err: p.editErrs[f.key], OnInput: p.onEditField(f.key), Size: 22}.UI()
+					return textField{ID: "m-" + f.key, Label: f.label, Value: p.edit.shown[f.key], Hint: f.hint, Err: p.editErrs[f.key], OnInput: p.onEditField(f.key), Size: 22}.UI()
 				}),
 			),
 			app.Div().Class("row actions").Body(
@@ -464,7 +467,7 @@ func (p *machinesPage) renderDerive() app.UI {
 			app.Div().Class("grid").Body(
 				app.Range(specFields).Slice(func(i int) app.UI {
 					f := specFields[i]
-					return textField{ID: "s-" + f.key, Label: f.label, Value: p.spec[f.key], Hint: f.hint, Err: p.specErrs[f.key], OnInput: p.onSpecField(f.key), Size: 14}.UI()
+					return textField{ID: "s-" + f.key, Label: f.label, Value: p.spec.shown[f.key], Hint: f.hint, Err: p.specErrs[f.key], OnInput: p.onSpecField(f.key), Size: 14}.UI()
 				}),
 			),
 			app.Button().ID("derive-button").Type("submit").Text("Derive and edit"),

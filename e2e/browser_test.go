@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
@@ -43,12 +44,17 @@ func newBrowser(t testing.TB) *browser {
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.APITypeError {
-				var parts []string
-				for _, a := range ev.Args {
-					parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
-				}
-				b.addErr("console.error: " + strings.Join(parts, " "))
+			var parts []string
+			for _, a := range ev.Args {
+				parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
+			}
+			text := strings.Join(parts, " ")
+			switch {
+			case ev.Type == runtime.APITypeError:
+				b.addErr("console.error: " + text)
+			case strings.HasPrefix(text, "panic:") || strings.Contains(text, "fatal error:"):
+				// Go prints its panics through console.log.
+				b.addErr("Go: " + text)
 			}
 		case *runtime.EventExceptionThrown:
 			msg := ev.ExceptionDetails.Text
@@ -192,6 +198,28 @@ func (b *browser) screenshot(t testing.TB, name string) {
 	if err := os.WriteFile(filepath.Join(outDir, name+".png"), png, 0o644); err != nil {
 		t.Error(err)
 	}
+}
+
+// download clicks sel and returns the path of the file the page offered,
+// which must contain want.
+func (b *browser) download(t testing.TB, dir, sel, want string) string {
+	t.Helper()
+	b.run(t,
+		cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName).WithDownloadPath(dir),
+		chromedp.Click(sel, chromedp.ByQuery))
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if data, err := os.ReadFile(p); err == nil && strings.Contains(string(data), want) {
+				return p
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("clicking %s downloaded no file with %q", sel, want)
+	return ""
 }
 
 // phone emulates a 390×844 phone screen.

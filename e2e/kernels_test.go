@@ -190,3 +190,29 @@ func TestHostileLinks(t *testing.T) {
 	}
 	b.noErrors(t, "hostile links")
 }
+
+// TestScenarioFileRoundTrip downloads a calculation as a file and opens it
+// in a fresh browser: the way for scenarios too large for a link.
+func TestScenarioFileRoundTrip(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	dir := t.TempDir()
+	a := newBrowser(t)
+	a.open(t, srv.URL+"/#machine=custom&name=File+box&beta1=7GB/s&beta2=2GB/s&mu1=4&cache=2MiB&line=64B&mispredict=4ns&kernel=mergesort&n=3e7", "#total")
+	want := seconds(t, a)
+	file := a.download(t, dir, "#download-scenario", `"mergesort"`)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/", "#total")
+	b.run(t, setFile("#open-scenario", file))
+	got := waitChange(t, b, seconds(t, b))
+	if got != want {
+		t.Errorf("the file predicts %s, the page that wrote it %s", got, want)
+	}
+	var kernel string
+	b.eval(t, `document.querySelector("#kernel").value`, &kernel)
+	if kernel != "mergesort" || !strings.Contains(b.location(t), "name=File+box") {
+		t.Errorf("after opening the file: kernel %q, URL %s", kernel, b.location(t))
+	}
+	a.noErrors(t, "download")
+	b.noErrors(t, "open file")
+}

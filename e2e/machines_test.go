@@ -36,6 +36,12 @@ func TestMachineLibrary(t *testing.T) {
 	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
 	b.waitFor(t, "the saved machine", `document.querySelector('#user-table tr[data-id="my-test-rig"]')`)
 
+	// Export writes a machine file that reads back.
+	exported, err := os.ReadFile(b.download(t, t.TempDir(), "#export-all", `"Test rig"`))
+	if err != nil || !strings.Contains(string(exported), `"beta1": 20000000000`) {
+		t.Errorf("exported file: %s %v", exported, err)
+	}
+
 	// It survives a reload (local storage) and opens on the Kernels page.
 	b.run(t, chromedp.Reload(), appReady(`#user-table tr[data-id="my-test-rig"]`))
 	b.run(t, chromedp.Click(`#user-table tr[data-id="my-test-rig"] a.button`, chromedp.ByQuery), appReady("#total"))
