@@ -7,13 +7,24 @@ PORT  ?= 8000
 # what ships (a minute for app.wasm), 5 for a quick local build.
 BROTLI ?= 11
 
-.PHONY: test test-go bench build cli run site site-subpath repro
+# Runs Go's js/wasm tests in headless Chromium.
+WASMEXEC := $(abspath bin/wasmbrowsertest)
 
-test: test-go
+.PHONY: test test-go test-wasm bench build cli run site site-subpath repro
+
+test: test-go test-wasm
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# The UI, engine and presets tests again, compiled to WebAssembly and run in
+# headless Chromium (DESIGN.md 8): browser storage and JS interop for real.
+test-wasm: $(WASMEXEC)
+	GOOS=js GOARCH=wasm $(GO) test -exec $(WASMEXEC) ./app/ ./engine/... ./presets/
+
+$(WASMEXEC):
+	GOBIN=$(abspath bin) $(GO) install github.com/agnivade/wasmbrowsertest@v0.11.0
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...

@@ -204,9 +204,16 @@ func (b *browser) screenshot(t testing.TB, name string) {
 // which must contain want.
 func (b *browser) download(t testing.TB, dir, sel, want string) string {
 	t.Helper()
+	return b.downloadBy(t, dir, chromedp.Click(sel, chromedp.ByQuery), want)
+}
+
+// downloadBy is download with any action that makes the page offer a file.
+func (b *browser) downloadBy(t testing.TB, dir string, action chromedp.Action, want string) string {
+	t.Helper()
+	sel := fmt.Sprint(action)
 	b.run(t,
 		cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName).WithDownloadPath(dir),
-		chromedp.Click(sel, chromedp.ByQuery))
+		action)
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		entries, _ := os.ReadDir(dir)

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // sitePages lists the site's pages from its HTML files, so a page added to
@@ -112,6 +114,27 @@ func TestKeyboard(t *testing.T) {
 			t.Errorf("Tab never reached %q; focus went %v", want, focused)
 		}
 	}
+}
+
+// TestChartExport exports the sweep chart as SVG (the toolbox's SVG button
+// calls the same function) and checks the file is an SVG of the chart.
+func TestChartExport(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/", "#total")
+	b.waitFor(t, "the sweep chart", `document.querySelector("#sweep-chart canvas")`)
+	file := b.downloadBy(t, t.TempDir(), chromedp.Evaluate(`memwallChart.exportSVG(document.getElementById("sweep-chart"))`, nil), "<svg")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Quicksort", "predicted time", "8Mi"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
+	}
+	b.noErrors(t, "export")
 }
 
 func TestScreenshotsDir(t *testing.T) {
