@@ -19,6 +19,8 @@ type Page struct {
 func Pages() []Page {
 	return []Page{
 		{Path: "/", Title: "Kernels", New: func() app.Composer { return &kernelsPage{} }},
+		{Path: "/speedup", Title: "Speedup", New: func() app.Composer { return &speedupPage{} }},
+		{Path: "/data", Title: "Data", New: func() app.Composer { return &dataPage{} }},
 		{Path: "/machines", Title: "Machines", New: func() app.Composer { return &machinesPage{} }},
 		{Path: "/about", Title: "About", New: func() app.Composer { return &aboutPage{} }},
 	}

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/dataset"
+	"memwall/presets"
+)
+
+func TestDataSeed000(t *testing.T) {
+	p := &dataPage{}
+	p.load("")
+	if len(p.cmp.Rows) != 19 || len(p.cmp.Skipped) != 0 {
+		t.Fatalf("%d rows, skipped %v", len(p.cmp.Rows), p.cmp.Skipped)
+	}
+	// The model is a lower bound: seed 000 measures 1.0 to 3.2 times its
+	// predictions (matmul n = 500 is the largest ratio).
+	if s := p.cmp.Rel; s.RatioMin < 0.9 || s.RatioMax > 3.5 || s.Mean <= 0 || s.Max < s.Median {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+func TestDataImportMessages(t *testing.T) {
+	csv := "kernel,n,w,b,machine,seconds\n" +
+		"quicksort,8Mi,4,64,p4-1.7-pc133,2.4\n" +
+		"bogosort,8Mi,4,64,p4-1.7-pc133,2.4\n" +
+		"heapsort,8Mi,4,64,cray-1,24\n" +
+		"matmul,4000,4,64,p4-2.66-ddr266,11241.23\n" +
+		"radix,1.5,4,64,p4-1.7-pc133,1\n"
+	tbl, _, err := dataset.Read(strings.NewReader(csv), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := library{Presets: presets.Machines()}
+	c := compareTable(tbl, guessRoles(tbl), lib)
+	if len(c.Rows) != 2 {
+		t.Errorf("%d rows compared, want 2", len(c.Rows))
+	}
+	want := []string{"line 3, column 1 (kernel): unknown kernel", "line 4, column 5 (machine): unknown machine", "line 6, column 2 (n)"}
+	if len(c.Skipped) != len(want) {
+		t.Fatalf("skipped %q", c.Skipped)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(c.Skipped[i], w) {
+			t.Errorf("message %q, want it to start with %q", c.Skipped[i], w)
+		}
+	}
+}
+
+func TestDataBadLinks(t *testing.T) {
+	for _, frag := range []string{"data=<img src=x onerror=alert(1)>", "data=file", "x=1", strings.Repeat("%", 5000)} {
+		p := &dataPage{}
+		p.load(frag)
+		if len(p.linkMsgs) == 0 || len(p.cmp.Rows) == 0 {
+			t.Errorf("%.30q: messages %v, rows %d", frag, p.linkMsgs, len(p.cmp.Rows))
+		}
+		app.NewServerTester(p)
+		if strings.Contains(app.HTMLString(p), "<img src=x") {
+			t.Errorf("%.30q: markup from the link reached the page", frag)
+		}
+	}
+}

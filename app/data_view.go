@@ -1,0 +1,196 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/dataset"
+	"memwall/engine/units"
+)
+
+func (p *dataPage) Render() app.UI {
+	return shell("/data",
+		app.H1().Text("Data"),
+		app.P().Class("lead").Text("How far is a measured time from what the hardware allows? Import times measured for the MBRAM kernels; each row is predicted on the machine it names, and measured is set against predicted."),
+		app.If(len(p.linkMsgs) > 0,
+			app.Div().ID("link-problems").Class("callout warn").Style("margin-bottom", "1rem").Aria("live", "polite").Body(
+				app.P().Text("This link had problems; everything else in it was used:"),
+				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
+			),
+		),
+		app.Div().Class("columns").Body(
+			p.renderInputs(),
+			p.renderSummary(),
+		),
+		app.Section().ID("chart").Class("panel").Aria("label", "Chart").Hidden(p.cmp.Rel.N == 0).Body(
+			app.H2().Text("Measured against predicted, per kernel"),
+			&chart{ID: "compare-chart", Label: "Measured against predicted time, log-log, one series per kernel, with the line where they agree", Option: p.chartOpt, Height: 420},
+			app.P().Class("note").Text("Points above the dashed line took longer than predicted, as a lower bound expects."),
+		),
+		p.renderRows(),
+	)
+}
+
+func (p *dataPage) dataOptions() []option {
+	opts := []option{{Value: seed000Data, Label: "Seed 000, Figs. 3–5: measured times on four Pentiums", Group: "Built in"}}
+	if p.file != nil {
+		opts = append(opts, option{Value: fileData, Label: p.fileName, Group: "Imported"})
+	}
+	return opts
+}
+
+func (p *dataPage) roleOptions(text, optional bool) []option {
+	var opts []option
+	if optional {
+		opts = append(opts, option{Value: "", Label: "(none: the paper's default)"})
+	} else {
+		opts = append(opts, option{Value: "", Label: "(choose a column)"})
+	}
+	if p.file == nil {
+		return opts
+	}
+	for _, c := range p.file.Columns {
+		if (c.Kind == dataset.Text) == text {
+			opts = append(opts, option{Value: c.Name, Label: c.Header})
+		}
+	}
+	return opts
+}
+
+func (p *dataPage) renderInputs() app.UI {
+	return app.Section().Class("panel inputs").Aria("label", "Inputs").Body(
+		app.H2().Text("Measured times"),
+		selectField("data", "Data set", p.data, p.dataOptions(), p.onData),
+		app.If(p.data == seed000Data, app.P().ID("data-source").Class("source").Text("The experiment column of G. Cooperman, X. Ma, V. H. Nguyen, Static Performance Evaluation for Memory-Bound Computing: the MBRAM Model (seed 000), Figs. 3 (permutation products), 4 (matrix products) and 5 (sorts), on the machines of Fig. 2.")),
+		app.Div().Class("row actions").Body(
+			app.Label().Class("button").For("data-file").Text("Import CSV or JSON…"),
+			app.Input().ID("data-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
+		),
+		app.Small().Class("hint").Text("Columns like kernel, n, w, b, machine, seconds (or time_ms); kernel holds an id such as quicksort, machine a preset id such as p4-1.7-pc133 or one of your machines. The file stays in this browser."),
+		app.If(p.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(p.importErr)),
+		app.If(len(p.importMsgs) > 0,
+			app.Div().ID("import-report").Class("callout warn").Aria("live", "polite").Body(
+				app.Ul().Body(app.Range(p.importMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.importMsgs[i]) })),
+				app.If(len(p.pending) > 0,
+					app.P().Body(
+						app.Button().ID("import-good").Text("Import the good rows").OnClick(p.onImportGood),
+						app.Text(" "),
+						app.Button().ID("import-cancel").Text("Cancel").OnClick(p.onImportCancel),
+					),
+				),
+			),
+		),
+		app.If(p.data == fileData && p.file != nil,
+			app.H2().Text("Columns"),
+			app.Range(dataRoles).Slice(func(i int) app.UI {
+				r := dataRoles[i]
+				return selectField("role-"+r.Key, r.Label, p.roles[r.Key], p.roleOptions(r.Text, r.Optional), p.onRole(r.Key))
+			}),
+			app.P().Class("note").Text("A time column without a unit in its header or cells is read as seconds; w defaults to 4 bytes and b to 64 buckets."),
+		),
+	)
+}
+
+func (p *dataPage) renderSummary() app.UI {
+	s := p.cmp.Rel
+	sec := app.Section().ID("summary").Class("panel result").Aria("live", "polite").Aria("label", "Summary")
+	if s.N == 0 {
+		return sec.Body(app.H2().Text("Measured against predicted"), app.P().ID("no-rows").Text("No row can be compared yet."),
+			p.renderSkipped())
+	}
+	row := func(name, v string) app.UI {
+		return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().Class("num").Text(v))
+	}
+	return sec.Body(
+		app.H2().Text("Measured against predicted"),
+		app.Table().ID("errors").Body(
+			app.Caption().Text(fmt.Sprintf("%d rows compared", s.N)),
+			app.TBody().Body(
+				row("mean relative error", fmtPct(s.Mean)),
+				row("median relative error", fmtPct(s.Median)),
+				row("max relative error", fmtPct(s.Max)),
+				row("measured/predicted, median", fmtRatio(s.RatioMedian)),
+				row("measured/predicted, range", fmtRatio(s.RatioMin)+" – "+fmtRatio(s.RatioMax)),
+			),
+		),
+		app.P().Class("note").Text("Relative error = |predicted − measured|/measured. MBRAM predictions are lower bounds (nothing is charged for hits in the smaller caches, TLB misses or instructions), so a ratio measured/predicted of 1 or above is what the model expects."),
+		p.renderSkipped(),
+	)
+}
+
+func (p *dataPage) renderSkipped() app.UI {
+	sk := p.cmp.Skipped
+	if len(sk) == 0 {
+		return app.Div().Hidden(true)
+	}
+	return app.Div().ID("skipped").Class("callout warn").Body(
+		app.P().Text(fmt.Sprintf("%d row(s) or cell(s) left out:", len(sk))),
+		app.Ul().Body(app.Range(limit(sk, 50)).Slice(func(i int) app.UI { return app.Li().Text(limit(sk, 50)[i]) })),
+	)
+}
+
+func (p *dataPage) renderRows() app.UI {
+	rows := p.cmp.Rows
+	shown := rows
+	if len(shown) > maxShownRows {
+		shown = shown[:maxShownRows]
+	}
+	return app.Section().ID("rows").Class("panel").Aria("label", "Rows").Hidden(len(rows) == 0).Body(
+		app.H2().Text("Every row"),
+		app.P().Class("note").Text("ratio = measured/predicted; b is shown for the bucket and radix sorts, which read it."),
+		app.P().Body(app.Button().ID("download-comparison").Text("Download the comparison (CSV)").OnClick(p.onDownload)),
+		app.If(len(rows) > len(shown), app.P().Class("note").Text(fmt.Sprintf("The table shows the first %d of %d rows; the CSV has them all.", len(shown), len(rows)))),
+		app.Div().Class("table-wrap").Body(app.Table().ID("row-table").Body(
+			app.THead().Body(app.Tr().Body(
+				numTh().Text("line or figure"),
+				app.Th().Scope("col").Text("kernel"),
+				app.Th().Scope("col").Text("machine"),
+				numTh().Text("N"),
+				numTh().Text("w"),
+				numTh().Text("b"),
+				numTh().Text("measured"),
+				numTh().Text("predicted"),
+				numTh().Text("ratio"),
+				numTh().Text("rel. error"),
+			)),
+			app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
+				r := shown[i]
+				line := strconv.Itoa(r.Line)
+				if r.Source != "" {
+					line = r.Source
+				}
+				return app.Tr().Body(
+					app.Td().Class("num").Text(line),
+					app.Td().Text(r.Kernel.Name),
+					app.Td().Text(r.Machine.Name),
+					app.Td().Class("num").Text(units.FormatCount(r.Params.N)),
+					app.Td().Class("num").Text(strconv.FormatInt(r.Params.W, 10)),
+					app.Td().Class("num").Text(buckets(r)),
+					app.Td().Class("num").Text(units.FormatSeconds(r.Measured)),
+					app.Td().Class("num").Text(units.FormatSeconds(r.Predicted)),
+					app.Td().Class("num").Text(fmtRatio(r.Measured/r.Predicted)),
+					app.Td().Class("num").Text(fmtPct(math.Abs(r.Predicted-r.Measured)/r.Measured)),
+				)
+			})),
+		)),
+	)
+}
+
+// fmtRatio shows measured/predicted to three decimals.
+func fmtRatio(v float64) string {
+	if !finite(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// buckets shows b only for the kernels that read it.
+func buckets(r dataRow) string {
+	if !hasParam(r.Kernel, "b") {
+		return "—"
+	}
+	return strconv.FormatInt(r.Params.Buckets, 10)
+}

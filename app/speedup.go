@@ -1,0 +1,617 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/dataset"
+	"memwall/engine/fit"
+	"memwall/engine/speedup"
+	"memwall/engine/units"
+	"memwall/presets"
+)
+
+// speedupPage fits a functional form T(N, P) to measured running times and
+// predicts speedup from it, as seed 002 (Chittor 1994) does: terms from the
+// algorithm's analysis (eqs. 6, 9, 11) or typed in, coefficients fitted on a
+// characterisation region and judged on the prediction region, and the
+// speedup curve with its roll-off point beside Amdahl's, Gustafson's and
+// Sun and Ni's laws. The model and region are in the URL fragment; imported
+// data is not.
+type speedupPage struct {
+	app.Compo
+
+	data     string         // built-in data set id, or fileData
+	tbl      *dataset.Table // the data in use
+	file     *dataset.Table // the imported file, kept while a built-in set is shown
+	fileName string
+	// pending is an imported file with bad rows, held until the user
+	// agrees to use its good rows; the data in use stays as it was.
+	pending     []byte
+	pendingName string
+	importMsgs  []string
+	importErr   string
+
+	yCol, nCol, pCol string
+	text             map[string]string // terms, region, n, work as typed
+	// shown is what the page last wrote into those inputs. The inputs
+	// render it, not text, so go-app never rewrites a field while the user
+	// types in it (a fast typist would lose characters to a render of an
+	// older text); setText changes both.
+	shown     map[string]string
+	weighting fit.Weighting
+	model     string // ready model (eqs. 13–18) whose terms and region were taken
+	errs      map[string]string
+	termsAt   int // byte offset of a term syntax error, or -1
+	linkMsgs  []string
+
+	spec  speedupInputs // the last inputs that all parsed
+	out   speedupOutcome
+	stale bool
+	seq   int // debounce counter for large data
+
+	searching    bool
+	search       *fit.SearchResult
+	searchErr    string
+	searchMillis float64
+
+	share, shareErr, notice string
+}
+
+// speedupInputs are the parsed inputs of one fit.
+type speedupInputs struct {
+	terms []fit.Term
+	cond  fit.Cond
+	n     float64
+	work  fit.Term
+}
+
+// Link keys of the Speedup page, in the order links write them.
+var speedupKeys = []string{"data", "y", "terms", "region", "w", "n", "model", "work"}
+
+const defaultWork = "N*log2(N)^2"
+
+// bigData is the row count above which fitting waits for typing to pause:
+// a fit of 10 000 rows takes tens of milliseconds, too long per keystroke.
+const bigData = 2000
+
+func (p *speedupPage) OnPreRender(ctx app.Context) { p.init(ctx, "") }
+
+func (p *speedupPage) OnNav(ctx app.Context) {
+	p.init(ctx, ctx.Page().URL().EscapedFragment())
+	if len(p.linkMsgs) == 0 {
+		p.writeURL(ctx)
+	} else {
+		p.shareLink(ctx)
+	}
+}
+
+// init reads the page state from a fragment over the defaults of the data
+// set it names.
+func (p *speedupPage) init(ctx app.Context, fragment string) {
+	pageHead(ctx, "Speedup", "Fit a functional form T(N, P) to measured parallel running times and predict speedup and its roll-off point, beside Amdahl, Gustafson and Sun–Ni (seed 002).")
+	p.load(fragment)
+}
+
+// load is init without the page context, so tests can run it.
+func (p *speedupPage) load(fragment string) {
+	vals, msgs := parseLink(fragment, speedupKeys)
+	p.linkMsgs = msgs
+	p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
+	p.search, p.searchErr = nil, ""
+
+	id, ok := vals["data"]
+	switch {
+	case !ok:
+		id = table6
+	case id == fileData && p.file != nil:
+	case id == fileData:
+		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; Table 6 is shown with the link's terms and region until you import the file again")
+		id = table6
+	default:
+		if _, err := presets.Dataset(id); err != nil {
+			p.linkMsgs = append(p.linkMsgs, "data: "+err.Error())
+			id = table6
+		}
+	}
+	p.setData(id)
+
+	if y, ok := vals["y"]; ok {
+		if hasColumn(p.tbl, y) {
+			p.yCol = y
+		} else {
+			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("y: the data set has no numeric column %s; %s was used", quoteShort(y), p.yCol))
+		}
+	}
+	for _, k := range []string{"terms", "region", "n", "work"} {
+		if v, ok := vals[k]; ok {
+			p.text[k] = v
+		}
+	}
+	p.model = ""
+	if id, ok := vals["model"]; ok {
+		if _, found := presets.FittedModelByID(id); found {
+			p.model = id
+		} else {
+			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("model: no published model %s (known: seed002-eq13 … seed002-eq18)", quoteShort(id)))
+		}
+	}
+	p.weighting = fit.Auto
+	if w, ok := vals["w"]; ok {
+		if wt, err := fit.ParseWeighting(w); err == nil {
+			p.weighting = wt
+		} else {
+			p.linkMsgs = append(p.linkMsgs, "w: "+err.Error())
+		}
+	}
+	p.showText()
+	p.spec = speedupInputs{}
+	p.out = speedupOutcome{}
+	if !p.applyText() {
+		p.linkMsgs = append(p.linkMsgs, "some fields of the link could not be read; they are marked below")
+	}
+	p.recompute()
+}
+
+// showText makes the inputs show the texts.
+func (p *speedupPage) showText() {
+	for k, v := range p.text {
+		p.setText(k, v)
+	}
+}
+
+// setText changes a field's text from the page (a preset, a search
+// result), not from typing in it.
+func (p *speedupPage) setText(key, v string) {
+	p.text[key] = v
+	if p.shown == nil {
+		p.shown = map[string]string{}
+	}
+	p.shown[key] = v
+	if app.IsClient {
+		// go-app writes the input only when the rendered value changes;
+		// the user may have typed since the last one.
+		if el := app.Window().GetElementByID(key); el.Truthy() {
+			el.Set("value", v)
+		}
+	}
+}
+
+// setData switches to a data set and takes its defaults.
+func (p *speedupPage) setData(id string) {
+	p.data = id
+	if id == fileData {
+		p.tbl = p.file
+	} else {
+		t, err := presets.Dataset(id)
+		if err != nil {
+			t, _ = presets.Dataset(table6)
+			p.data = table6
+		}
+		p.tbl = t
+	}
+	d := defaultsFor(p.data, p.tbl)
+	p.yCol = d.Y
+	p.nCol = guessColumn(p.tbl, []string{"N", "n", "size"}, false)
+	p.pCol = guessColumn(p.tbl, []string{"P", "p", "procs", "processors", "threads"}, false)
+	if p.nCol == p.yCol {
+		p.nCol = ""
+	}
+	if p.pCol == p.yCol {
+		p.pCol = ""
+	}
+	if d.N == "" && p.nCol != "" {
+		if ns, ok := p.tbl.Column(p.nCol); ok && len(ns) > 0 {
+			d.N = units.FormatCount(int64(maxOf(ns)))
+		}
+	}
+	if d.N == "" {
+		d.N = "2^13"
+	}
+	p.text = map[string]string{"terms": d.Terms, "region": d.Region, "n": d.N, "work": defaultWork}
+	p.showText()
+	p.model = ""
+	p.errs = map[string]string{}
+	p.termsAt = -1
+}
+
+func maxOf(xs []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		if finite(x) && x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+// applyText parses every field. It changes the inputs only when all of
+// them read, and marks each field that does not.
+func (p *speedupPage) applyText() bool {
+	p.errs = map[string]string{}
+	p.termsAt = -1
+	var in speedupInputs
+	terms, err := fit.ParseTerms(p.text["terms"])
+	if err != nil {
+		var se *fit.SyntaxError
+		if errors.As(err, &se) {
+			p.termsAt = se.Offset
+		}
+		p.errs["terms"] = "Terms: " + err.Error() + ". Write terms separated by commas, as products and quotients of N, P, numbers, ^ and log2( ), e.g. 1, N/P*log2(P)^2, P*log2(P)."
+	} else if len(terms) > 30 {
+		p.errs["terms"] = fmt.Sprintf("Terms: %d terms; at most 30 are accepted", len(terms))
+	}
+	in.terms = terms
+	if r := strings.TrimSpace(p.text["region"]); r != "" {
+		c, err := fit.ParseCond(r)
+		if err != nil {
+			p.errs["region"] = "Characterisation region: " + err.Error() + ". Write comparisons joined by && and ||, e.g. N <= 2^9 && P <= 2^4; leave it empty to fit every row."
+		}
+		in.cond = c
+	}
+	if p.curvesPossible() {
+		n, err := units.ParseCount(strings.TrimSpace(p.text["n"]))
+		switch {
+		case err != nil:
+			p.errs["n"] = "N for the speedup chart: " + err.Error() + " (e.g. 8192, 8Ki, 2^13)"
+		case n < 2 || n > 1<<40:
+			p.errs["n"] = "N for the speedup chart: between 2 and 2^40"
+		}
+		in.n = float64(n)
+		if w := strings.TrimSpace(p.text["work"]); w != "" {
+			t, err := fit.ParseTerm(w)
+			if err == nil {
+				for _, v := range t.Vars() {
+					if v != "N" {
+						err = fmt.Errorf("it reads %s; W is a function of N only", v)
+					}
+				}
+			}
+			if err != nil {
+				p.errs["work"] = "Work W(N) for Sun–Ni: " + err.Error() + " (e.g. N*log2(N)^2; empty leaves the curve out)"
+			}
+			in.work = t
+		}
+	}
+	if len(p.errs) > 0 {
+		return false
+	}
+	p.spec = in
+	return true
+}
+
+// curvesPossible reports whether the data can give speedup curves: it has
+// problem-size and processor columns and measures times, not speedups.
+func (p *speedupPage) curvesPossible() bool {
+	return p.nCol != "" && p.pCol != "" && !defaultsFor(p.data, p.tbl).Speedups
+}
+
+func (p *speedupPage) recompute() {
+	if len(p.spec.terms) == 0 || p.tbl == nil {
+		p.stale = len(p.errs) > 0
+		return
+	}
+	p.out = computeSpeedup(p)
+	p.stale = false
+}
+
+// update is what every edit ends with: new results and a new link. With
+// large data the fit waits until typing pauses.
+func (p *speedupPage) update(ctx app.Context) {
+	p.notice = ""
+	ok := p.applyText()
+	if !ok {
+		p.stale = true
+		p.writeURL(ctx)
+		return
+	}
+	p.writeURL(ctx)
+	if p.tbl == nil || p.tbl.Len() <= bigData {
+		p.recompute()
+		return
+	}
+	p.seq++
+	seq := p.seq
+	p.stale = true
+	ctx.After(250*time.Millisecond, func(ctx app.Context) {
+		if seq == p.seq {
+			p.recompute()
+		}
+	})
+}
+
+func (p *speedupPage) fragment() string {
+	pairs := [][2]string{{"data", p.data}}
+	if p.yCol != defaultsFor(p.data, p.tbl).Y {
+		pairs = append(pairs, [2]string{"y", p.yCol})
+	}
+	pairs = append(pairs,
+		[2]string{"terms", p.text["terms"]},
+		[2]string{"region", p.text["region"]},
+		[2]string{"w", p.weighting.String()},
+	)
+	if p.curvesPossible() {
+		pairs = append(pairs, [2]string{"n", p.text["n"]})
+		if p.text["work"] != defaultWork {
+			pairs = append(pairs, [2]string{"work", p.text["work"]})
+		}
+	}
+	if p.model != "" {
+		pairs = append(pairs, [2]string{"model", p.model})
+	}
+	return linkFragment(pairs)
+}
+
+func (p *speedupPage) writeURL(ctx app.Context) {
+	if u := p.shareLink(ctx); u != nil {
+		ctx.Page().ReplaceURL(u)
+	}
+}
+
+func (p *speedupPage) shareLink(ctx app.Context) *url.URL {
+	u, err := pageLink(ctx.Page().URL(), p.fragment())
+	if err != nil {
+		p.share, p.shareErr = "", err.Error()
+		return nil
+	}
+	p.share, p.shareErr = u.String(), ""
+	if p.data == fileData {
+		p.shareErr = "The data came from a file, which links do not carry: the link holds the terms, region, weighting and N, and opens with Table 6 until the file is imported again."
+	}
+	return u
+}
+
+// Event handlers.
+
+func (p *speedupPage) onData(ctx app.Context, e app.Event) {
+	id := inputValue(ctx)
+	if id == fileData && p.file == nil {
+		return
+	}
+	p.setData(id)
+	p.search, p.searchErr = nil, ""
+	p.update(ctx)
+}
+
+func (p *speedupPage) onColumn(which string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		v := inputValue(ctx)
+		switch which {
+		case "y":
+			p.yCol = v
+		case "n":
+			p.nCol = v
+		case "p":
+			p.pCol = v
+		}
+		p.update(ctx)
+	}
+}
+
+func (p *speedupPage) onText(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.text[key] = inputValue(ctx)
+		if key == "terms" || key == "region" {
+			p.model = ""
+		}
+		p.update(ctx)
+	}
+}
+
+func (p *speedupPage) onWeighting(ctx app.Context, e app.Event) {
+	if w, err := fit.ParseWeighting(inputValue(ctx)); err == nil {
+		p.weighting = w
+	}
+	p.update(ctx)
+}
+
+// onTermSet takes the terms of a functional form, or the terms and region
+// of a published fit.
+func (p *speedupPage) onTermSet(ctx app.Context, e app.Event) {
+	id := inputValue(ctx)
+	if m, ok := presets.FittedModelByID(id); ok {
+		p.setText("terms", m.Terms)
+		p.setText("region", m.Region)
+		p.model = m.ID
+	} else {
+		for _, ts := range presets.TermSets() {
+			if ts.ID == id {
+				p.setText("terms", ts.Terms)
+				p.model = ""
+			}
+		}
+	}
+	p.update(ctx)
+}
+
+func (p *speedupPage) onImport(ctx app.Context, e app.Event) {
+	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
+		p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
+		if err != nil {
+			p.importErr = err.Error()
+			return
+		}
+		t, _, err := dataset.Read(bytes.NewReader(data), dataset.Options{})
+		var bad *dataset.BadRowsError
+		switch {
+		case errors.As(err, &bad):
+			p.importMsgs = cellMessages(name, bad.Errors)
+			if bad.GoodRows > 0 {
+				p.pending, p.pendingName = data, name
+			}
+			return
+		case err != nil:
+			p.importErr = name + ": " + err.Error()
+			return
+		}
+		p.useFile(ctx, name, t)
+	})
+}
+
+// onImportGood imports the good rows of a file with bad ones, once the
+// user has seen the list and agreed.
+func (p *speedupPage) onImportGood(ctx app.Context, e app.Event) {
+	t, skipped, err := dataset.Read(bytes.NewReader(p.pending), dataset.Options{KeepGoodRows: true})
+	name := p.pendingName
+	p.pending, p.importMsgs = nil, nil
+	if err != nil {
+		p.importErr = name + ": " + err.Error()
+		return
+	}
+	p.useFile(ctx, name, t)
+	p.notice = fmt.Sprintf("Imported %d rows of %s; %d bad cell(s) were left out.", t.Len(), name, len(skipped))
+}
+
+func (p *speedupPage) onImportCancel(ctx app.Context, e app.Event) {
+	p.pending, p.importMsgs = nil, nil
+}
+
+func (p *speedupPage) useFile(ctx app.Context, name string, t *dataset.Table) {
+	if len(numericColumns(t)) == 0 {
+		p.importErr = name + ": no column holds numbers"
+		return
+	}
+	terms, region := p.text["terms"], p.text["region"]
+	p.file, p.fileName = t, name
+	p.setData(fileData)
+	// Keep the model the user built if the file has what it reads.
+	if _, err := fit.Fit(frameFor(t, p.nCol, p.pCol), fit.Spec{Y: p.yCol, Terms: mustTerms(terms), Weighting: fit.Absolute}); err == nil || errors.Is(err, fit.ErrTooFewPoints) {
+		p.text["terms"], p.text["region"] = terms, region
+	}
+	p.showText()
+	p.search, p.searchErr = nil, ""
+	p.notice = fmt.Sprintf("Imported %s: %d rows, columns %s.", name, t.Len(), strings.Join(t.Names(), ", "))
+	p.update(ctx)
+}
+
+func mustTerms(s string) []fit.Term {
+	t, _ := fit.ParseTerms(s)
+	return t
+}
+
+func cellMessages(name string, errs []*dataset.CellError) []string {
+	out := []string{name + " has bad rows:"}
+	for i, e := range errs {
+		if i == 50 {
+			out = append(out, fmt.Sprintf("… and %d more", len(errs)-50))
+			break
+		}
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+func (p *speedupPage) onCopy(ctx app.Context, e app.Event) {
+	if copyText(p.share) {
+		p.notice = "Link copied."
+		return
+	}
+	app.Window().GetElementByID("speedup-link").Call("select")
+	p.notice = "Select the link and copy it (this browser does not allow copying from here)."
+}
+
+func (p *speedupPage) onDownload(ctx app.Context, e app.Event) {
+	if p.out.res == nil {
+		return
+	}
+	download("memwall-fit.csv", "text/csv", predictionsCSV(p.tbl, p.frame(), p.yCol, p.out.res))
+}
+
+func (p *speedupPage) frame() fit.Frame { return frameFor(p.tbl, p.nCol, p.pCol) }
+
+// onSearch runs the term search. It can take a second or more in the
+// browser, so it starts after the page has shown that it is searching.
+func (p *speedupPage) onSearch(ctx app.Context, e app.Event) {
+	if p.searching || p.tbl == nil {
+		return
+	}
+	spec, err := p.searchSpec()
+	if err != nil {
+		p.search, p.searchErr = nil, err.Error()
+		return
+	}
+	p.searching, p.search, p.searchErr = true, nil, ""
+	frame := p.frame()
+	ctx.After(60*time.Millisecond, func(ctx app.Context) {
+		start := time.Now()
+		res, err := fit.Search(frame, spec)
+		p.searchMillis = float64(time.Since(start).Microseconds()) / 1e3
+		p.searching = false
+		if err != nil {
+			p.searchErr = "The search failed: " + err.Error()
+			return
+		}
+		p.search = res
+	})
+}
+
+// searchSpec searches seed 002's vocabulary restricted to the columns the
+// data has, with the constant always in, validated by extrapolation along
+// N and P as the seed predicts beyond its characterisation region.
+func (p *speedupPage) searchSpec() (fit.SearchSpec, error) {
+	if p.yCol == "" {
+		return fit.SearchSpec{}, errors.New("choose the measured column first")
+	}
+	have := map[string]bool{}
+	if p.nCol != "" {
+		have["N"] = true
+	}
+	if p.pCol != "" {
+		have["P"] = true
+	}
+	extra, _ := fit.ParseTerms("N*log2(N)^2, N^2, log2(N)")
+	var vocab []fit.Term
+	seen := map[string]bool{"1": true}
+	for _, t := range append(speedup.Vocabulary(), extra...) {
+		ok := !seen[t.Canonical()]
+		for _, v := range t.Vars() {
+			ok = ok && have[v]
+		}
+		if ok {
+			seen[t.Canonical()] = true
+			vocab = append(vocab, t)
+		}
+	}
+	if len(vocab) == 0 {
+		return fit.SearchSpec{}, errors.New("the search needs a problem-size column (N) or a processor column (P)")
+	}
+	train, _, err := fit.Split(p.frame(), p.spec.cond)
+	if err != nil {
+		return fit.SearchSpec{}, err
+	}
+	if len(train) > bigData {
+		return fit.SearchSpec{}, fmt.Errorf("the characterisation region has %d rows; the search in the browser takes at most %d (narrow the region, or run memwall fit on the command line)", len(train), bigData)
+	}
+	var ex []string
+	for _, v := range []string{"N", "P"} {
+		if have[v] {
+			ex = append(ex, v)
+		}
+	}
+	return fit.SearchSpec{
+		Y: p.yCol, Vocabulary: vocab, Always: []fit.Term{fit.MustParseTerm("1")}, MaxTerms: 4,
+		Train: p.spec.cond, Weighting: p.weighting, Validation: fit.Validation{Extrapolate: ex},
+	}, nil
+}
+
+func (p *speedupPage) onUseCandidate(i int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if p.search == nil || i >= len(p.search.Candidates) {
+			return
+		}
+		c := p.search.Candidates[i]
+		p.setText("terms", strings.Join(fit.TermStrings(c.Terms), ", "))
+		p.model = ""
+		if p.weighting == fit.Auto {
+			p.weighting = c.Weighting
+		}
+		p.update(ctx)
+	}
+}

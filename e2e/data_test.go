@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestDataPage opens the built-in comparison (seed 000's measured times),
+// then imports a file with an unknown kernel, an unknown machine and a bad
+// cell: each is named by line and column, what was shown stays until the
+// user agrees, and then the good rows are compared.
+func TestDataPage(t *testing.T) {
+	needBrowser(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "runs.csv")
+	csv := "kernel,n,w,b,machine,time_ms\n" +
+		"quicksort,8Mi,4,64,p4-1.7-pc133,2400\n" +
+		"heapsort,8Mi,4,64,p4-1.7-pc133,24880\n" +
+		"bogosort,8Mi,4,64,p4-1.7-pc133,1000\n" +
+		"radix,8Mi,4,64,cray-1,770\n" +
+		"mergesort,8Mi,4,64,p4-1.7-pc133,slow\n" +
+		"perm,1Mi,4,64,p4-2.66-ddr266,159\n"
+	if err := os.WriteFile(file, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/data", "#errors")
+	if got := b.text(t, "#errors caption"); got != "19 rows compared" {
+		t.Errorf("built-in data: %q, want seed 000's 19 measured times", got)
+	}
+	if !strings.HasSuffix(b.location(t), "#data=seed000") {
+		t.Errorf("URL %s", b.location(t))
+	}
+	b.waitFor(t, "the chart", `document.querySelector("#compare-chart canvas")`)
+	b.screenshot(t, "data-seed000")
+
+	b.run(t, chromedp.SetUploadFiles("#data-file", []string{file}, chromedp.ByQuery))
+	b.run(t, chromedp.WaitVisible("#import-report", chromedp.ByQuery))
+	report := b.text(t, "#import-report")
+	for _, want := range []string{
+		"line 6, column 6 (time_ms)",
+		"line 4, column 1 (kernel): unknown kernel \"bogosort\"",
+		"line 5, column 5 (machine): unknown machine \"cray-1\"",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("import report lacks %q:\n%s", want, report)
+		}
+	}
+	if got := b.text(t, "#errors caption"); got != "19 rows compared" {
+		t.Errorf("while the file waits, the page shows %q; nothing loaded may be lost", got)
+	}
+	b.run(t, chromedp.Click("#import-good", chromedp.ByQuery))
+	b.waitFor(t, "the good rows", `document.querySelector("#errors caption").textContent === "3 rows compared"`)
+	var ratios []string
+	b.eval(t, `[...document.querySelectorAll("#row-table tbody tr")].map(tr => tr.lastElementChild.previousElementSibling.textContent)`, &ratios)
+	// Seed 000 Fig. 5: quicksort measured 2.40 s against 1.51 s predicted.
+	if len(ratios) != 3 || ratios[0] != "1.585" {
+		t.Errorf("ratios %v, want quicksort's 2.4/1.514 = 1.585 first", ratios)
+	}
+	if got := b.text(t, "#skipped"); !strings.Contains(got, "bogosort") {
+		t.Errorf("the left-out rows are not listed: %q", got)
+	}
+	b.choose(t, "#role-machine", "")
+	b.waitFor(t, "the mapping message", `document.querySelector("#no-rows")`)
+	b.choose(t, "#role-machine", "machine")
+	b.waitFor(t, "the rows again", `document.querySelector("#errors caption") && document.querySelector("#errors caption").textContent === "3 rows compared"`)
+	b.screenshot(t, "data-import")
+	b.noErrors(t, "data")
+}
