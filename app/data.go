@@ -122,6 +122,7 @@ func (p *dataPage) load(fragment string) {
 	case id == fileData:
 		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; import it again to see its rows")
 		id = seed000Data
+	case validationSet(id) != nil:
 	default:
 		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("data: no built-in data set %s (known: %s)", quoteShort(id), seed000Data))
 		id = seed000Data
@@ -134,6 +135,8 @@ func (p *dataPage) recompute() {
 	if p.data == fileData && p.file != nil {
 		p.cmp = compareTable(p.file, p.roles, p.lib)
 		p.cmp.Skipped = append(append([]string(nil), p.cellSkipped...), p.cmp.Skipped...)
+	} else if v := validationSet(p.data); v != nil {
+		p.cmp = compareValidation(*v, p.lib)
 	} else {
 		p.cmp = compareSeed000(p.lib)
 	}
@@ -169,6 +172,47 @@ func compareSeed000(lib library) comparison {
 			continue
 		}
 		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: v.Figure, Kernel: k, Machine: m, Params: v.Params, Measured: v.Measured, Predicted: b.Seconds})
+	}
+	c.Rel = summarise(c.Rows)
+	return c
+}
+
+// validationSet finds a shipped measured-versus-predicted table by id.
+func validationSet(id string) *presets.ValidationSet {
+	sets, _ := presets.ValidationSets()
+	for i := range sets {
+		if sets[i].ID == id {
+			return &sets[i]
+		}
+	}
+	return nil
+}
+
+// validationSource cites a shipped table.
+func validationSource(id string) string {
+	if v := validationSet(id); v != nil {
+		return v.Source
+	}
+	return ""
+}
+
+// compareValidation predicts each run of a `memwall validate` table on its
+// machine as the library holds it now.
+func compareValidation(v presets.ValidationSet, lib library) comparison {
+	var c comparison
+	m, ok := lib.find(v.Machine)
+	if !ok {
+		c.Skipped = append(c.Skipped, "machine "+v.Machine+" is not in the library")
+		return c
+	}
+	for i, r := range v.Rows {
+		k, _ := mbram.Lookup(r.Kernel)
+		b, err := mbram.Predict(m, r.Kernel, r.Workload())
+		if err != nil {
+			c.Skipped = append(c.Skipped, fmt.Sprintf("row %d (%s): %v", i+1, r.Kernel, err))
+			continue
+		}
+		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: r.Params, Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds})
 	}
 	c.Rel = summarise(c.Rows)
 	return c

@@ -63,3 +63,36 @@ func TestDataBadLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestDataValidationSet: each shipped `memwall validate` table is offered,
+// opens from a link, and every one of its rows is predicted; the predicted
+// column equals what the file recorded (the presets test pins the file to
+// the engine, so this checks the page passes the right workload).
+func TestDataValidationSet(t *testing.T) {
+	sets, err := presets.ValidationSets()
+	if err != nil || len(sets) == 0 {
+		t.Fatalf("no validation sets: %v", err)
+	}
+	for _, s := range sets {
+		p := &dataPage{}
+		p.load("data=" + s.ID)
+		if p.data != s.ID || len(p.linkMsgs) != 0 {
+			t.Fatalf("%s: data %q, messages %v", s.ID, p.data, p.linkMsgs)
+		}
+		if len(p.cmp.Rows) != len(s.Rows) || len(p.cmp.Skipped) != 0 {
+			t.Fatalf("%s: %d rows of %d, skipped %v", s.ID, len(p.cmp.Rows), len(s.Rows), p.cmp.Skipped)
+		}
+		for i, r := range p.cmp.Rows {
+			if want := s.Rows[i].Predicted; r.Predicted != want && (r.Predicted-want)/want > 1e-9 {
+				t.Errorf("%s row %d: predicted %g, file %g", s.ID, i+1, r.Predicted, want)
+			}
+		}
+		found := false
+		for _, o := range p.dataOptions() {
+			found = found || o.Value == s.ID
+		}
+		if !found {
+			t.Errorf("%s is not offered", s.ID)
+		}
+	}
+}
