@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -62,6 +64,16 @@ func (b *updateBanner) Render() app.UI {
 		app.Text("A new version of memwall is ready. "),
 		app.Button().Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
 	)
+}
+
+// computedIn says how long a computation took in this browser. On the
+// server it says nothing: the prerendered page would show the build
+// machine's time, and every build of the site would differ.
+func computedIn(millis float64) string {
+	if !app.IsClient {
+		return ""
+	}
+	return ", computed in " + strconv.FormatFloat(millis, 'f', 1, 64) + " ms"
 }
 
 // pageFragment returns the raw fragment of the page's address, "" when

@@ -494,8 +494,8 @@ func (p *speedupPage) renderFit() app.UI {
 			app.Strong().Text("Weighting: "+weightingName(r.Weighting)+". "),
 			app.Text(r.WeightingReason+"."),
 		),
-		app.P().ID("rows-used").Text(fmt.Sprintf("Fitted on the %d rows where %s (characterisation region); validated on the other %d (prediction region). %d terms, computed in %.1f ms.",
-			len(r.TrainRows), region, len(r.TestRows), len(r.Model.Terms), o.millis)),
+		app.P().ID("rows-used").Text(fmt.Sprintf("Fitted on the %d rows where %s (characterisation region); validated on the other %d (prediction region). %d terms%s.",
+			len(r.TrainRows), region, len(r.TestRows), len(r.Model.Terms), computedIn(o.millis))),
 		app.Div().Class("table-wrap").Body(app.Table().ID("coef").Body(
 			app.Caption().Text("Coefficients"),
 			app.THead().Body(app.Tr().Body(
