@@ -520,28 +520,20 @@ func familyName(id string) string {
 }
 
 func hasParam(k mbram.Kernel, name string) bool {
-	for _, p := range k.Params {
-		if p.Name == name {
-			return true
-		}
-	}
-	return false
+	_, ok := k.Param(name)
+	return ok
 }
 
 func paramDefault(k mbram.Kernel, name string, fallback int64) int64 {
-	for _, p := range k.Params {
-		if p.Name == name {
-			return p.Default
-		}
+	if p, ok := k.Param(name); ok {
+		return p.Default
 	}
 	return fallback
 }
 
 func paramMeaning(k mbram.Kernel, name string) string {
-	for _, p := range k.Params {
-		if p.Name == name {
-			return p.Meaning
-		}
+	if p, ok := k.Param(name); ok {
+		return p.Meaning
 	}
 	return name
 }

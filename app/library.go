@@ -78,7 +78,7 @@ func (l library) find(id string) (machine.Machine, bool) {
 // so a machine that came inline in a link is shown as the user's own.
 func (l library) match(m machine.Machine) (machine.Machine, bool) {
 	for _, c := range append(append([]machine.Machine(nil), l.Presets...), l.User...) {
-		if c.Name == m.Name && c.Beta1 == m.Beta1 && c.Beta2 == m.Beta2 && c.Mu1 == m.Mu1 && c.C == m.C && c.B == m.B && c.M == m.M {
+		if c.Name == m.Name && c.SameParameters(m) {
 			return c, true
 		}
 	}

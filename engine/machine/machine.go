@@ -40,6 +40,12 @@ func (m Machine) Mu2() int64 {
 	return m.C / m.B
 }
 
+// SameParameters reports whether two machines have the same MBRAM
+// parameters, whatever their ids, names and sources.
+func (m Machine) SameParameters(o Machine) bool {
+	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M
+}
+
 // Accepted ranges. They are wide enough for any real machine from the
 // paper's Pentium II to a current server, and narrow enough that every
 // formula stays finite.

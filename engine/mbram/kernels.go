@@ -113,6 +113,16 @@ func (k Kernel) Check(p Params) error {
 	return nil
 }
 
+// Param returns the kernel's parameter with this name ("n", "w", "b").
+func (k Kernel) Param(name string) (ParamInfo, bool) {
+	for _, p := range k.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return ParamInfo{}, false
+}
+
 func (k Kernel) usesRadix() bool {
 	for _, p := range k.Params {
 		if p.Name == "b" {

@@ -48,7 +48,7 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 		b.WriteByte('=')
 		b.WriteString(escape(v))
 	}
-	if p, ok := lookup(presets, s.Machine.ID); ok && sameNumbers(p, s.Machine) {
+	if p, ok := lookup(presets, s.Machine.ID); ok && p.SameParameters(s.Machine) {
 		add("machine", p.ID)
 	} else {
 		m := s.Machine
@@ -68,7 +68,7 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 	add("w", strconv.FormatInt(s.Params.W, 10))
 	// b is written for the kernels that use it, and for the others when it
 	// is not the default, so a link round-trips whatever the kernel.
-	if k, ok := mbram.Lookup(s.Kernel); ok && (hasParam(k, "b") || s.Params.Buckets != mbram.DefaultParams(0).Buckets) {
+	if k, ok := mbram.Lookup(s.Kernel); ok && (usesParam(k, "b") || s.Params.Buckets != mbram.DefaultParams(0).Buckets) {
 		add("b", strconv.FormatInt(s.Params.Buckets, 10))
 	}
 	if len(s.Compare) > 0 {
@@ -202,7 +202,9 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 		} else if id != kernel {
 			kernel = id
 			if _, hasN := vals["n"]; !hasN {
-				params.N = defaultOf(k, "n", params.N)
+				if n, ok := k.Param("n"); ok {
+					params.N = n.Default
+				}
 			}
 		}
 	}
@@ -264,27 +266,9 @@ func lookup(presets Lookup, id string) (machine.Machine, bool) {
 	return presets(id)
 }
 
-// sameNumbers reports whether two machines have the same MBRAM parameters.
-func sameNumbers(a, b machine.Machine) bool {
-	return a.Beta1 == b.Beta1 && a.Beta2 == b.Beta2 && a.Mu1 == b.Mu1 && a.C == b.C && a.B == b.B && a.M == b.M
-}
-
-func hasParam(k mbram.Kernel, name string) bool {
-	for _, p := range k.Params {
-		if p.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func defaultOf(k mbram.Kernel, name string, fallback int64) int64 {
-	for _, p := range k.Params {
-		if p.Name == name {
-			return p.Default
-		}
-	}
-	return fallback
+func usesParam(k mbram.Kernel, name string) bool {
+	_, ok := k.Param(name)
+	return ok
 }
 
 // clip shortens untrusted text quoted back in a message.
