@@ -19,6 +19,7 @@ type Page struct {
 func Pages() []Page {
 	return []Page{
 		{Path: "/", Title: "Kernels", New: func() app.Composer { return &kernelsPage{} }},
+		{Path: "/simulate", Title: "Simulate", New: func() app.Composer { return &simulatePage{} }},
 		{Path: "/speedup", Title: "Speedup", New: func() app.Composer { return &speedupPage{} }},
 		{Path: "/data", Title: "Data", New: func() app.Composer { return &dataPage{} }},
 		{Path: "/machines", Title: "Machines", New: func() app.Composer { return &machinesPage{} }},
