@@ -203,8 +203,9 @@ func TestScenarioFileRoundTrip(t *testing.T) {
 	file := a.download(t, dir, "#download-scenario", `"mergesort"`)
 	b := newBrowser(t)
 	b.open(t, srv.URL+"/", "#total")
+	before := seconds(t, b)
 	b.run(t, setFile("#open-scenario", file))
-	got := waitChange(t, b, seconds(t, b))
+	got := waitChange(t, b, before)
 	if got != want {
 		t.Errorf("the file predicts %s, the page that wrote it %s", got, want)
 	}
