@@ -35,7 +35,7 @@ func (p *aboutPage) Render() app.UI {
 			),
 			para("Each read brings a whole line into the cache; a write first reads its line; the cache starts empty and evicts the least recently used line; a branch costs m times the probability that the best predictor based on its history is wrong (model rules 1 to 8 of seed 000, section II)."),
 			app.H2().Text("Lower bounds"),
-			para("Every prediction is a lower bound by construction: the model charges nothing for hits in the smaller caches, for TLB misses or for instructions. In the seed's experiments the measured times are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound)s; a measured time far above the prediction points at one of those costs, or at a part of the program that is not memory-bound."),
+			para("Every prediction is a lower bound by construction: the model charges nothing for hits in the smaller caches, for TLB misses or for instructions. In the seed's experiments the measured times are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound); a measured time far above the prediction points at one of those costs, or at a part of the program that is not memory-bound."),
 			app.H2().Text("How the formulas are read"),
 			app.Ul().Body(
 				app.Li().Text("The traditional permutation product costs (3w/β1 + B/β2)·N and the two-pass one 10w·N/β2; the seed prints them for w = 4 bytes as (12/β1 + B/β2)·N and 40N/β2."),

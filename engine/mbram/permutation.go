@@ -46,6 +46,10 @@ func evalPermTwoPass(e *eval) {
 	}
 	blocks := (e.p.N + blockLen - 1) / blockLen
 	mu2 := m.Mu2()
+	if !e.explain {
+		// The regime and warnings are words only; a sweep skips them.
+		return
+	}
 	e.setRegime("each block of D (" + size(blockLen*e.p.W) + ") fits in half the cache; " +
 		integer(blocks) + " blocks + 1 <= μ2 = " + integer(mu2) + " lines (Model Rule 8)")
 	if blocks+1 > mu2 {

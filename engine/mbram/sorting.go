@@ -37,7 +37,9 @@ func evalQuicksort(e *eval) {
 			return "2·" + integer(e.p.W) + "·" + integer(e.p.N) + " B / " + bw(m.Beta1) + "·" + num(p)
 		})
 	e.addHalfMispredictions()
-	e.setRegime("balanced partitions; " + num(p) + " levels in RAM, the rest in cache (seed 000 App. a)")
+	if e.explain {
+		e.setRegime("balanced partitions; " + num(p) + " levels in RAM, the rest in cache (seed 000 App. a)")
+	}
 }
 
 func evalMergesort(e *eval) {
@@ -50,7 +52,9 @@ func evalMergesort(e *eval) {
 			return "2·" + integer(e.p.W) + "·" + integer(e.p.N) + " B / " + bw(m.Beta1) + "·" + num(p)
 		})
 	e.addHalfMispredictions()
-	e.setRegime(num(p) + " merge levels in RAM, the rest in cache (seed 000 App. b)")
+	if e.explain {
+		e.setRegime(num(p) + " merge levels in RAM, the rest in cache (seed 000 App. b)")
+	}
 }
 
 // evalHeapsort: each of N downheaps takes log2 N steps; the top
@@ -76,7 +80,9 @@ func evalHeapsort(e *eval) {
 		})
 	e.add("branch mispredictions", m.M*n*l, "m·N·log2 N",
 		func() string { return sec(m.M) + "·" + integer(e.p.N) + "·" + num(l) })
-	e.setRegime(num(levels) + " uncached levels per downheap (seed 000 App. c)")
+	if e.explain {
+		e.setRegime(num(levels) + " uncached levels per downheap (seed 000 App. c)")
+	}
 }
 
 // digits is ⌈log_b N⌉, the passes over a key range of N values.
@@ -116,7 +122,9 @@ func evalBucket(e *eval) {
 			return "3·" + integer(e.p.W) + "·" + integer(e.p.N) + " B / " + bw(m.Beta2) + "·" + integer(p)
 		})
 	e.streamCheck()
-	e.setRegime(integer(p) + " of " + integer(d) + " digit passes in RAM, C in bytes (seed 000 App. d)")
+	if e.explain {
+		e.setRegime(integer(p) + " of " + integer(d) + " digit passes in RAM, C in bytes (seed 000 App. d)")
+	}
 }
 
 func evalBucketCount(e *eval) {
@@ -136,7 +144,9 @@ func evalBucketCount(e *eval) {
 			return integer(e.p.W) + "·" + integer(e.p.N) + " B / " + bw(m.Beta1) + "·" + integer(q)
 		})
 	e.streamCheck()
-	e.setRegime(integer(p) + " distribution and " + integer(q) + " counting passes in RAM, C in bytes (seed 000 App. d)")
+	if e.explain {
+		e.setRegime(integer(p) + " distribution and " + integer(q) + " counting passes in RAM, C in bytes (seed 000 App. d)")
+	}
 }
 
 // Radix sorts: no pass runs in cache (seed 000 App. e).
@@ -148,7 +158,9 @@ func evalRadix(e *eval) {
 			return "3·" + integer(e.p.W) + "·" + integer(e.p.N) + " B / " + bw(m.Beta2) + "·" + integer(d)
 		})
 	e.streamCheck()
-	e.setRegime(integer(d) + " digit passes, all in RAM (seed 000 App. e)")
+	if e.explain {
+		e.setRegime(integer(d) + " digit passes, all in RAM (seed 000 App. e)")
+	}
 }
 
 func evalRadixCount(e *eval) {
@@ -163,5 +175,7 @@ func evalRadixCount(e *eval) {
 			return "3·" + integer(e.p.W) + "·" + integer(e.p.N) + " B / " + bw(m.Beta2) + "·" + integer(d)
 		})
 	e.streamCheck()
-	e.setRegime(integer(d) + " counting and distribution passes, all in RAM (seed 000 App. e)")
+	if e.explain {
+		e.setRegime(integer(d) + " counting and distribution passes, all in RAM (seed 000 App. e)")
+	}
 }
