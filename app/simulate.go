@@ -423,8 +423,8 @@ func (p *simulatePage) Render() app.UI {
 					{Value: sim.TwoBit.String(), Label: "2-bit saturating counter"},
 				}, p.onPredictor),
 				app.Div().Class("row actions").Body(
-					app.Button().Type("submit").ID("run").Disabled(busy).Text("Run"),
-					app.Button().Type("button").ID("cancel").Disabled(!busy).Text("Cancel").OnClick(p.onCancel),
+					dimmed(app.Button().Type("submit").ID("run").Disabled(busy).Text("Run"), busy),
+					dimmed(app.Button().Type("button").ID("cancel").Disabled(!busy).Text("Cancel").OnClick(p.onCancel), !busy),
 				),
 				app.If(len(p.errs) > 0, app.P().ID("form-error").Class("error").Text("Fix the marked field to run.")),
 			),
@@ -473,6 +473,14 @@ func (p *simulatePage) renderTraceInputs() app.UI {
 		app.P().ID("trace-picked").Class("summary").Text(picked),
 		app.If(p.file.err != "", app.P().ID("trace-file-err").Class("error").Aria("live", "polite").Text(p.file.err)),
 	)
+}
+
+// dimmed greys out a disabled button (the stylesheet does not).
+func dimmed(b app.HTMLButton, off bool) app.UI {
+	if off {
+		return b.Style("opacity", "0.45").Style("cursor", "default")
+	}
+	return b
 }
 
 func radio(id, name, label string, checked bool, onChange app.EventHandler) app.UI {

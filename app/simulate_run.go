@@ -22,13 +22,15 @@ import (
 // simulating goroutine runs, neither the UI goroutine nor the browser's
 // event loop does. Every simSlice accesses the simulator calls back; once
 // yieldEvery of work has passed, the callback hands a snapshot to the UI
-// goroutine (ctx.Dispatch) and sleeps, which in WebAssembly parks the
-// goroutine on a setTimeout, so the page renders and takes clicks (Cancel)
+// goroutine (ctx.Dispatch) now and then, and blocks until the browser has
+// had a turn (see yielder), so the page renders and takes clicks (Cancel)
 // before the run goes on.
 const (
 	simSlice   = 1 << 16 // about a millisecond of simulation in a browser
 	yieldEvery = 40 * time.Millisecond
-	yieldFor   = time.Millisecond
+	// reportEvery spaces the progress reports: each one renders the page,
+	// which costs more than a yield.
+	reportEvery = 200 * time.Millisecond
 	// chartEvery spaces the redraws of the cost chart during a run: each
 	// one marshals and draws up to maxSamples points.
 	chartEvery = 500 * time.Millisecond
@@ -63,6 +65,7 @@ type simView struct {
 	closed    *mbram.Breakdown
 	closedErr string
 	wall      time.Duration
+	idle      time.Duration // the part of wall given to the browser
 	err       string
 	stats     trace.Stats
 	samples   []costSample
@@ -103,13 +106,24 @@ func (v *simView) rate() float64 {
 	return float64(v.counts.Accesses) / v.wall.Seconds()
 }
 
+// idleShare is the part of the wall time the run gave to the browser.
+func (v *simView) idleShare() float64 {
+	if v.wall <= 0 {
+		return 0
+	}
+	return v.idle.Seconds() / v.wall.Seconds()
+}
+
 // simJob is the state of the simulating goroutine. Only that goroutine
 // touches it, except pending.
 type simJob struct {
 	s       *sim.Sim
 	cfg     sim.Config
+	yield   *yielder
 	started time.Time
 	yielded time.Time
+	sent    time.Time
+	idle    time.Duration // given to the browser in yields
 	samples samples
 	// pending is set while a progress snapshot waits for the UI goroutine,
 	// so a slow page gets one snapshot at a time, not a queue of them.
@@ -152,7 +166,7 @@ func sampleOf(cfg sim.Config, n sim.Counts) costSample {
 type snapshot struct {
 	done, total int64
 	counts      sim.Counts
-	wall        time.Duration
+	wall, idle  time.Duration
 	samples     []costSample
 }
 
@@ -203,6 +217,8 @@ func (p *simulatePage) start(ctx app.Context) {
 	file := p.file
 	format := p.format
 	ctx.Async(func() {
+		job.yield = newYielder()
+		defer job.yield.release()
 		job.started = time.Now()
 		job.yielded = job.started
 		var err error
@@ -213,21 +229,31 @@ func (p *simulatePage) start(ctx app.Context) {
 				job.progress(ctx, p, id, st.Bytes, file.size)
 			})
 		} else {
-			err = kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: simSlice,
+			err = kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: sliceFor(kernel, params.N),
 				Progress: func(s *sim.Sim, done, total int64) { job.progress(ctx, p, id, done, total) }})
 		}
 		wall := time.Since(job.started)
 		res := s.Result()
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))
-		pts := job.samples.pts
+		pts, idle := job.samples.pts, job.idle
 		ctx.Dispatch(func(ctx app.Context) {
 			if id != p.runID {
 				return
 			}
 			p.cancel = nil
+			p.view.idle = idle
 			p.finish(res, st, wall, pts, err)
 		})
 	})
+}
+
+// sliceFor keeps simSlice for long runs and cuts a short one into some
+// tens of slices, so its cost chart has points to draw.
+func sliceFor(kernel string, n int64) int64 {
+	if kernel == "matmul" {
+		n = 2 * n * n * n / 3 // matmul makes 2n³ accesses; the others a few n
+	}
+	return min(max(n/16, 1<<10), simSlice)
 }
 
 // progress runs on the simulating goroutine after every slice.
@@ -238,8 +264,9 @@ func (j *simJob) progress(ctx app.Context, p *simulatePage, id int, done, total 
 	if now.Sub(j.yielded) < yieldEvery {
 		return
 	}
-	if !j.pending.Swap(true) {
-		snap := snapshot{done: done, total: total, counts: n, wall: now.Sub(j.started), samples: append([]costSample(nil), j.samples.pts...)}
+	if now.Sub(j.sent) >= reportEvery && !j.pending.Swap(true) {
+		j.sent = now
+		snap := snapshot{done: done, total: total, counts: n, wall: now.Sub(j.started), idle: j.idle, samples: append([]costSample(nil), j.samples.pts...)}
 		ctx.Dispatch(func(ctx app.Context) {
 			j.pending.Store(false)
 			if id == p.runID && p.view != nil && p.view.state == stateRunning {
@@ -247,12 +274,13 @@ func (j *simJob) progress(ctx app.Context, p *simulatePage, id int, done, total 
 			}
 		})
 	}
-	time.Sleep(yieldFor)
+	j.yield.yield()
 	j.yielded = time.Now()
+	j.idle += j.yielded.Sub(now)
 }
 
 func (v *simView) progress(s snapshot) {
-	v.done, v.counts, v.wall = s.done, s.counts, s.wall
+	v.done, v.counts, v.wall, v.idle = s.done, s.counts, s.wall, s.idle
 	if s.total > 0 {
 		v.total = s.total
 	}
@@ -322,6 +350,8 @@ func phaseMarks(r sim.Result) []phaseMark {
 func costOption(pts []costSample, phases []phaseMark) string {
 	names := []string{sim.TermSequential, sim.TermRandom, sim.TermBranches}
 	data := make([][][2]float64, 3)
+	// Every run starts at nothing.
+	pts = append([]costSample{{}}, pts...)
 	for _, s := range pts {
 		x := float64(s.accesses)
 		data[0] = append(data[0], [2]float64{x, s.seq})
@@ -361,6 +391,53 @@ func costOption(pts []costSample, phases []phaseMark) string {
 func mustKernel(id string) mbram.Kernel {
 	k, _ := mbram.Lookup(id)
 	return k
+}
+
+// yielder gives the browser a turn: the simulating goroutine posts a
+// message to itself through a MessageChannel and blocks until it arrives.
+// With every goroutine blocked, Go returns to the event loop, which runs
+// the tasks queued before the message (input, rendering) and then the
+// message. time.Sleep would do the same through setTimeout, but Chromium
+// stretches a setTimeout of a page that keeps setting them to 4 ms and
+// more, which on a loaded machine cost a third of the run. Outside a
+// browser goroutines run in parallel and no turn is needed.
+type yielder struct {
+	port app.Value
+	fn   app.Func
+	ch   chan struct{}
+}
+
+func newYielder() *yielder {
+	if !app.IsClient {
+		return nil
+	}
+	mc := app.Window().Get("MessageChannel").New()
+	y := &yielder{port: mc.Get("port2"), ch: make(chan struct{}, 1)}
+	y.fn = app.FuncOf(func(app.Value, []app.Value) any {
+		select {
+		case y.ch <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	mc.Get("port1").Set("onmessage", y.fn)
+	return y
+}
+
+func (y *yielder) yield() {
+	if y == nil {
+		return
+	}
+	y.port.Call("postMessage", 0)
+	<-y.ch
+}
+
+func (y *yielder) release() {
+	if y == nil {
+		return
+	}
+	y.port.Call("close")
+	y.fn.Release()
 }
 
 // pickedTrace is the trace file the user chose: the browser's File, read
@@ -475,10 +552,10 @@ func (p *simulatePage) renderStatus() app.UI {
 		app.P().ID("status-text").Aria("live", "polite").Text(status),
 		progressBar(pc, v.state == stateRunning),
 		app.If(v.err != "", app.P().ID("run-error").Class("error").Aria("live", "assertive").Text(v.err)),
-		app.P().ID("rate").DataSet("rate", strconv.FormatFloat(v.rate(), 'g', 6, 64)).DataSet("wall", strconv.FormatFloat(v.wall.Seconds(), 'g', 6, 64)).Body(
+		app.P().ID("rate").DataSet("rate", strconv.FormatFloat(v.rate(), 'g', 6, 64)).DataSet("wall", strconv.FormatFloat(v.wall.Seconds(), 'g', 6, 64)).DataSet("idle", strconv.FormatFloat(v.idle.Seconds(), 'g', 6, 64)).Body(
 			app.Text(fmt.Sprintf("%s in %s of wall time: ", plural(v.counts.Accesses, "access", "accesses"), units.FormatSeconds(v.wall.Seconds()))),
 			app.Strong().Text(formatRate(v.rate())),
-			app.Text(" in this browser."),
+			app.Text(fmt.Sprintf(" in this browser, data generation included (%.0f %% of the time went to keeping the page responsive).", 100*v.idleShare())),
 		),
 	)
 }
@@ -560,7 +637,7 @@ func (p *simulatePage) renderResults() app.UI {
 	}
 	return app.Section().ID("results").Class("panel result").Aria("label", "Results").DataSet("state", stateName(v.state)).Body(
 		app.H2().Text("Results"),
-		app.Div().Class("grid").Body(
+		app.Div().Class("grid").Style("grid-template-columns", sideBySide).Body(
 			app.Div().Body(
 				app.P().Class("note").Text(label),
 				app.P().Class("total").Body(
@@ -576,7 +653,7 @@ func (p *simulatePage) renderResults() app.UI {
 			app.P().ID("ratio").Text(fmt.Sprintf("Simulated / closed form = %.3f.", simSecs/closedSeconds(v))),
 		),
 		app.If(v.closed != nil && v.closed.Regime != "", app.P().Class("regime").Text("Closed form: "+closedRegime(v))),
-		app.Div().Class("grid").Body(
+		app.Div().Class("grid").Style("grid-template-columns", sideBySide).Body(
 			termsTable("sim-terms", "Simulated breakdown", terms, simSecs),
 			app.If(v.closed != nil, termsTable("closed-terms", "Closed-form breakdown", closedTerms(v), closedSeconds(v))),
 		),
@@ -603,7 +680,19 @@ func closedTerms(v *simView) []mbram.Term {
 	return v.closed.Terms
 }
 
-func closedRegime(v *simView) string { return v.closed.Regime }
+// sideBySide puts the two totals and the two breakdowns next to each other
+// where there is room for both (the stylesheet's .grid columns are for
+// short items).
+const sideBySide = "repeat(auto-fit, minmax(min(100%, 22rem), 1fr))"
+
+// closedRegime is safe without a closed form: app.If evaluates its body
+// whatever the condition.
+func closedRegime(v *simView) string {
+	if v.closed == nil {
+		return ""
+	}
+	return v.closed.Regime
+}
 
 func (p *simulatePage) renderClosedTotal(v *simView) app.UI {
 	switch {
@@ -664,7 +753,7 @@ func countsTable(v *simView) app.UI {
 			n        int64
 		}{"records", "trace records", v.stats.Records})
 	}
-	return app.Div().Class("table-wrap").Body(app.Table().ID("counts").Class("terms").Body(
+	return app.Div().Class("table-wrap").Style("max-width", "40rem").Body(app.Table().ID("counts").Class("terms").Body(
 		app.Caption().Text("Counts"),
 		app.THead().Body(app.Tr().Body(app.Th().Scope("col").Text("Event"), app.Th().Scope("col").Text("Count"))),
 		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
