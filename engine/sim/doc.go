@@ -65,17 +65,34 @@
 //
 // # Speed and slices
 //
-// Read and Write are inlined into the kernels. An access to the most
-// recently used line costs a compare; one to the next three most recent
-// (kept outside the LRU list, so a loop over a few arrays mostly stays
-// there) a few compares and moves; any other access one probe of an
-// open-addressing table of tagged entries and a move-to-front in a
-// doubly linked list held in flat arrays; an eviction deletes its table
-// entry with a tombstone at a remembered position. Nothing allocates per
-// access. A long run is cut into slices with OnSlice: the hook reads
-// Counts (a cost series for a chart), reports progress, lets a browser
-// yield, and stops the run by returning an error. Phase marks split the
-// result by phase of a kernel.
+// The exact LRU order is kept as a recent set, the four most recently
+// used lines, followed by a doubly linked list of the others. Within the
+// set the order is given by last-use stamps (the access count), so an
+// access to one of the four lines stores a stamp and moves nothing: the
+// scans of X and Z in the permutation product, the two ends of a
+// partition and the runs of a merge stay in the set. A line outside the
+// set enters it, and the set's least recent line goes to the front of the
+// list; that keeps the order exact, because every line of the list is
+// older than every line of the set. Read and Write are inlined into the
+// kernels and cost a compare when they hit the most recently used line
+// (Write once it knows that line is dirty); the set's dirty bits are a
+// byte, so no access stores a pointer. Batch takes a buffer of accesses,
+// which saves a hot loop a call per access.
+//
+// A miss (written out in one function, its state in locals) finds the
+// line absent from a chained hash table with four to eight buckets per
+// line (most lookups read one empty bucket), takes the list's tail as
+// the victim and reuses its slot, whose line, list links, chain link and
+// flags share 24 bytes. The region is a ring of the last K fills holding
+// each fill's line while it is the end of its stream: a stream is known by
+// its end, the streams of the region are its ends, and a small filter of
+// end lines by their low byte lets most random fills skip the scan of
+// the ring. Nothing allocates per access.
+//
+// A long run is cut into slices with OnSlice: the hook reads Counts (a
+// cost series for a chart), reports progress, lets a browser yield, and
+// stops the run by returning an error. Phase marks split the result by
+// phase of a kernel.
 //
 // The simulator is deterministic: the same accesses give the same counts.
 package sim

@@ -128,96 +128,93 @@ const (
 
 const none = -1
 
-// topN is how many most recently used lines are kept out of the list;
-// touch is written out for 4.
+// topN is the size of the recent set: the topN most recently used lines,
+// kept outside the LRU list (see touch). A power of two, so an index into
+// it needs no bounds check once masked.
 const topN = 4
 
-type topEntry struct {
-	line uint64
-	slot int32
-}
-
-// noLine marks an unused entry of top: lines are addresses >> 2 or more.
+// noLine marks an unused entry of the recent set: lines are addresses >> 2
+// or more, so no line reaches it.
 const noLine = ^uint64(0)
 
-// slot is one cache line's entry: its line number and its neighbours in
-// the LRU list, together in 24 bytes so that one host cache line holds
-// all a list operation reads.
+// maxStamp is the stamp of an unused entry of the recent set, so that it
+// is never the least recent.
+const maxStamp = 1<<63 - 1
+
+// slot is one cache line's entry: its line, its neighbours in the LRU
+// list, the next slot of its hash chain and its flags, in 24 bytes, so
+// that evicting a line and filling its slot again reads one host cache
+// line.
 type slot struct {
 	line       uint64
 	prev, next int32
-	pos        int32 // its index in the hash table
+	chain      int32
+	flags      uint8
 }
 
 // Sim is the fast simulator. The zero value is not usable; call New.
 // A Sim is not safe for concurrent use.
 //
-// Hot path: Read and Write are small enough to be inlined into the
-// kernels; an access to the most recently used line costs a compare and
-// two increments, any other access goes to touch, which does one hash
-// probe and one move-to-front in flat arrays (no allocation, no
-// interface call).
+// The exact LRU order of the cached lines is the recent set (the topN most
+// recently used lines, ordered by their last-use stamps) followed by the
+// list from head to tail. See doc.go, "Speed and slices".
 type Sim struct {
-	// most recently used line and its slot; mru is ^0 while the cache is
-	// empty (no line number reaches it: lines are addresses >> shift with
-	// shift >= 2, as B >= 4).
-	mru     uint64
-	mruFlag *uint8 // &flags[mruSlot], or a dummy while the cache is empty
-	dummy   uint8
-	shift   uint
+	// The fields every access reads come first, in one host cache line.
+	mru       uint64 // most recently used line; noLine while the cache is empty
+	mruW      uint64 // mru once a write has found it in rdirty, else noLine
+	mruBit    uint8  // the bit of the recent set's entry of mru in rdirty
+	rdirty    uint8  // entries of the recent set written since they entered it
+	shift     uint
+	reads     int64
+	writes    int64
+	sliceNext int64 // accesses at or after which the next non-MRU access calls slice
 
-	reads  int64
-	writes int64
-	misses int64
+	// The recent set: line, last-use stamp (accesses so far) and slot
+	// of each entry. Unused entries hold noLine and maxStamp. A write to
+	// a line of the set sets its bit in rdirty, which goes into the slot's
+	// flags when the line leaves the set: a store that needs no pointer.
+	rline  [topN]uint64
+	rstamp [topN]int64
+	rslot  [topN]int32
+	nr     int // entries of the recent set in use
 
-	// LRU order: top[:ntop] (most recent first), then the list over
-	// slots from head to tail.
-	top    [topN]topEntry
-	ntop   int // entries of top in use; the others hold noLine
+	misses     int64
+	writebacks int64
+	seq        int64 // sequential transfers; the rest are random
+
+	// The slots, and after them a sentinel (slots[nlines]) that closes
+	// the list into a ring: its next is the head, its prev the tail, so
+	// list operations need no tests for an end.
 	slots  []slot
-	flags  []uint8
-	head   int32
-	tail   int32
 	used   int32
 	nlines int32
 
-	// open-addressing hash table, line -> slot+1 (0 = empty), linear
-	// probing, backward-shift deletion.
-	table   []uint64
-	tombs   int
-	ins     uint64 // where the line of the last failed lookup goes
-	insHash uint64 // and its hash
-	tmask   uint64
-	tshift  uint // 32 − table bits: home = hash32 >> tshift
+	// The hash table of the cached lines: the first slot of each bucket's
+	// chain (none when empty). Buckets are four to eight times the lines,
+	// so most lookups of a missing line read one empty bucket and most
+	// chains are one slot long.
+	bucket []int32
+	bshift uint // 32 − bucket bits: bucket = hash32 >> bshift
 
-	// region: the last K fills, and the streams they belong to.
-	k         int              // region length K
-	win       [MaxWindow]uint8 // stream slot of each fill in the window (ring)
-	wpos      int
-	wlen      int
-	winCnt    [MaxWindow]int32  // fills in the window per stream slot
-	distinct  int               // stream slots with winCnt > 0
-	streamEnd [MaxWindow]uint64 // last line of each stream of the region, or farLine
-	streamUse [MaxWindow]int64  // fill number of its last fill
-	free      [MaxWindow]uint8  // slots of streams with no fill in the region
-	nfree     int
-	endCnt    [256]uint16
-	fills     int64
-	mu1       int
-
-	writebacks int64
-	seq        int64
-	rnd        int64
+	// The region: the last K fills as a ring. ends[i] is the line of fill
+	// i when that fill is the last one of its stream (the stream's end),
+	// farLine otherwise. A stream with a fill in the region has its last
+	// fill there too, so the streams of the region are its ends.
+	k        int
+	wpos     int // the oldest fill, which the next fill replaces
+	distinct int // ends in the region: its streams
+	mu1      int
+	ends     [MaxWindow]uint64
+	endCnt   [256]uint8 // ends by their low byte, a filter for the scan
 
 	// branch predictor state per site: Majority keeps taken − not taken,
 	// TwoBit the counter 0..3.
-	bp        []int32
-	twoBit    bool
-	branches  int64
-	mispred   int64
-	sliceNext int64
-	sliceLen  int64
-	sliceFn   func(*Sim) error
+	bp       []int32
+	twoBit   bool
+	branches int64
+	mispred  int64
+	sliceLen int64
+	sliceFn  func(*Sim) error
 
 	cfg    Config
 	phases []phaseMark
@@ -237,24 +234,22 @@ func New(c Config) (*Sim, error) {
 		c.Window = DefaultWindow(c.Mu1)
 	}
 	n := int(c.Lines)
-	tbits := bits.Len64(uint64(2*n-1)) + 1 // table at least 4×, at most 8× the lines
-	if tbits < 4 {
-		tbits = 4
+	bbits := bits.Len64(uint64(2*n-1)) + 1 // at least 4×, at most 8× the lines
+	if bbits < 4 {
+		bbits = 4
 	}
 	s := &Sim{
 		cfg:       c,
 		shift:     uint(bits.TrailingZeros64(uint64(c.Line))),
-		slots:     make([]slot, n),
-		flags:     make([]uint8, n),
+		slots:     make([]slot, n+1),
 		nlines:    int32(n),
-		table:     make([]uint64, 1<<tbits),
-		tmask:     1<<tbits - 1,
-		tshift:    uint(32 - tbits),
+		bucket:    make([]int32, 1<<bbits),
+		bshift:    uint(32 - bbits),
 		k:         c.Window,
 		mu1:       c.Mu1,
 		twoBit:    c.Predictor == TwoBit,
 		bp:        make([]int32, 64),
-		sliceNext: 1<<63 - 1,
+		sliceNext: maxStamp,
 	}
 	s.Reset()
 	return s, nil
@@ -263,25 +258,23 @@ func New(c Config) (*Sim, error) {
 // Reset empties the cache, the region and the predictors and zeroes the
 // counts, keeping the configuration and the slice hook.
 func (s *Sim) Reset() {
-	s.mru, s.mruFlag, s.ntop = ^uint64(0), &s.dummy, 0
-	for i := range s.top {
-		s.top[i] = topEntry{noLine, none}
+	s.mru, s.mruW, s.mruBit, s.rdirty = noLine, noLine, 0, 0
+	for i := range s.rline {
+		s.rline[i], s.rstamp[i], s.rslot[i] = noLine, maxStamp, none
 	}
-	s.head, s.tail, s.used = none, none, 0
-	clear(s.table)
-	s.tombs = 0
-	clear(s.flags)
-	s.winCnt = [MaxWindow]int32{}
-	s.wpos, s.wlen, s.distinct, s.fills = 0, 0, 0, 0
-	s.endCnt = [256]uint16{}
-	s.nfree = 0
-	for i := s.k - 1; i >= 0; i-- {
-		s.streamEnd[i] = farLine
-		s.streamUse[i] = 0
-		s.free[s.nfree] = uint8(i)
-		s.nfree++
+	s.nr = 0
+	clear(s.slots)
+	s.slots[s.nlines] = slot{prev: s.nlines, next: s.nlines}
+	s.used = 0
+	for i := range s.bucket {
+		s.bucket[i] = none
 	}
-	s.reads, s.writes, s.misses, s.writebacks, s.seq, s.rnd = 0, 0, 0, 0, 0, 0
+	for i := range s.ends {
+		s.ends[i] = farLine
+	}
+	s.endCnt = [256]uint8{}
+	s.wpos, s.distinct = 0, 0
+	s.reads, s.writes, s.misses, s.writebacks, s.seq = 0, 0, 0, 0, 0
 	s.branches, s.mispred = 0, 0
 	s.resetPredictor()
 	s.phases = s.phases[:0]
@@ -310,18 +303,17 @@ func (s *Sim) LineSize() int64 { return s.cfg.Line }
 // line; use Access for longer or unaligned data).
 func (s *Sim) Read(addr uint64) {
 	s.reads++
-	if addr>>s.shift != s.mru {
-		s.touch(addr >> s.shift)
+	if l := addr >> s.shift; l != s.mru {
+		s.touch(l)
 	}
 }
 
 // Write records a write of the byte at addr (see Read).
 func (s *Sim) Write(addr uint64) {
 	s.writes++
-	if addr>>s.shift != s.mru {
-		s.touch(addr >> s.shift)
+	if l := addr >> s.shift; l != s.mruW {
+		s.touchW(l)
 	}
-	*s.mruFlag |= flagDirty
 }
 
 // Access records one access of size bytes at addr, as one access to each
@@ -345,192 +337,302 @@ func (s *Sim) Access(addr, size uint64, write bool) {
 	}
 }
 
-// touch handles every access that is not to the most recently used line.
-// The LRU order is the few most recently used slots in top (most recent
-// first) followed by the list from head to tail; only a line outside top
-// needs the hash table, so a loop over a handful of arrays (X, Y and Z of
-// the permutation product, the two ends of a partition, the runs of a
-// merge) mostly stays in top.
-func (s *Sim) touch(line uint64) {
-	t := &s.top
-	var e topEntry
-	switch line { // unused entries hold noLine, which no line equals
-	case t[1].line:
-		e = t[1]
-		t[1] = t[0]
-	case t[2].line:
-		e = t[2]
-		t[2], t[1] = t[1], t[0]
-	case t[3].line:
-		e = t[3]
-		t[3], t[2], t[1] = t[2], t[1], t[0]
-	default:
-		e = topEntry{line, s.lookup(line)}
-		if e.slot >= 0 {
-			s.unlink(e.slot) // a hit outside top is in the list
+// Batch records the word accesses ops in order. Each is the address of a
+// word that does not cross a line, as for Read, with bit 0 replaced by
+// the write flag (WriteBit): lines are at least 4 bytes, so bit 0 never
+// changes the line. The counts are those of calling Read and Write one by
+// one; a batch saves the kernel a call and the spilling of its registers
+// for each access to the recent set.
+func (s *Sim) Batch(ops []uint64) {
+	sh := s.shift & 63
+	for _, op := range ops {
+		line := op >> sh
+		if op&WriteBit == 0 {
+			s.reads++
+			if line == s.mru {
+				continue
+			}
 		} else {
-			e.slot = s.fill(line)
+			s.writes++
+			if line == s.mruW {
+				continue
+			}
+			if line == s.mru {
+				s.rdirty |= s.mruBit
+				s.mruW = line
+				continue
+			}
 		}
-		if t[3].line != noLine {
-			s.pushFront(t[3].slot) // the least recent of top joins the list
-		} else {
-			s.ntop++
+		if i := s.recent(line); i < 0 {
+			s.other(line)
+		} else if s.hit(i, line) {
+			s.slice()
 		}
-		t[3], t[2], t[1] = t[2], t[1], t[0]
+		if op&WriteBit != 0 {
+			s.rdirty |= s.mruBit
+			s.mruW = line
+		}
 	}
-	t[0] = e
-	s.setMRU(line, e.slot)
 }
 
-func (s *Sim) setMRU(line uint64, slot int32) {
-	s.mru, s.mruFlag = line, &s.flags[slot]
-	if s.reads+s.writes >= s.sliceNext {
+// WriteBit marks a write in a Batch.
+const WriteBit = 1
+
+// touch handles every access that is not to the most recently used line.
+// A line of the recent set only gets a new stamp: the order within the set
+// is the order of the stamps, so nothing moves. Any other line goes to
+// other, which admits it to the set.
+func (s *Sim) touch(line uint64) {
+	if i := s.recent(line); i < 0 {
+		s.other(line)
+	} else if s.hit(i, line) {
 		s.slice()
 	}
 }
 
-// Table entries are hash<<32 | slot+1, 0 when empty, tomb when deleted.
-// The stored 32-bit hash is a tag that rejects other keys without loading
-// their slot. Deletion leaves a tombstone at the position the slot
-// remembers (one store, no probing); lookups step over tombstones,
-// insertions reuse the first one, and the table is rebuilt when a quarter
-// of it is tombstones.
+// touchW handles every write that is not to the most recently used line
+// already known to be dirty: it marks the line's entry of the recent set
+// written, and remembers so in mruW, so that Write is one compare while it
+// stays on that line. It is kept out of Write so that Write is inlined.
+//
+//go:noinline
+func (s *Sim) touchW(line uint64) {
+	if line != s.mru {
+		if i := s.recent(line); i < 0 {
+			s.other(line)
+		} else if s.hit(i, line) {
+			s.slice()
+		}
+	}
+	s.rdirty |= s.mruBit
+	s.mruW = line
+}
+
+// recent is the entry of the recent set that holds line, or −1.
+func (s *Sim) recent(line uint64) int {
+	switch line { // unused entries hold noLine, which no line equals
+	case s.rline[0]:
+		return 0
+	case s.rline[1]:
+		return 1
+	case s.rline[2]:
+		return 2
+	case s.rline[3]:
+		return 3
+	}
+	return -1
+}
+
+// hit records an access to line, in entry i of the recent set, and says
+// whether the slice hook is due (the caller calls it, so hit is inlined).
+func (s *Sim) hit(i int, line uint64) bool {
+	i &= topN - 1
+	t := s.reads + s.writes
+	s.rstamp[i] = t
+	s.mru, s.mruW, s.mruBit = line, noLine, 1<<i
+	return t >= s.sliceNext
+}
+
+// rmin is the entry of the recent set used least recently.
+func (s *Sim) rmin() int {
+	st := &s.rstamp
+	i, m := 0, st[0]
+	if st[1] < m {
+		i, m = 1, st[1]
+	}
+	j, n := 2, st[2]
+	if st[3] < n {
+		j, n = 3, st[3]
+	}
+	if n < m {
+		i = j
+	}
+	return i
+}
+
+// hash32 is a multiplicative hash of a line; its top bits are its bucket.
 func hash32(line uint64) uint64 {
 	return (line * 0x9E3779B97F4A7C15) >> 32
 }
 
-const tomb = ^uint64(0)
-
-// lookup returns the slot of line, or none; in the second case s.ins is
-// where line may be inserted (the first tombstone or the empty cell that
-// ended the probe).
-func (s *Sim) lookup(line uint64) int32 {
-	t, mask := s.table, s.tmask
-	h := hash32(line)
-	tag := h << 32
-	i := h >> s.tshift
-	ins := ^uint64(0)
-	for {
-		e := t[i&mask]
-		if e == 0 {
-			if ins == ^uint64(0) {
-				ins = i & mask
-			}
-			s.ins, s.insHash = ins, h
-			return none
+// other handles an access to a line outside the recent set. The line
+// enters the set, whose least recent entry j moves to the front of the
+// list (every line in the list is older than every line of the set). The
+// common miss, with a full cache and a non-empty list, is written out
+// here with its state in locals; a hit in the list, the first fills and
+// the scan for a stream go to their own functions.
+func (s *Sim) other(line uint64) {
+	sl, bk := s.slots, s.bucket
+	b := hash32(line) >> (s.bshift & 31)
+	for x := bk[b]; x != none; x = sl[x].chain {
+		if sl[x].line == line {
+			s.listHit(line, x)
+			return
 		}
-		if e&^0xffffffff == tag {
-			if e == tomb {
-				if ins == ^uint64(0) {
-					ins = i & mask
-				}
-			} else if s.slots[int32(e)-1].line == line {
-				return int32(e) - 1
-			}
-		}
-		i++
 	}
-}
-
-// insertAt puts slot (holding the line lookup failed to find) at s.ins.
-func (s *Sim) insertAt(slot int32) {
-	t := s.table
-	i := s.ins & s.tmask
-	if t[i] == tomb {
-		s.tombs--
-	}
-	t[i] = s.insHash<<32 | uint64(slot+1)
-	s.slots[slot].pos = int32(i)
-}
-
-// remove deletes the entry of slot.
-func (s *Sim) remove(slot int32) {
-	s.table[uint64(s.slots[slot].pos)&s.tmask] = tomb
-	s.tombs++
-}
-
-// rebuild empties the table of tombstones by inserting every cached line
-// afresh.
-func (s *Sim) rebuild() {
-	t, mask, sh, sl := s.table, s.tmask, s.tshift, s.slots
-	clear(t)
-	s.tombs = 0
-	for slot := int32(0); slot < s.used; slot++ {
-		h := hash32(sl[slot].line)
-		i := (h >> sh) & mask
-		for t[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t[i] = h<<32 | uint64(slot+1)
-		sl[slot].pos = int32(i)
-	}
-}
-
-func (s *Sim) unlink(slot int32) {
-	sl := s.slots
-	p, n := sl[slot].prev, sl[slot].next
-	if p != none {
-		sl[p].next = n
-	} else {
-		s.head = n
-	}
-	if n != none {
-		sl[n].prev = p
-	} else {
-		s.tail = p
-	}
-}
-
-func (s *Sim) pushFront(slot int32) {
-	sl := s.slots
-	h := s.head
-	sl[slot].prev = none
-	sl[slot].next = h
-	if h != none {
-		sl[h].prev = slot
-	} else {
-		s.tail = slot
-	}
-	s.head = slot
-}
-
-// fill brings line, which lookup has just failed to find, into a slot
-// (the caller puts it at the front of top) (rules 5 and 7: reads and writes alike
-// load the line first), evicting the least recently used line when the
-// cache is full (rule 6), and charges the transfer.
-func (s *Sim) fill(line uint64) int32 {
 	s.misses++
-	var slot int32
-	if s.used < s.nlines {
-		slot = s.used
-		s.used++
-	} else {
-		if s.tail != none {
-			slot = s.tail
-			s.unlink(slot)
-		} else { // every line is in top: evict its least recent
-			s.ntop--
-			slot = s.top[s.ntop].slot
-			s.top[s.ntop].line = noLine
-		}
-		s.remove(slot)
-		if s.flags[slot]&flagDirty != 0 {
-			s.writeback(s.flags[slot])
-		}
+
+	// The region: the fill is sequential (flagSeq) when it continues a
+	// stream of the region (its line is next to the last line of a
+	// stream that has a fill among the previous K−1 fills, either
+	// direction) and the last K fills, this one included, belong to at
+	// most mu1 streams. A fill that continues no stream starts a stream of
+	// its own, so any other traffic in the region counts against mu1.
+	//
+	// A stream is known by its end, the fill in the ring that was its
+	// last: the stream a fill continues is the latest end next to it, and
+	// the streams of the region are its ends, so no stream needs a name.
+	// Written out here rather than called: it runs on every miss.
+	f := uint8(0)
+	w := s.wpos
+	// The oldest fill leaves the region; if it was the end of its stream,
+	// the stream has no fill left there and is forgotten.
+	if old := s.ends[w&(MaxWindow-1)]; old != farLine {
+		s.distinct--
+		s.endCnt[old&0xff]--
 	}
-	s.slots[slot].line = line
-	s.insertAt(slot)
-	if s.tombs > len(s.table)/4 {
-		s.rebuild()
+	// endCnt counts the ends by their low byte: most random fills find no
+	// end with a neighbour's low byte and skip the scan.
+	cont := false
+	if s.endCnt[(line-1)&0xff]|s.endCnt[(line+1)&0xff] != 0 {
+		cont = s.continues(line, w)
 	}
-	if s.region(line) {
-		s.flags[slot] = flagSeq
+	if !cont {
+		s.distinct++
+	}
+	s.ends[w&(MaxWindow-1)] = line
+	s.endCnt[line&0xff]++
+	if w++; w == s.k {
+		w = 0
+	}
+	s.wpos = w
+	if cont && s.distinct <= s.mu1 {
+		f = flagSeq
 		s.seq++
-	} else {
-		s.flags[slot] = 0
-		s.rnd++
 	}
-	return slot
+
+	sen := s.nlines
+	v := sl[sen].prev // the least recently used line
+	if v == sen || s.used < sen {
+		s.coldFill(line, b, f)
+		return
+	}
+	// Evict v: out of the list and its chain, written back if dirty.
+	vs := &sl[v]
+	p := vs.prev
+	sl[p].next = sen
+	sl[sen].prev = p
+	if vs.flags&flagDirty != 0 {
+		s.writeback(vs.flags)
+	}
+	if ob := hash32(vs.line) >> (s.bshift & 31); bk[ob] == v {
+		bk[ob] = vs.chain
+	} else {
+		s.unchain(ob, v)
+	}
+	// Fill v with line: first in the chain of its bucket.
+	vs.line, vs.flags, vs.chain = line, f, bk[b]
+	bk[b] = v
+	// The least recent entry j of the set goes to the front of the list
+	// with its dirty bit, and line takes its place.
+	j := s.rmin() & (topN - 1)
+	d := s.rslot[j]
+	first := sl[sen].next
+	ds := &sl[d]
+	ds.prev, ds.next = sen, first
+	ds.flags |= (s.rdirty >> j) & 1
+	sl[first].prev = d
+	sl[sen].next = d
+	t := s.reads + s.writes
+	s.rline[j], s.rstamp[j], s.rslot[j] = line, t, v
+	s.rdirty &^= 1 << j
+	s.mru, s.mruW, s.mruBit = line, noLine, 1<<j
+	if t >= s.sliceNext {
+		s.slice()
+	}
+}
+
+// unchain takes slot v, which is not the first, out of the chain of
+// bucket b.
+func (s *Sim) unchain(b uint64, v int32) {
+	sl := s.slots
+	p := s.bucket[b]
+	for sl[p].chain != v {
+		p = sl[p].chain
+	}
+	sl[p].chain = sl[v].chain
+}
+
+// demote moves entry j of the recent set to the front of the list, its
+// dirty bit into its slot's flags.
+func (s *Sim) demote(j int) {
+	j &= topN - 1
+	sl, sen := s.slots, s.nlines
+	d := s.rslot[j]
+	first := sl[sen].next
+	sl[d].prev, sl[d].next = sen, first
+	sl[d].flags |= (s.rdirty >> j) & 1
+	sl[first].prev = d
+	sl[sen].next = d
+	s.rdirty &^= 1 << j
+}
+
+// listHit moves line, in slot v of the list, into the recent set.
+func (s *Sim) listHit(line uint64, v int32) {
+	sl := s.slots
+	p, n := sl[v].prev, sl[v].next
+	sl[p].next = n
+	sl[n].prev = p
+	j := s.rmin()
+	s.demote(j)
+	s.admit(j, line, v)
+}
+
+// coldFill is a miss while the cache is filling up, or when every cached
+// line is in the recent set (a cache of at most topN lines): then the
+// least recent entry of the set is evicted and line takes its place.
+func (s *Sim) coldFill(line, b uint64, f uint8) {
+	sl := s.slots
+	var v int32
+	var j int
+	if s.used < s.nlines {
+		v = s.used
+		s.used++
+		if s.nr < topN {
+			j = s.nr
+			s.nr++
+		} else {
+			j = s.rmin()
+			s.demote(j)
+		}
+	} else {
+		j = s.rmin() & (topN - 1)
+		v = s.rslot[j]
+		if fv := sl[v].flags | (s.rdirty>>j)&1; fv&flagDirty != 0 {
+			s.writeback(fv)
+		}
+		s.rdirty &^= 1 << j
+		if ob := hash32(sl[v].line) >> (s.bshift & 31); s.bucket[ob] == v {
+			s.bucket[ob] = sl[v].chain
+		} else {
+			s.unchain(ob, v)
+		}
+	}
+	sl[v].line, sl[v].flags, sl[v].chain = line, f, s.bucket[b]
+	s.bucket[b] = v
+	s.admit(j, line, v)
+}
+
+// admit puts line, in slot v, into entry j of the recent set as the most
+// recently used line.
+func (s *Sim) admit(j int, line uint64, v int32) {
+	j &= topN - 1
+	t := s.reads + s.writes
+	s.rline[j], s.rstamp[j], s.rslot[j] = line, t, v
+	s.mru, s.mruW, s.mruBit = line, noLine, 1<<j
+	if t >= s.sliceNext {
+		s.slice()
+	}
 }
 
 // writeback charges a dirty line at the rate its fill was charged: the
@@ -538,77 +640,30 @@ func (s *Sim) fill(line uint64) int32 {
 // III.C charges the read and the write of Z together as 2·4N/β1).
 func (s *Sim) writeback(f uint8) {
 	s.writebacks++
-	if f&flagSeq != 0 {
-		s.seq++
-	} else {
-		s.rnd++
-	}
+	s.seq += int64(f>>1) & 1
 }
 
-// region records a fill in the region and says whether it is sequential:
-// it continues a stream of the region (its line is next to the last line
-// of a stream that has a fill among the previous K−1 fills, either
-// direction) and the last K fills, this one included, belong to at most
-// mu1 streams. A fill that continues no stream starts a stream of its
-// own, so any other traffic in the region counts against mu1.
-func (s *Sim) region(line uint64) bool {
-	s.fills++
-	// The oldest fill leaves the region; a stream left with no fill in it
-	// is forgotten and its slot freed.
-	if s.wlen == s.k {
-		old := s.win[s.wpos&(MaxWindow-1)] & (MaxWindow - 1)
-		s.winCnt[old]--
-		if s.winCnt[old] == 0 {
-			s.distinct--
-			s.endCnt[s.streamEnd[old]&0xff]--
-			s.streamEnd[old] = farLine
-			s.free[s.nfree&(MaxWindow-1)] = old
-			s.nfree++
+// continues looks for the latest end next to line (line − end + 1 is 0
+// or 2) among the K−1 fills before position w of the ring; if there is
+// one, it stops being an end (line will be the stream's end) and
+// continues reports true.
+func (s *Sim) continues(line uint64, w int) bool {
+	p := w
+	for d := 1; d < s.k; d++ {
+		if p--; p < 0 {
+			p = s.k - 1
 		}
-	} else {
-		s.wlen++
-	}
-	// Continue the stream whose last line is adjacent: line − end is +1
-	// or −1, that is line − end + 1 is 0 or 2. When both neighbours are
-	// streams, the most recently continued one. endCnt counts stream ends
-	// by their low byte: most random fills find no end with a neighbour's
-	// low byte and skip the scan.
-	sid := uint8(MaxWindow)
-	if s.endCnt[(line-1)&0xff]|s.endCnt[(line+1)&0xff] != 0 {
-		var best int64 = -1
-		for i, end := range s.streamEnd[:s.k] {
-			if (line-end+1)&^2 == 0 && s.streamUse[i] > best {
-				sid, best = uint8(i), s.streamUse[i]
-			}
+		if e := s.ends[p&(MaxWindow-1)]; (line-e+1)&^2 == 0 {
+			s.endCnt[e&0xff]--
+			s.ends[p&(MaxWindow-1)] = farLine
+			return true
 		}
 	}
-	cont := sid != MaxWindow
-	if cont {
-		s.endCnt[s.streamEnd[sid&(MaxWindow-1)]&0xff]--
-	} else {
-		// At most K−1 streams have fills left in the region, so one of
-		// the K slots is free.
-		s.nfree--
-		sid = s.free[s.nfree&(MaxWindow-1)]
-	}
-	sid &= MaxWindow - 1
-	s.endCnt[line&0xff]++
-	s.streamEnd[sid] = line
-	s.streamUse[sid] = s.fills
-	s.win[s.wpos&(MaxWindow-1)] = sid
-	s.wpos++
-	if s.wpos == s.k {
-		s.wpos = 0
-	}
-	if s.winCnt[sid] == 0 {
-		s.distinct++
-	}
-	s.winCnt[sid]++
-	return cont && s.distinct <= s.mu1
+	return false
 }
 
-// farLine marks a free stream slot: lines are addresses >> 2 or more, below
-// 2^62, so no line is next to it.
+// farLine marks a ring entry that is no stream's end: lines are addresses
+// >> 2 or more, below 2^62, so no line is next to it.
 const farLine = 1 << 63
 
 // Branch records one execution of the conditional branch at site (a small
@@ -682,17 +737,17 @@ func (s *Sim) growSites(site int) {
 // Finish writes back every dirty line (the end of the run) and leaves the
 // lines cached and clean, so a run may go on afterwards.
 func (s *Sim) Finish() {
-	for _, e := range s.top[:s.ntop] {
-		slot := e.slot
-		if s.flags[slot]&flagDirty != 0 {
-			s.writeback(s.flags[slot])
-			s.flags[slot] &^= flagDirty
-		}
+	// The dirty bits of the recent set go into the slots' flags first.
+	// Every slot below used holds a cached line; the order of the
+	// write-backs does not matter to the counts.
+	for j := range s.nr {
+		s.slots[s.rslot[j]].flags |= (s.rdirty >> j) & 1
 	}
-	for slot := s.head; slot != none; slot = s.slots[slot].next {
-		if s.flags[slot]&flagDirty != 0 {
-			s.writeback(s.flags[slot])
-			s.flags[slot] &^= flagDirty
+	s.rdirty, s.mruW = 0, noLine
+	for i := range s.slots[:s.used] {
+		if f := s.slots[i].flags; f&flagDirty != 0 {
+			s.writeback(f)
+			s.slots[i].flags = f &^ flagDirty
 		}
 	}
 }
@@ -703,7 +758,7 @@ func (s *Sim) Counts() Counts {
 	return Counts{
 		Accesses: s.reads + s.writes, Reads: s.reads, Writes: s.writes,
 		Hits: s.reads + s.writes - s.misses, Misses: s.misses, Writebacks: s.writebacks,
-		SeqTransfers: s.seq, RandTransfers: s.rnd,
+		SeqTransfers: s.seq, RandTransfers: s.misses + s.writebacks - s.seq,
 		Branches: s.branches, Mispredictions: s.mispred,
 	}
 }
@@ -726,7 +781,7 @@ type Stop struct{ Err error }
 // to read a cost series; n <= 0 or fn nil turns it off.
 func (s *Sim) OnSlice(n int64, fn func(*Sim) error) {
 	if n <= 0 || fn == nil {
-		s.sliceFn, s.sliceLen, s.sliceNext = nil, 0, 1<<63-1
+		s.sliceFn, s.sliceLen, s.sliceNext = nil, 0, maxStamp
 		return
 	}
 	s.sliceFn, s.sliceLen = fn, n
