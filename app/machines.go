@@ -343,6 +343,7 @@ func (p *machinesPage) Render() app.UI {
 		p.renderUser(),
 		app.If(p.editing, p.renderEditor()),
 		p.renderDerive(),
+		&measureDevice{page: p},
 		app.Section().ID("presets").Class("panel").Body(
 			app.H2().Text("Presets"),
 			p.machineTable("preset-table", p.lib.Presets, false),

@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// measureState waits until the Measure panel's run is in state.
+func measureState(t testing.TB, b *browser, state string, limit time.Duration) {
+	t.Helper()
+	waitLong(t, b, "the measurement to be "+state, `document.querySelector("#measure-run")?.dataset.state === "`+state+`"`, limit)
+}
+
+func measureProgress(t testing.TB, b *browser) int {
+	t.Helper()
+	var v string
+	b.eval(t, `document.querySelector("#measure-progress")?.getAttribute("aria-valuenow") ?? ""`, &v)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("measure progress bar aria-valuenow %q", v)
+	}
+	return n
+}
+
+// measured reads a parameter of the result table (data-value: the exact
+// number, in bytes per second, bytes or seconds).
+func measured(t testing.TB, b *browser, key string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(dataAttr(t, b, "#measured-"+key, "value"), 64)
+	if err != nil {
+		t.Fatalf("measured %s: %v", key, err)
+	}
+	return v
+}
+
+// pageAnswers times a round trip through the page's event loop (a
+// setTimeout): a page whose thread the measurement held would not answer.
+func pageAnswers(t testing.TB, b *browser) time.Duration {
+	t.Helper()
+	t0 := time.Now()
+	var ok bool
+	b.eval(t, `new Promise(r => setTimeout(() => r(true), 0))`, &ok)
+	return time.Since(t0)
+}
+
+// TestMeasureDevice starts the standard measurement on the Machines page,
+// watches its progress bar advance while the page keeps answering, cancels
+// it and uses the page; then runs the short measurement (#measure=short
+// preselects it) to the end, checks the curves and the parameters, saves
+// the machine and finds it in My machines after a reload.
+//
+// The bounds are looser than the native self-checks (measure's
+// TestSelfChecks: 1 ns <= m <= 50 ns): WebAssembly's overhead and a
+// coarsened clock move the numbers, so only beta1 > beta2 > 0 and 0.1 ns
+// <= m <= 100 ns are held.
+func TestMeasureDevice(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/machines", "#measure-start")
+
+	// Standard run: progress advances, the page answers, Cancel stops it.
+	b.run(t, chromedp.Click("#measure-start", chromedp.ByQuery))
+	measureState(t, b, "running", 10*time.Second)
+	waitLong(t, b, "progress", `+document.querySelector("#measure-progress")?.getAttribute("aria-valuenow") >= 5`, 60*time.Second)
+	first := measureProgress(t, b)
+	var slowest time.Duration
+	for i := 0; i < 10; i++ {
+		slowest = max(slowest, pageAnswers(t, b))
+		time.Sleep(100 * time.Millisecond)
+	}
+	waitLong(t, b, "more progress", `+document.querySelector("#measure-progress")?.getAttribute("aria-valuenow") > `+strconv.Itoa(first), 60*time.Second)
+	t.Logf("progress %d %% then %d %%; slowest answer of the page while measuring: %v; status: %s", first, measureProgress(t, b), slowest, b.text(t, "#measure-status"))
+	if slowest > 2*time.Second {
+		t.Errorf("the page took %v to answer while measuring", slowest)
+	}
+	b.screenshot(t, "measure-running")
+	b.run(t, chromedp.Click("#measure-cancel", chromedp.ByQuery))
+	measureState(t, b, "cancelled", 10*time.Second)
+	var startEnabled bool
+	b.eval(t, `!document.querySelector("#measure-start").disabled && document.querySelector("#measure-cancel").disabled`, &startEnabled)
+	if !startEnabled {
+		t.Error("after Cancel, Measure should be enabled and Cancel disabled")
+	}
+	// The rest of the page works: the editor opens.
+	b.run(t, chromedp.Click("#new-machine", chromedp.ByQuery), chromedp.WaitVisible("#machine-form", chromedp.ByQuery))
+
+	// Short run to the end.
+	b.open(t, srv.URL+"/machines#measure=short", "#measure-start")
+	var mode string
+	b.eval(t, `document.querySelector("#measure-mode").value`, &mode)
+	if mode != "short" {
+		t.Fatalf("#measure=short selected %q", mode)
+	}
+	t0 := time.Now()
+	b.run(t, chromedp.Click("#measure-start", chromedp.ByQuery))
+	measureState(t, b, "done", 120*time.Second)
+	t.Logf("short measurement in %v: %s", time.Since(t0), b.text(t, "#measure-status"))
+	b.waitFor(t, "the curves chart", `document.querySelector("#measure-chart canvas")`)
+	t.Logf("sizes: %s", b.text(t, "#measure-sizes"))
+	beta1, beta2 := measured(t, b, "beta1"), measured(t, b, "beta2")
+	c, line, m := measured(t, b, "cache"), measured(t, b, "line"), measured(t, b, "mispredict")
+	t.Logf("browser, short run: beta1 %.4g B/s, beta2 %.4g B/s, C %.0f B, B %.0f B, m %.4g s", beta1, beta2, c, line, m)
+	if !(beta1 > beta2 && beta2 > 0) {
+		t.Errorf("want beta1 > beta2 > 0, got %g and %g", beta1, beta2)
+	}
+	if m < 0.1e-9 || m > 100e-9 {
+		t.Errorf("m = %g s, want 0.1 to 100 ns", m)
+	}
+	if c < line || line < 8 {
+		t.Errorf("C = %g B, B = %g B", c, line)
+	}
+	b.screenshot(t, "measure-results")
+
+	b.typeInto(t, "#measure-name", "Browser rig")
+	b.run(t, chromedp.Click("#measure-save", chromedp.ByQuery))
+	b.waitFor(t, "the measured machine in My machines", `document.querySelector('#user-table tr[data-id="my-browser-rig"]')`)
+	b.run(t, chromedp.Reload(), appReady(`#user-table tr[data-id="my-browser-rig"]`))
+	if src := b.text(t, `#user-table tr[data-id="my-browser-rig"] .source`); src != "measured in a browser by memwall (browser, short)" {
+		t.Errorf("source of the saved machine: %q", src)
+	}
+	b.noErrors(t, "measure")
+}
+
+// TestMeasureDeviceStandard runs the standard measurement to the end and
+// logs its parameters (for comparison with the native calibration); it
+// takes about a minute, so it runs only with MEMWALL_E2E_MEASURE=1.
+func TestMeasureDeviceStandard(t *testing.T) {
+	if os.Getenv("MEMWALL_E2E_MEASURE") == "" {
+		t.Skip("set MEMWALL_E2E_MEASURE=1 to run the standard measurement to the end")
+	}
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/machines", "#measure-start")
+	t0 := time.Now()
+	b.run(t, chromedp.Click("#measure-start", chromedp.ByQuery))
+	measureState(t, b, "done", 5*time.Minute)
+	b.waitFor(t, "the curves chart", `document.querySelector("#measure-chart canvas")`)
+	t.Logf("standard measurement in %v: %s", time.Since(t0), b.text(t, "#measure-status"))
+	t.Logf("sizes: %s", b.text(t, "#measure-sizes"))
+	t.Logf("browser, standard run: beta1 %.4g B/s, beta2 %.4g B/s, C %.0f B, B %.0f B, m %.4g s",
+		measured(t, b, "beta1"), measured(t, b, "beta2"), measured(t, b, "cache"), measured(t, b, "line"), measured(t, b, "mispredict"))
+	t.Logf("table: %s", b.text(t, "#measure-table"))
+	b.screenshot(t, "measure-standard")
+	b.noErrors(t, "standard measurement")
+}

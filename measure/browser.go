@@ -1,0 +1,536 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Stepwise calibration, for a page that must keep its event loop turning.
+//
+// WebAssembly Go has one thread: while a benchmark loop runs, the page can
+// neither paint nor take a click. Calibrate runs whole curves without
+// returning, so a browser instead cuts the same measurements into samples
+// of a few tens of milliseconds each (Steps.Next runs one) and lets the
+// browser run between them. The benchmark kernels are the ones Calibrate
+// uses (latencyAt, throughputAt, randomRead, the four sequential loops,
+// LineSize, branchLoop); what differs is the sizing:
+//
+//   - every timed run lasts at least StepOptions.MinSample: a page's clock
+//     (performance.now, behind time.Now in GOOS=js) is coarsened to 100 µs
+//     or more (5 µs with cross-origin isolation), so the step and access
+//     counts follow the last time measured at each size instead of being
+//     fixed (a fixed 40 000-step chase over L1 lasts about 80 µs, less than
+//     one tick);
+//   - the branch loop runs several passes per sample for the same reason;
+//   - the line-size test runs one round per sample and the rounds are
+//     pooled here, with LineSize's own rule (the largest jump, at least
+//     1.2 times).
+//
+// The curves interleave sizes in rounds as Calibrate's do, so a burst of
+// load (or a moment in a background tab) spoils one sample of many sizes.
+
+// StepOptions sizes a stepwise calibration.
+type StepOptions struct {
+	// Buffer is the size of the one buffer every memory benchmark shares;
+	// it is rounded down to a power of two (at least 1 MiB). The caller
+	// chooses it: in a browser a failed allocation ends the program, so
+	// the page checks first what the browser will give.
+	Buffer int64
+	// Short is a rough run of a few seconds (one round of each curve, a
+	// smaller count of everything); for a first look and for tests.
+	Short bool
+	// MinSample is the least duration of one timed run (0: 20 ms, 5 ms
+	// when Short).
+	MinSample time.Duration
+	// Now is the date recorded in the notes; zero means time.Now().
+	Now time.Time
+}
+
+// Steps is a calibration cut into samples. Next runs one; Result turns the
+// samples into a machine once Next reports the end. It is not safe for
+// concurrent use.
+type Steps struct {
+	o   StepOptions
+	buf []uint64
+
+	latSizes, tpSizes   []int64
+	latRounds, tpRounds int
+	seqRounds, rndReps  int
+	lineRounds, brReps  int
+	lineSteps           int
+	randAccess          int
+
+	jobs []stepJob
+	next int
+
+	lat, tp      [][]float64 // seconds per access, by size, one per round
+	latLast      []float64   // last seconds per step at each size, for sizing
+	tpLast       []float64
+	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
+	rnd          []float64    // seconds per random read over the whole buffer
+	linePts      [][]float64  // seconds per node, by offset
+	lineOffs     []int64
+	brRnd, brSrt []byte
+	brOut        []byte
+	brPasses     int
+	brM          []float64
+	brTr, brTs   []float64
+	elapsed      time.Duration
+}
+
+type stepJob struct {
+	name string
+	run  func(ctx context.Context) error
+}
+
+// NewSteps plans a calibration and allocates its buffer (the first steps
+// write it, one part at a time).
+func NewSteps(o StepOptions) *Steps {
+	if o.MinSample <= 0 {
+		o.MinSample = 20 * time.Millisecond
+		if o.Short {
+			o.MinSample = 5 * time.Millisecond
+		}
+	}
+	b := int64(1 << 20)
+	for b*2 <= o.Buffer {
+		b *= 2
+	}
+	s := &Steps{o: o, buf: make([]uint64, b/8)}
+	// Native quick mode's grid (makePlan): the latency curve from 4 KiB at
+	// two sizes per doubling, the throughput curve from 256 KiB at three.
+	// The latency curve stops at latencyMax: each of its samples first
+	// builds the random cycle over the whole working set, one pass of
+	// random writes that latencyAt cannot cut, and at 256 MiB that pass
+	// held a page for one to three seconds. C comes from the throughput
+	// curve, which goes to the whole buffer.
+	s.latSizes = latencySizes(4<<10, min(b, latencyMax), 2)
+	s.tpSizes = latencySizes(256<<10, b, 3)
+	s.latRounds, s.tpRounds, s.seqRounds, s.rndReps, s.lineRounds, s.brReps = 3, 3, 3, 3, 5, 5
+	s.lineSteps, s.randAccess = 200_000, 1_000_000
+	if o.Short {
+		s.latRounds, s.tpRounds, s.seqRounds, s.rndReps, s.lineRounds, s.brReps = 1, 1, 1, 2, 2, 3
+		s.lineSteps, s.randAccess = 100_000, 250_000
+	}
+	s.lat, s.latLast = make([][]float64, len(s.latSizes)), make([]float64, len(s.latSizes))
+	s.tp, s.tpLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
+	s.plan()
+	return s
+}
+
+// latencyMax is the largest working set of a stepwise latency curve.
+const latencyMax = 32 << 20
+
+// fillPart is how much of the buffer one step writes: the first write of a
+// page costs the browser (and the OS beneath it) far more than later ones.
+const fillPart = 32 << 20
+
+func (s *Steps) add(name string, run func(ctx context.Context) error) {
+	s.jobs = append(s.jobs, stepJob{name, run})
+}
+
+func (s *Steps) plan() {
+	words := len(s.buf)
+	parts := (int64(words)*8 + fillPart - 1) / fillPart
+	for p := int64(0); p < parts; p++ {
+		lo := int(p * fillPart / 8)
+		hi := min(words, int((p+1)*fillPart/8))
+		s.add(fmt.Sprintf("writing the %s buffer, part %d of %d", units.FormatSize(int64(words)*8), p+1, parts), func(context.Context) error {
+			for i := lo; i < hi; i++ {
+				s.buf[i] = uint64(i)
+			}
+			return nil
+		})
+	}
+
+	// Line size first, as in Calibrate: C is rounded to whole lines.
+	for r := 0; r < s.lineRounds; r++ {
+		s.add(fmt.Sprintf("line size, round %d of %d", r+1, s.lineRounds), s.lineRound)
+	}
+	for r := 0; r < s.latRounds; r++ {
+		for i, size := range s.latSizes {
+			s.add(fmt.Sprintf("latency curve, round %d of %d: %s", r+1, s.latRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				return s.latencySample(ctx, i, size)
+			})
+		}
+	}
+	for r := 0; r < s.tpRounds; r++ {
+		for i, size := range s.tpSizes {
+			seed := uint64(r*len(s.tpSizes) + i + 1)
+			s.add(fmt.Sprintf("random-read throughput curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				return s.throughputSample(ctx, i, size, seed)
+			})
+		}
+	}
+	// Round 0 of the sequential variants warms up (as repeat's untimed run
+	// does) and is not kept.
+	names := [4]string{"read, 1 stream", "read, 2 streams", "read+write, 1 stream", "copy"}
+	for r := 0; r <= s.seqRounds; r++ {
+		for v := range names {
+			s.add(fmt.Sprintf("sequential bandwidth, %s, %s", names[v], roundName(r, s.seqRounds)), func(ctx context.Context) error {
+				return s.sequentialSample(ctx, v, r > 0)
+			})
+		}
+	}
+	for r := 0; r <= s.rndReps; r++ {
+		s.add("random-line bandwidth, "+roundName(r, s.rndReps), func(ctx context.Context) error {
+			return s.randomSample(ctx, uint64(r+1), r > 0)
+		})
+	}
+	s.add("branch misprediction, preparing", s.branchSetup)
+	for r := 0; r <= s.brReps; r++ {
+		s.add("branch misprediction, "+roundName(r, s.brReps), func(ctx context.Context) error {
+			return s.branchSample(ctx, r > 0)
+		})
+	}
+}
+
+// roundName names round r of n, round 0 being the untimed warm-up.
+func roundName(r, n int) string {
+	if r == 0 {
+		return "warm-up"
+	}
+	return fmt.Sprintf("round %d of %d", r, n)
+}
+
+// Total is the number of steps.
+func (s *Steps) Total() int { return len(s.jobs) }
+
+// Done is the number of steps run.
+func (s *Steps) Done() int { return s.next }
+
+// BufferBytes is the size of the shared buffer.
+func (s *Steps) BufferBytes() int64 { return int64(len(s.buf)) * 8 }
+
+// LatencySizes and ThroughputSizes are the working sets the two curves
+// measure.
+func (s *Steps) LatencySizes() []int64    { return s.latSizes }
+func (s *Steps) ThroughputSizes() []int64 { return s.tpSizes }
+
+// Rounds reports how many times each curve measures every size.
+func (s *Steps) Rounds() (latency, throughput int) { return s.latRounds, s.tpRounds }
+
+// Elapsed is the time spent inside Next.
+func (s *Steps) Elapsed() time.Duration { return s.elapsed }
+
+// Next runs one step. It returns the progress before the step that comes
+// next (Step "done" once none is left) and whether any is left. A
+// cancelled ctx stops it with ctx's error before or inside a step.
+func (s *Steps) Next(ctx context.Context) (Progress, bool, error) {
+	if s.next >= len(s.jobs) {
+		return s.Progress(), false, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return s.Progress(), true, err
+	}
+	t0 := time.Now()
+	err := s.jobs[s.next].run(ctx)
+	s.elapsed += time.Since(t0)
+	if err != nil {
+		return s.Progress(), true, err
+	}
+	s.next++
+	return s.Progress(), s.next < len(s.jobs), nil
+}
+
+// Progress names the step Next will run.
+func (s *Steps) Progress() Progress {
+	p := Progress{Step: "done", Done: s.next, Total: len(s.jobs)}
+	if s.next < len(s.jobs) {
+		p.Step = s.jobs[s.next].name
+	}
+	return p
+}
+
+// stepsFor returns how many units of work last at least MinSample when
+// one took est seconds, within [lo, hi].
+func (s *Steps) stepsFor(est float64, lo, hi int) int {
+	if !(est > 0) {
+		return lo
+	}
+	n := s.o.MinSample.Seconds() / est
+	if n > float64(hi) {
+		return hi
+	}
+	return max(lo, int(n))
+}
+
+// estimate is the last time measured at size i, or else at the size below.
+func estimate(last []float64, i int) float64 {
+	for ; i >= 0; i-- {
+		if last[i] > 0 {
+			return last[i]
+		}
+	}
+	return 0
+}
+
+func (s *Steps) latencySample(ctx context.Context, i int, size int64) error {
+	steps := s.stepsFor(estimate(s.latLast, i), 100_000, 20_000_000)
+	st, err := latencyAt(ctx, s.buf, size, steps, 1)
+	if err != nil {
+		return err
+	}
+	s.lat[i] = append(s.lat[i], st.Median)
+	s.latLast[i] = st.Median
+	return nil
+}
+
+func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed uint64) error {
+	acc := s.stepsFor(estimate(s.tpLast, i), 200_000, 40_000_000)
+	t, err := throughputAt(ctx, s.buf, size, acc, seed)
+	if err != nil {
+		return err
+	}
+	s.tp[i] = append(s.tp[i], t)
+	s.tpLast[i] = t
+	return nil
+}
+
+func (s *Steps) sequentialSample(ctx context.Context, v int, keep bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	half := len(s.buf) / 2
+	a, b := s.buf[:half], s.buf[half:]
+	n := float64(half * 8)
+	t0 := time.Now()
+	var bytes float64
+	switch v {
+	case 0:
+		sink += seqRead1(a)
+		bytes = n
+	case 1:
+		sink += seqRead2(a, b)
+		bytes = 2 * n
+	case 2:
+		seqRW1(a)
+		bytes = 2 * n
+	case 3:
+		seqRW2(b, a)
+		bytes = 3 * n
+	}
+	if keep {
+		s.seq[v] = append(s.seq[v], rates([]float64{time.Since(t0).Seconds()}, bytes)[0])
+	}
+	return nil
+}
+
+func (s *Steps) randomSample(ctx context.Context, seed uint64, keep bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	acc := s.randAccess &^ 3
+	t0 := time.Now()
+	sink += randomRead(s.buf, acc, seed)
+	if keep {
+		s.rnd = append(s.rnd, time.Since(t0).Seconds()/float64(acc))
+	}
+	return nil
+}
+
+// lineRound is one round of LineSize (which warms up with a round of its
+// own first); the samples are pooled across rounds.
+func (s *Steps) lineRound(ctx context.Context) error {
+	_, pts, err := LineSize(ctx, s.lineSteps, 1)
+	if err != nil {
+		return err
+	}
+	if s.linePts == nil {
+		s.linePts = make([][]float64, len(pts))
+		for _, p := range pts {
+			s.lineOffs = append(s.lineOffs, p.Offset)
+		}
+	}
+	for i, p := range pts {
+		s.linePts[i] = append(s.linePts[i], p.Time.Samples...)
+	}
+	return nil
+}
+
+// branchSetup builds Mispredict's two arrays: the same bytes from the same
+// generator, and the same bytes in order (by counting, which a page can
+// afford where a comparison sort of a million entries would hold it for a
+// noticeable moment).
+func (s *Steps) branchSetup(ctx context.Context) error {
+	rng := rand.New(rand.NewPCG(3, 4))
+	s.brRnd = make([]byte, branchLen)
+	var count [256]int
+	for i := range s.brRnd {
+		v := byte(rng.UintN(256))
+		s.brRnd[i] = v
+		count[v]++
+	}
+	s.brSrt = make([]byte, 0, branchLen)
+	for v, c := range count {
+		for ; c > 0; c-- {
+			s.brSrt = append(s.brSrt, byte(v))
+		}
+	}
+	s.brOut = make([]byte, branchLen)
+	s.brPasses = 1
+	return nil
+}
+
+// branchSample times brPasses passes of the branch loop over the random
+// array and as many over the sorted one. The untimed first repetition
+// chooses brPasses so that a sample lasts MinSample.
+func (s *Steps) branchSample(ctx context.Context, keep bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	passes := s.brPasses
+	t0 := time.Now()
+	for k := 0; k < passes; k++ {
+		sink += uint64(branchLoop(s.brRnd, s.brOut))
+	}
+	t1 := time.Now()
+	for k := 0; k < passes; k++ {
+		sink += uint64(branchLoop(s.brSrt, s.brOut))
+	}
+	tr := t1.Sub(t0).Seconds() / float64(passes*branchLen)
+	ts := time.Since(t1).Seconds() / float64(passes*branchLen)
+	if !keep {
+		s.brPasses = s.stepsFor(ts*branchLen, 1, 64)
+		return nil
+	}
+	s.brTr = append(s.brTr, tr)
+	s.brTs = append(s.brTs, ts)
+	s.brM = append(s.brM, 2*(tr-ts))
+	return nil
+}
+
+// Curves returns the two curves as measured so far: the sizes with at
+// least one sample.
+func (s *Steps) Curves() ([]LatencyPoint, []ThroughputPoint) {
+	var lat []LatencyPoint
+	for i, xs := range s.lat {
+		if len(xs) > 0 {
+			lat = append(lat, LatencyPoint{Size: s.latSizes[i], Latency: Summarize(xs)})
+		}
+	}
+	var tp []ThroughputPoint
+	for i, xs := range s.tp {
+		if len(xs) > 0 {
+			tp = append(tp, ThroughputPoint{Size: s.tpSizes[i], Access: Summarize(xs)})
+		}
+	}
+	return lat, tp
+}
+
+// Result turns the samples into a calibration the way Calibrate does
+// (beta1 the copy rate, beta2 = B per random read over the whole buffer, C
+// from the throughput curve, mu1 the seed's 2). It needs every step run. It
+// releases the buffer. The error reports a machine that does not validate;
+// the Result still holds what was measured.
+func (s *Steps) Result() (Result, error) {
+	var res Result
+	if s.next < len(s.jobs) {
+		return res, fmt.Errorf("the calibration has run %d of %d steps", s.next, len(s.jobs))
+	}
+	s.buf = nil
+	res.Latency, res.Throughput = s.Curves()
+
+	bestJump := 0.0
+	for i := range s.lineOffs {
+		res.Line = append(res.Line, LinePoint{Offset: s.lineOffs[i], Time: Summarize(s.linePts[i])})
+		if i > 0 && res.Line[i-1].Time.Median > 0 {
+			if j := res.Line[i].Time.Median / res.Line[i-1].Time.Median; j > bestJump {
+				bestJump, res.Detected.Line = j, s.lineOffs[i]
+			}
+		}
+	}
+	if bestJump < 1.2 || math.IsNaN(bestJump) {
+		res.Detected.Line = 0
+	}
+	line := res.Detected.Line
+	if line == 0 {
+		line = 64
+		res.Warnings = append(res.Warnings, fmt.Sprintf("line size: no clear step in the offset test; using %d B", line))
+	}
+	res.Detected.CacheLatency = DetectCacheLatency(res.Latency, line)
+
+	c := DetectCache(res.Throughput, line)
+	_, res.Detected.InCache, res.Detected.Beyond = detectDrop(res.Throughput)
+	res.Detected.Cache = c
+	if c == 0 {
+		c = max(line, s.BufferBytes()/8/line*line)
+		res.Warnings = append(res.Warnings, fmt.Sprintf("cache size: the random-read throughput curve shows no drop to memory below %s; using %s", units.FormatSize(s.BufferBytes()), units.FormatSize(c)))
+	}
+
+	res.Sequential = SeqResult{Read1: Summarize(s.seq[0]), Read2: Summarize(s.seq[1]), RW1: Summarize(s.seq[2]), RW2: Summarize(s.seq[3])}
+	res.RandomTime = Summarize(s.rnd)
+	b2 := make([]float64, len(s.rnd))
+	for i, t := range s.rnd {
+		b2[i] = float64(line) / t
+	}
+	res.Beta2 = Summarize(b2)
+	res.Mispredict = Summarize(s.brM)
+
+	now := s.o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	mode := "browser"
+	if s.o.Short {
+		mode = "browser, short"
+	}
+	seq := res.Sequential
+	m := machine.Machine{
+		Name:   "this device",
+		Source: "measured in a browser by memwall",
+		Beta1:  seq.RW2.Median,
+		Beta2:  res.Beta2.Median,
+		Mu1:    2,
+		C:      c,
+		B:      line,
+		M:      math.Max(0, res.Mispredict.Median),
+		Spread: map[string]float64{
+			"beta1":      round3(seq.RW2.Spread),
+			"beta2":      round3(res.Beta2.Spread),
+			"cache":      round3(cacheSpread(res.Throughput, line)),
+			"mispredict": round3(res.Mispredict.Spread),
+			"line":       0,
+		},
+		Notes: map[string]string{
+			"date":              now.Format("2006-01-02"),
+			"go":                runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+			"mode":              mode,
+			"buffer":            units.FormatSize(s.BufferBytes()),
+			"beta1_read_1":      units.FormatBandwidth(seq.Read1.Median),
+			"beta1_read_2":      units.FormatBandwidth(seq.Read2.Median),
+			"beta1_readwrite_1": units.FormatBandwidth(seq.RW1.Median),
+			"beta1_copy_2":      units.FormatBandwidth(seq.RW2.Median),
+			"random_access":     units.FormatSeconds(res.RandomTime.Median),
+			"spread":            "relative interquartile range over repetitions",
+			"cache_method":      "random-read throughput curve: C where the time per independent random read climbs from the cache's level to memory's (DetectCache)",
+		},
+	}
+	if res.Detected.InCache > 0 {
+		m.Notes["random_in_cache"] = units.FormatSeconds(res.Detected.InCache)
+		m.Notes["random_beyond_cache"] = units.FormatSeconds(res.Detected.Beyond)
+	}
+	if res.Detected.CacheLatency > 0 {
+		m.Notes["cache_latency_fit"] = units.FormatSize(res.Detected.CacheLatency)
+	}
+	if n := len(res.Latency); n > 0 {
+		m.Notes["latency_smallest"] = units.FormatSeconds(res.Latency[0].Latency.Median)
+		m.Notes["latency_largest"] = units.FormatSeconds(res.Latency[n-1].Latency.Median)
+	}
+	if m.Beta2 > m.Beta1 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("beta2 (%s) came out above beta1 (%s); the machine would be rejected", units.FormatBandwidth(m.Beta2), units.FormatBandwidth(m.Beta1)))
+	}
+	res.Machine = m
+	if err := m.Validate(); err != nil {
+		return res, errors.New("the measured machine is not valid: " + err.Error())
+	}
+	return res, nil
+}
