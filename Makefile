@@ -14,9 +14,12 @@ WASMEXEC := $(abspath bin/wasmbrowsertest)
 
 test: test-go test-wasm
 
+# The microbenchmarks of measure/ time this machine, so they run alone,
+# after everything else (browser tests beside them would skew the numbers).
 test-go:
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test $$($(GO) list ./... | grep -v '/measure$$')
+	$(GO) test -p 1 ./measure/
 
 # The UI, engine and presets tests again, compiled to WebAssembly and run in
 # headless Chromium (DESIGN.md 8): browser storage and JS interop for real.

@@ -78,8 +78,11 @@ func LineSize(ctx context.Context, steps, rounds int) (int64, []LinePoint, error
 	bestJump, b := 0.0, int64(0)
 	for i := range offs {
 		pts[i] = LinePoint{Offset: offs[i], Time: Summarize(samples[i])}
-		if i > 0 && pts[i-1].Time.Median > 0 {
-			if j := pts[i].Time.Median / pts[i-1].Time.Median; j > bestJump {
+		// The fastest round of each offset: other work on the machine only
+		// ever slows a round down, and a loaded 2-core machine slows some
+		// rounds by 10x (a median then moves the jump to a wrong offset).
+		if i > 0 && pts[i-1].Time.Min > 0 {
+			if j := pts[i].Time.Min / pts[i-1].Time.Min; j > bestJump {
 				bestJump, b = j, offs[i]
 			}
 		}
