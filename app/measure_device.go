@@ -451,7 +451,7 @@ func (c *measureDevice) Render() app.UI {
 		app.P().Text("Runs the calibration of memwall calibrate in this browser: the latency curve, the random-read throughput curve C is read from, the line size B, the sequential and random-access bandwidths β1 and β2, and the branch-misprediction penalty m (μ1 stays the seed's 2). Keep the tab in front while it runs."),
 		app.Div().Class("row actions").Body(
 			selectField("measure-mode", "Run", mode, []option{
-				{Value: "standard", Label: "standard: 256 MiB, about half a minute"},
+				{Value: "standard", Label: "standard: 256 MiB, 15 to 30 s"},
 				{Value: "short", Label: "short: 64 MiB, a few seconds, rough"},
 			}, c.onMode),
 			app.Button().Type("button").ID("measure-start").Disabled(busy).Text("Measure this device").OnClick(c.onStart),
