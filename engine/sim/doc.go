@@ -66,28 +66,38 @@
 // # Speed and slices
 //
 // The exact LRU order is kept as a recent set, the four most recently
-// used lines, followed by a doubly linked list of the others. Within the
-// set the order is given by last-use stamps (the access count), so an
-// access to one of the four lines stores a stamp and moves nothing: the
-// scans of X and Z in the permutation product, the two ends of a
-// partition and the runs of a merge stay in the set. A line outside the
-// set enters it, and the set's least recent line goes to the front of the
-// list; that keeps the order exact, because every line of the list is
-// older than every line of the set. Read and Write are inlined into the
-// kernels and cost a compare when they hit the most recently used line
-// (Write once it knows that line is dirty); the set's dirty bits are a
-// byte, so no access stores a pointer. Batch takes a buffer of accesses,
-// which saves a hot loop a call per access.
+// used lines, followed by a list of the others. Within the set the order
+// is one byte (four 2-bit entry numbers) and an access to one of the four
+// lines replaces it by a table lookup, moving nothing: the scans of X and
+// Z in the permutation product, the two ends of a partition and the runs
+// of a merge stay in the set. A line outside the set enters it, and the
+// set's least recent line goes to the front of the list; that keeps the
+// order exact, because every line of the list is older than every line of
+// the set. Lines enter the list only at the front, and leave it at the
+// tail (evicted) or anywhere (hit), so the list is a ring of slots in
+// the order they entered, with a hole where a hit took a line out; the
+// ring is twice the lines and closes its holes when full, so a hit in the
+// list costs one store and a miss pops the tail and pushes the front
+// without touching any neighbour.
+//
+// Read and Write are inlined into the kernels and cost a compare when
+// they hit the most recently used line (Write once it knows that line is
+// dirty); the set's dirty bits are a byte, so no access stores a pointer.
+// Batch takes a buffer of accesses (the permutation product passes 768 at
+// a time): it saves the kernel a call per access, and runs the accesses
+// before the next slice boundary in a loop with no hook to call, so the
+// loop stays in registers.
 //
 // A miss (written out in one function, its state in locals) finds the
 // line absent from a chained hash table with four to eight buckets per
-// line (most lookups read one empty bucket), takes the list's tail as
-// the victim and reuses its slot, whose line, list links, chain link and
-// flags share 24 bytes. The region is a ring of the last K fills holding
-// each fill's line while it is the end of its stream: a stream is known by
-// its end, the streams of the region are its ends, and a small filter of
-// end lines by their low byte lets most random fills skip the scan of
-// the ring. Nothing allocates per access.
+// line (most lookups read one empty bucket), takes the list's tail as the
+// victim and reuses its slot: 16 bytes holding the line with the dirty and
+// sequential flags in its top bits, its place in the ring and its chain
+// link. The region is a ring of the last K fills holding each fill's line
+// while it is the end of its stream: a stream is known by its end, the
+// streams of the region are its ends, and a small filter of end lines by
+// their low byte lets most random fills skip the scan of the ring.
+// Nothing allocates per access.
 //
 // A long run is cut into slices with OnSlice: the hook reads Counts (a
 // cost series for a chart), reports progress, lets a browser yield, and

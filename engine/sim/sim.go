@@ -120,10 +120,12 @@ func (c Counts) Sub(o Counts) Counts {
 		c.RandTransfers - o.RandTransfers, c.Branches - o.Branches, c.Mispredictions - o.Mispredictions}
 }
 
-// slot flags
+// A slot's key is its line with two flags in the top bits, which no line
+// reaches (lines are addresses >> 2 or more).
 const (
-	flagDirty = 1 // written since it was filled
-	flagSeq   = 2 // filled as part of a sequential stream
+	keyDirty = 1 << 63 // written since it was filled
+	keySeq   = 1 << 62 // filled as part of a sequential stream
+	keyLine  = keySeq - 1
 )
 
 const none = -1
@@ -137,19 +139,40 @@ const topN = 4
 // or more, so no line reaches it.
 const noLine = ^uint64(0)
 
-// maxStamp is the stamp of an unused entry of the recent set, so that it
-// is never the least recent.
+// maxStamp is a count of accesses never reached.
 const maxStamp = 1<<63 - 1
 
-// slot is one cache line's entry: its line, its neighbours in the LRU
-// list, the next slot of its hash chain and its flags, in 24 bytes, so
+// The order of the recent set is a byte: its entries from the most to the
+// least recently used, two bits each, the most recent in the low bits.
+// Initially 0, 1, 2, 3, so the entries fill up in that order.
+const initOrder = 0<<0 | 1<<2 | 2<<4 | 3<<6
+
+// toFront[o<<2|i] is order o with entry i moved to the front: an access to
+// the set is one table load, and the least recent entry is o>>6.
+var toFront = func() (t [256 * topN]uint8) {
+	for o := range 256 {
+		for i := range topN {
+			n, k := uint8(i), 2
+			for p := 0; p < 8; p += 2 {
+				if e := o >> p & 3; e != i && k < 8 {
+					n |= uint8(e) << k
+					k += 2
+				}
+			}
+			t[o<<2|i] = n
+		}
+	}
+	return t
+}()
+
+// slot is one cache line's entry: its key (line and flags), its place in
+// the list's ring and the next slot of its hash chain, in 16 bytes, so
 // that evicting a line and filling its slot again reads one host cache
-// line.
+// line, and four slots share one.
 type slot struct {
-	line       uint64
-	prev, next int32
-	chain      int32
-	flags      uint8
+	key   uint64
+	pos   int32
+	chain int32
 }
 
 // Sim is the fast simulator. The zero value is not usable; call New.
@@ -169,12 +192,12 @@ type Sim struct {
 	writes    int64
 	sliceNext int64 // accesses at or after which the next non-MRU access calls slice
 
-	// The recent set: line, last-use stamp (accesses so far) and slot
-	// of each entry. Unused entries hold noLine and maxStamp. A write to
+	// The recent set: line and slot of each entry, and their order
+	// (rorder). Unused entries hold noLine. A write to
 	// a line of the set sets its bit in rdirty, which goes into the slot's
-	// flags when the line leaves the set: a store that needs no pointer.
+	// key when the line leaves the set: a store that needs no pointer.
 	rline  [topN]uint64
-	rstamp [topN]int64
+	rorder uint8
 	rslot  [topN]int32
 	nr     int // entries of the recent set in use
 
@@ -182,12 +205,21 @@ type Sim struct {
 	writebacks int64
 	seq        int64 // sequential transfers; the rest are random
 
-	// The slots, and after them a sentinel (slots[nlines]) that closes
-	// the list into a ring: its next is the head, its prev the tail, so
-	// list operations need no tests for an end.
+	// The slots, and the list as a ring of slots in the order they left
+	// the recent set: the front at ring[(head−1)&rmask], the least
+	// recently used line at ring[tail&rmask]. Lines leave the list at the
+	// tail (evicted) or anywhere (hit, then the entry becomes none), and
+	// enter only at the front, so a ring with holes keeps the order; the
+	// ring is twice the lines, and compacted when full, so a hole costs
+	// O(1) amortised.
 	slots  []slot
 	used   int32
 	nlines int32
+	ring   []int32
+	rmask  uint64
+	head   uint64
+	tail   uint64
+	nlist  int // lines in the list
 
 	// The hash table of the cached lines: the first slot of each bucket's
 	// chain (none when empty). Buckets are four to eight times the lines,
@@ -238,10 +270,16 @@ func New(c Config) (*Sim, error) {
 	if bbits < 4 {
 		bbits = 4
 	}
+	rsize := 1 << bits.Len64(uint64(2*n-1)) // at least 2×, at most 4× the lines
+	if rsize < 8 {
+		rsize = 8
+	}
 	s := &Sim{
 		cfg:       c,
 		shift:     uint(bits.TrailingZeros64(uint64(c.Line))),
-		slots:     make([]slot, n+1),
+		slots:     make([]slot, n),
+		ring:      make([]int32, rsize),
+		rmask:     uint64(rsize - 1),
 		nlines:    int32(n),
 		bucket:    make([]int32, 1<<bbits),
 		bshift:    uint(32 - bbits),
@@ -260,12 +298,13 @@ func New(c Config) (*Sim, error) {
 func (s *Sim) Reset() {
 	s.mru, s.mruW, s.mruBit, s.rdirty = noLine, noLine, 0, 0
 	for i := range s.rline {
-		s.rline[i], s.rstamp[i], s.rslot[i] = noLine, maxStamp, none
+		s.rline[i], s.rslot[i] = noLine, none
 	}
+	s.rorder = initOrder
 	s.nr = 0
 	clear(s.slots)
-	s.slots[s.nlines] = slot{prev: s.nlines, next: s.nlines}
 	s.used = 0
+	s.head, s.tail, s.nlist = 0, 0, 0
 	for i := range s.bucket {
 		s.bucket[i] = none
 	}
@@ -344,6 +383,30 @@ func (s *Sim) Access(addr, size uint64, write bool) {
 // one; a batch saves the kernel a call and the spilling of its registers
 // for each access to the recent set.
 func (s *Sim) Batch(ops []uint64) {
+	for len(ops) > 0 {
+		// Accesses that start below sliceNext−1 cannot make the slice
+		// hook due, so a run of them goes through batch, which has no
+		// hook to call and keeps its loop in registers; the access at the
+		// boundary goes through Read or Write.
+		n := s.sliceNext - 1 - (s.reads + s.writes)
+		if n <= 0 {
+			if op := ops[0]; op&WriteBit == 0 {
+				s.Read(op)
+			} else {
+				s.Write(op)
+			}
+			ops = ops[1:]
+			continue
+		}
+		k := int(min(n, int64(len(ops))))
+		s.batch(ops[:k])
+		ops = ops[k:]
+	}
+}
+
+// batch is Batch for a run of accesses during which the slice hook
+// cannot fall due.
+func (s *Sim) batch(ops []uint64) {
 	sh := s.shift & 63
 	for _, op := range ops {
 		line := op >> sh
@@ -363,10 +426,17 @@ func (s *Sim) Batch(ops []uint64) {
 				continue
 			}
 		}
-		if i := s.recent(line); i < 0 {
+		switch line {
+		case s.rline[0]:
+			s.hit(0, line)
+		case s.rline[1]:
+			s.hit(1, line)
+		case s.rline[2]:
+			s.hit(2, line)
+		case s.rline[3]:
+			s.hit(3, line)
+		default:
 			s.other(line)
-		} else if s.hit(i, line) {
-			s.slice()
 		}
 		if op&WriteBit != 0 {
 			s.rdirty |= s.mruBit
@@ -427,27 +497,14 @@ func (s *Sim) recent(line uint64) int {
 // whether the slice hook is due (the caller calls it, so hit is inlined).
 func (s *Sim) hit(i int, line uint64) bool {
 	i &= topN - 1
-	t := s.reads + s.writes
-	s.rstamp[i] = t
+	s.rorder = toFront[(uint(s.rorder)<<2|uint(i))&(256*topN-1)]
 	s.mru, s.mruW, s.mruBit = line, noLine, 1<<i
-	return t >= s.sliceNext
+	return s.reads+s.writes >= s.sliceNext
 }
 
 // rmin is the entry of the recent set used least recently.
 func (s *Sim) rmin() int {
-	st := &s.rstamp
-	i, m := 0, st[0]
-	if st[1] < m {
-		i, m = 1, st[1]
-	}
-	j, n := 2, st[2]
-	if st[3] < n {
-		j, n = 3, st[3]
-	}
-	if n < m {
-		i = j
-	}
-	return i
+	return int(s.rorder >> 6)
 }
 
 // hash32 is a multiplicative hash of a line; its top bits are its bucket.
@@ -465,14 +522,14 @@ func (s *Sim) other(line uint64) {
 	sl, bk := s.slots, s.bucket
 	b := hash32(line) >> (s.bshift & 31)
 	for x := bk[b]; x != none; x = sl[x].chain {
-		if sl[x].line == line {
+		if sl[x].key&keyLine == line {
 			s.listHit(line, x)
 			return
 		}
 	}
 	s.misses++
 
-	// The region: the fill is sequential (flagSeq) when it continues a
+	// The region: the fill is sequential (keySeq) when it continues a
 	// stream of the region (its line is next to the last line of a
 	// stream that has a fill among the previous K−1 fills, either
 	// direction) and the last K fills, this one included, belong to at
@@ -483,7 +540,7 @@ func (s *Sim) other(line uint64) {
 	// last: the stream a fill continues is the latest end next to it, and
 	// the streams of the region are its ends, so no stream needs a name.
 	// Written out here rather than called: it runs on every miss.
-	f := uint8(0)
+	f := uint64(0)
 	w := s.wpos
 	// The oldest fill leaves the region; if it was the end of its stream,
 	// the stream has no fill left there and is forgotten.
@@ -507,47 +564,55 @@ func (s *Sim) other(line uint64) {
 	}
 	s.wpos = w
 	if cont && s.distinct <= s.mu1 {
-		f = flagSeq
+		f = keySeq
 		s.seq++
 	}
 
-	sen := s.nlines
-	v := sl[sen].prev // the least recently used line
-	if v == sen || s.used < sen {
+	if s.nlist == 0 || s.used < s.nlines {
 		s.coldFill(line, b, f)
 		return
 	}
-	// Evict v: out of the list and its chain, written back if dirty.
-	vs := &sl[v]
-	p := vs.prev
-	sl[p].next = sen
-	sl[sen].prev = p
-	if vs.flags&flagDirty != 0 {
-		s.writeback(vs.flags)
+	// Evict the least recently used line, the tail of the list: skip the
+	// holes left by hits, take the slot, write it back if dirty and take
+	// it out of its chain.
+	rg, rm := s.ring, s.rmask
+	t := s.tail
+	for rg[t&rm] == none {
+		t++
 	}
-	if ob := hash32(vs.line) >> (s.bshift & 31); bk[ob] == v {
+	v := rg[t&rm]
+	s.tail = t + 1
+	vs := &sl[v]
+	key := vs.key
+	if key&keyDirty != 0 {
+		s.writebacks++
+		s.seq += int64(key>>62) & 1
+	}
+	if ob := hash32(key&keyLine) >> (s.bshift & 31); bk[ob] == v {
 		bk[ob] = vs.chain
 	} else {
 		s.unchain(ob, v)
 	}
 	// Fill v with line: first in the chain of its bucket.
-	vs.line, vs.flags, vs.chain = line, f, bk[b]
+	vs.key, vs.chain = line|f, bk[b]
 	bk[b] = v
 	// The least recent entry j of the set goes to the front of the list
-	// with its dirty bit, and line takes its place.
+	// with its dirty bit, and line takes its place. The list lost v and
+	// gains d, so the ring cannot overflow here.
 	j := s.rmin() & (topN - 1)
 	d := s.rslot[j]
-	first := sl[sen].next
+	h := s.head
+	rg[h&rm] = d
+	s.head = h + 1
 	ds := &sl[d]
-	ds.prev, ds.next = sen, first
-	ds.flags |= (s.rdirty >> j) & 1
-	sl[first].prev = d
-	sl[sen].next = d
-	t := s.reads + s.writes
-	s.rline[j], s.rstamp[j], s.rslot[j] = line, t, v
+	ds.pos = int32(h & rm)
+	ds.key |= uint64((s.rdirty>>j)&1) << 63
+	now := s.reads + s.writes
+	s.rline[j], s.rslot[j] = line, v
+	s.rorder = toFront[(uint(s.rorder)<<2|uint(j))&(256*topN-1)]
 	s.rdirty &^= 1 << j
 	s.mru, s.mruW, s.mruBit = line, noLine, 1<<j
-	if t >= s.sliceNext {
+	if now >= s.sliceNext {
 		s.slice()
 	}
 }
@@ -564,25 +629,41 @@ func (s *Sim) unchain(b uint64, v int32) {
 }
 
 // demote moves entry j of the recent set to the front of the list, its
-// dirty bit into its slot's flags.
+// dirty bit into its slot's key.
 func (s *Sim) demote(j int) {
 	j &= topN - 1
-	sl, sen := s.slots, s.nlines
+	if s.head-s.tail == uint64(len(s.ring)) {
+		s.compact()
+	}
 	d := s.rslot[j]
-	first := sl[sen].next
-	sl[d].prev, sl[d].next = sen, first
-	sl[d].flags |= (s.rdirty >> j) & 1
-	sl[first].prev = d
-	sl[sen].next = d
+	h := s.head
+	s.ring[h&s.rmask] = d
+	s.head = h + 1
+	s.nlist++
+	s.slots[d].pos = int32(h & s.rmask)
+	s.slots[d].key |= uint64((s.rdirty>>j)&1) << 63
 	s.rdirty &^= 1 << j
 }
 
-// listHit moves line, in slot v of the list, into the recent set.
+// compact closes the holes of the full ring, keeping the order.
+func (s *Sim) compact() {
+	rg, rm := s.ring, s.rmask
+	w := s.tail
+	for r := s.tail; r != s.head; r++ {
+		if v := rg[r&rm]; v != none {
+			rg[w&rm] = v
+			s.slots[v].pos = int32(w & rm)
+			w++
+		}
+	}
+	s.head = w
+}
+
+// listHit moves line, in slot v of the list, into the recent set; its
+// place in the ring becomes a hole.
 func (s *Sim) listHit(line uint64, v int32) {
-	sl := s.slots
-	p, n := sl[v].prev, sl[v].next
-	sl[p].next = n
-	sl[n].prev = p
+	s.ring[s.slots[v].pos] = none
+	s.nlist--
 	j := s.rmin()
 	s.demote(j)
 	s.admit(j, line, v)
@@ -591,7 +672,7 @@ func (s *Sim) listHit(line uint64, v int32) {
 // coldFill is a miss while the cache is filling up, or when every cached
 // line is in the recent set (a cache of at most topN lines): then the
 // least recent entry of the set is evicted and line takes its place.
-func (s *Sim) coldFill(line, b uint64, f uint8) {
+func (s *Sim) coldFill(line, b, f uint64) {
 	sl := s.slots
 	var v int32
 	var j int
@@ -606,19 +687,27 @@ func (s *Sim) coldFill(line, b uint64, f uint8) {
 			s.demote(j)
 		}
 	} else {
-		j = s.rmin() & (topN - 1)
+		// The least recent entry in use: a cache of fewer than topN
+		// lines leaves the last entries of the order unused.
+		for p := 6; ; p -= 2 {
+			if j = int(s.rorder>>p) & (topN - 1); j < s.nr {
+				break
+			}
+		}
 		v = s.rslot[j]
-		if fv := sl[v].flags | (s.rdirty>>j)&1; fv&flagDirty != 0 {
-			s.writeback(fv)
+		key := sl[v].key | uint64((s.rdirty>>j)&1)<<63
+		if key&keyDirty != 0 {
+			s.writebacks++
+			s.seq += int64(key>>62) & 1
 		}
 		s.rdirty &^= 1 << j
-		if ob := hash32(sl[v].line) >> (s.bshift & 31); s.bucket[ob] == v {
+		if ob := hash32(key&keyLine) >> (s.bshift & 31); s.bucket[ob] == v {
 			s.bucket[ob] = sl[v].chain
 		} else {
 			s.unchain(ob, v)
 		}
 	}
-	sl[v].line, sl[v].flags, sl[v].chain = line, f, s.bucket[b]
+	sl[v].key, sl[v].chain = line|f, s.bucket[b]
 	s.bucket[b] = v
 	s.admit(j, line, v)
 }
@@ -628,20 +717,18 @@ func (s *Sim) coldFill(line, b uint64, f uint8) {
 func (s *Sim) admit(j int, line uint64, v int32) {
 	j &= topN - 1
 	t := s.reads + s.writes
-	s.rline[j], s.rstamp[j], s.rslot[j] = line, t, v
+	s.rline[j], s.rslot[j] = line, v
+	s.rorder = toFront[(uint(s.rorder)<<2|uint(j))&(256*topN-1)]
 	s.mru, s.mruW, s.mruBit = line, noLine, 1<<j
 	if t >= s.sliceNext {
 		s.slice()
 	}
 }
 
-// writeback charges a dirty line at the rate its fill was charged: the
-// write-back belongs to the same program stream as the fill (seed 000
-// III.C charges the read and the write of Z together as 2·4N/β1).
-func (s *Sim) writeback(f uint8) {
-	s.writebacks++
-	s.seq += int64(f>>1) & 1
-}
+// A write-back is charged at the rate the line's fill was charged
+// (keySeq): the write-back belongs to the same program stream as the fill
+// (seed 000 III.C charges the read and the write of Z together as
+// 2·4N/β1).
 
 // continues looks for the latest end next to line (line − end + 1 is 0
 // or 2) among the K−1 fills before position w of the ring; if there is
@@ -737,17 +824,18 @@ func (s *Sim) growSites(site int) {
 // Finish writes back every dirty line (the end of the run) and leaves the
 // lines cached and clean, so a run may go on afterwards.
 func (s *Sim) Finish() {
-	// The dirty bits of the recent set go into the slots' flags first.
+	// The dirty bits of the recent set go into the slots' keys first.
 	// Every slot below used holds a cached line; the order of the
 	// write-backs does not matter to the counts.
 	for j := range s.nr {
-		s.slots[s.rslot[j]].flags |= (s.rdirty >> j) & 1
+		s.slots[s.rslot[j]].key |= uint64((s.rdirty>>j)&1) << 63
 	}
 	s.rdirty, s.mruW = 0, noLine
 	for i := range s.slots[:s.used] {
-		if f := s.slots[i].flags; f&flagDirty != 0 {
-			s.writeback(f)
-			s.slots[i].flags = f &^ flagDirty
+		if key := s.slots[i].key; key&keyDirty != 0 {
+			s.writebacks++
+			s.seq += int64(key>>62) & 1
+			s.slots[i].key = key &^ keyDirty
 		}
 	}
 }
