@@ -220,6 +220,10 @@ type Sim struct {
 	head   uint64
 	tail   uint64
 	nlist  int // lines in the list
+	// cold says a miss goes to coldFill: the cache is not yet full, or
+	// holds at most topN lines, so that the list is empty (a full cache
+	// of more lines has all but topN of them in the list).
+	cold bool
 
 	// The hash table of the cached lines: the first slot of each bucket's
 	// chain (none when empty). Buckets are four to eight times the lines,
@@ -304,7 +308,7 @@ func (s *Sim) Reset() {
 	s.nr = 0
 	clear(s.slots)
 	s.used = 0
-	s.head, s.tail, s.nlist = 0, 0, 0
+	s.head, s.tail, s.nlist, s.cold = 0, 0, 0, true
 	for i := range s.bucket {
 		s.bucket[i] = none
 	}
@@ -519,8 +523,8 @@ func hash32(line uint64) uint64 {
 // here with its state in locals; a hit in the list, the first fills and
 // the scan for a stream go to their own functions.
 func (s *Sim) other(line uint64) {
-	sl, bk := s.slots, s.bucket
-	b := hash32(line) >> (s.bshift & 31)
+	sl, bk, bs := s.slots, s.bucket, s.bshift&31
+	b := hash32(line) >> bs
 	for x := bk[b]; x != none; x = sl[x].chain {
 		if sl[x].key&keyLine == line {
 			s.listHit(line, x)
@@ -541,11 +545,11 @@ func (s *Sim) other(line uint64) {
 	// the streams of the region are its ends, so no stream needs a name.
 	// Written out here rather than called: it runs on every miss.
 	f := uint64(0)
-	w := s.wpos
+	w, distinct := s.wpos, s.distinct
 	// The oldest fill leaves the region; if it was the end of its stream,
 	// the stream has no fill left there and is forgotten.
 	if old := s.ends[w&(MaxWindow-1)]; old != farLine {
-		s.distinct--
+		distinct--
 		s.endCnt[old&0xff]--
 	}
 	// endCnt counts the ends by their low byte: most random fills find no
@@ -555,20 +559,21 @@ func (s *Sim) other(line uint64) {
 		cont = s.continues(line, w)
 	}
 	if !cont {
-		s.distinct++
+		distinct++
 	}
+	s.distinct = distinct
 	s.ends[w&(MaxWindow-1)] = line
 	s.endCnt[line&0xff]++
 	if w++; w == s.k {
 		w = 0
 	}
 	s.wpos = w
-	if cont && s.distinct <= s.mu1 {
+	if cont && distinct <= s.mu1 {
 		f = keySeq
 		s.seq++
 	}
 
-	if s.nlist == 0 || s.used < s.nlines {
+	if s.cold {
 		s.coldFill(line, b, f)
 		return
 	}
@@ -588,7 +593,7 @@ func (s *Sim) other(line uint64) {
 		s.writebacks++
 		s.seq += int64(key>>62) & 1
 	}
-	if ob := hash32(key&keyLine) >> (s.bshift & 31); bk[ob] == v {
+	if ob := hash32(key&keyLine) >> bs; bk[ob] == v {
 		bk[ob] = vs.chain
 	} else {
 		s.unchain(ob, v)
@@ -679,6 +684,7 @@ func (s *Sim) coldFill(line, b, f uint64) {
 	if s.used < s.nlines {
 		v = s.used
 		s.used++
+		s.cold = s.used < s.nlines || s.nlines <= topN
 		if s.nr < topN {
 			j = s.nr
 			s.nr++
