@@ -163,7 +163,11 @@ func (p *kernelsPage) onKernel(ctx app.Context, e app.Event) {
 		// otherwise: take the kernel's default and the default sweep.
 		p.s.Params.N = paramDefault(k, "n", p.s.Params.N)
 		p.s.SweepFrom, p.s.SweepTo = 0, 0
-		p.s.Compare = nil
+	}
+	if sameIDs(p.s.Compare, scenario.DefaultCompare(p.s.Kernel)) || family(id) != family(p.s.Kernel) {
+		// An untouched comparison follows the kernel (the other sorts, or
+		// the other permutation product); one the user chose stays.
+		p.s.Compare = scenario.DefaultCompare(id)
 	}
 	p.s.Kernel = id
 	p.s.Compare = without(p.s.Compare, id)
@@ -559,4 +563,16 @@ func without(list []string, s string) []string {
 		}
 	}
 	return out
+}
+
+func sameIDs(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

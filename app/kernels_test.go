@@ -37,7 +37,8 @@ func TestKernelsDefault(t *testing.T) {
 	if want := "https://memwall.test/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4"; p.share != want {
 		t.Errorf("share link %q, want %q", p.share, want)
 	}
-	if p.sweep.Points != sweepPoints || !strings.Contains(p.sweep.Option, `"type":"log"`) {
+	// The sweep opens as seed 000 Fig. 5: all seven sorts, 200 points each.
+	if p.sweep.Points != 7*sweepPoints || !strings.Contains(p.sweep.Option, `"type":"log"`) {
 		t.Errorf("sweep: %d points, option %.80s", p.sweep.Points, p.sweep.Option)
 	}
 	var opt map[string]any

@@ -71,7 +71,9 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 	if k, ok := mbram.Lookup(s.Kernel); ok && (usesParam(k, "b") || s.Params.Buckets != mbram.DefaultParams(0).Buckets) {
 		add("b", strconv.FormatInt(s.Params.Buckets, 10))
 	}
-	if len(s.Compare) > 0 {
+	// cmp is written only when it differs from the kernel's default, so
+	// the common link stays short; an empty cmp= means "compare nothing".
+	if !sameList(s.Compare, DefaultCompare(s.Kernel)) {
 		add("cmp", strings.Join(s.Compare, ","))
 	}
 	if s.SweepFrom > 0 {
@@ -234,7 +236,11 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 			s.Kernel, s.Params = kernel, params
 		}
 	}
-	if v, ok := vals["cmp"]; ok {
+	if v, ok := vals["cmp"]; !ok {
+		if _, named := vals["kernel"]; named {
+			s.Compare = DefaultCompare(s.Kernel)
+		}
+	} else {
 		s.Compare = s.Compare[:0]
 		for _, id := range strings.Split(v, ",") {
 			id = strings.TrimSpace(id)

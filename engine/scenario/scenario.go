@@ -48,7 +48,46 @@ func Default(presets Lookup) Scenario {
 		m = machine.Machine{ID: DefaultMachine, Name: "1.7 GHz Pentium 4 / PC-133",
 			Beta1: 1.06e9, Beta2: 0.85e9, Mu1: 2, C: 256 << 10, B: 128, M: 11.76e-9}
 	}
-	return Scenario{Machine: m, Kernel: DefaultKernel, Params: mbram.DefaultParams(DefaultN)}
+	return Scenario{Machine: m, Kernel: DefaultKernel, Params: mbram.DefaultParams(DefaultN), Compare: DefaultCompare(DefaultKernel)}
+}
+
+// sorts are seed 000 Fig. 5's seven sorts, in its order.
+var sorts = []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
+
+// DefaultCompare is what the sweep chart compares a kernel with when the
+// user has not chosen: for a sort the other six sorts, so the chart opens as
+// seed 000 Fig. 5 does; for the permutation products the other one (the
+// story of Fig. 1); for the matrix product nothing.
+func DefaultCompare(kernel string) []string {
+	switch kernel {
+	case "perm":
+		return []string{"perm-twopass"}
+	case "perm-twopass":
+		return []string{"perm"}
+	}
+	var out []string
+	for _, id := range sorts {
+		if id == kernel {
+			continue
+		}
+		out = append(out, id)
+	}
+	if len(out) == len(sorts) {
+		return nil // not a sort
+	}
+	return out
+}
+
+func sameList(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Predict evaluates the scenario's kernel on its machine.
