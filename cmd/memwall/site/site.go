@@ -10,11 +10,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,13 +58,53 @@ var contentTypes = map[string]string{
 
 // Handler serves a generated site.
 type Handler struct {
-	fsys  fs.FS
-	mu    sync.Mutex
-	etags map[string]string
+	fsys     fs.FS
+	mu       sync.Mutex
+	etags    map[string]string
+	policies map[string]string // Content-Security-Policy per HTML file
 }
 
 // NewHandler serves the site in fsys.
-func NewHandler(fsys fs.FS) *Handler { return &Handler{fsys: fsys, etags: map[string]string{}} }
+func NewHandler(fsys fs.FS) *Handler {
+	return &Handler{fsys: fsys, etags: map[string]string{}, policies: map[string]string{}}
+}
+
+// basePolicy allows the app's own files and nothing else: scripts from the
+// site (WebAssembly needs 'wasm-unsafe-eval' to compile app.wasm), styles
+// from the site and in attributes (go-app and ECharts set element styles),
+// images from the site, data: and blob: (chart export), and no frames,
+// plugins or foreign connections. A document's inline scripts are added by
+// hash in policy, so no other inline script can run.
+const basePolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'%s; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; " +
+	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
+// policy returns the Content-Security-Policy for a file: for an HTML page
+// the base policy plus the SHA-256 of each of its inline scripts (the page
+// generator writes one that repairs malformed %-escapes in the address
+// before the app starts).
+func (h *Handler) policy(name string) string {
+	if path.Ext(name) != ".html" {
+		return fmt.Sprintf(basePolicy, "")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if p, ok := h.policies[name]; ok {
+		return p
+	}
+	var hashes strings.Builder
+	if data, err := fs.ReadFile(h.fsys, name); err == nil {
+		for _, m := range inlineScript.FindAllSubmatch(data, -1) {
+			sum := sha256.Sum256(m[1])
+			hashes.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+		}
+	}
+	p := fmt.Sprintf(basePolicy, hashes.String())
+	h.policies[name] = p
+	return p
+}
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -76,6 +119,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hdr := w.Header()
 	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Content-Security-Policy", h.policy(name))
+	hdr.Set("Referrer-Policy", "no-referrer")
 	// Names are not content-hashed; the service worker does the caching,
 	// keyed by the site's version, so the server always revalidates.
 	hdr.Set("Cache-Control", "no-cache")

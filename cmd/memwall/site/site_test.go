@@ -114,3 +114,25 @@ func TestOnlyGetAndHead(t *testing.T) {
 		t.Errorf("POST: status %d, want 405", rec.Code)
 	}
 }
+
+// TestContentSecurityPolicy: every response carries the policy; an HTML
+// page's inline script is allowed by its hash and by nothing broader. The
+// hash of "console.log(1)" is from
+// printf '%s' 'console.log(1)' | openssl dgst -sha256 -binary | base64.
+func TestContentSecurityPolicy(t *testing.T) {
+	fsys := testSite()
+	fsys["csp.html"] = &fstest.MapFile{Data: []byte("<html><script>console.log(1)</script><script defer src=\"/app.js\"></script></html>")}
+	h := NewHandler(fsys)
+	page := get(t, h, "/csp", "").Header.Get("Content-Security-Policy")
+	if !strings.Contains(page, "script-src 'self' 'wasm-unsafe-eval' 'sha256-CihokcEcBW4atb/CW/XWsvWwbTjqwQlE9nj9ii5ww5M='") {
+		t.Errorf("page policy %q", page)
+	}
+	for _, bad := range []string{"'unsafe-eval'", "script-src 'self' 'unsafe-inline'", "*"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("policy allows %s: %q", bad, page)
+		}
+	}
+	if wasm := get(t, h, "/web/app.wasm", "br").Header.Get("Content-Security-Policy"); !strings.Contains(wasm, "default-src 'self'") || strings.Contains(wasm, "sha256-") {
+		t.Errorf("wasm policy %q", wasm)
+	}
+}
