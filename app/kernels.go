@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,9 +132,7 @@ func (p *kernelsPage) shareLink(ctx app.Context) *url.URL {
 		p.share, p.shareErr = "", "this page's address could not be read"
 		return nil
 	}
-	cur := *page
-	cur.Fragment, cur.RawFragment = "", ""
-	u, err := url.Parse(cur.String() + "#" + frag)
+	u, err := pageLink(page, frag)
 	if err != nil {
 		p.share, p.shareErr = "", err.Error()
 		return nil
@@ -164,7 +163,7 @@ func (p *kernelsPage) onKernel(ctx app.Context, e app.Event) {
 		p.s.Params.N = paramDefault(k, "n", p.s.Params.N)
 		p.s.SweepFrom, p.s.SweepTo = 0, 0
 	}
-	if sameIDs(p.s.Compare, scenario.DefaultCompare(p.s.Kernel)) || family(id) != family(p.s.Kernel) {
+	if slices.Equal(p.s.Compare, scenario.DefaultCompare(p.s.Kernel)) || family(id) != family(p.s.Kernel) {
 		// An untouched comparison follows the kernel (the other sorts, or
 		// the other permutation product); one the user chose stays.
 		p.s.Compare = scenario.DefaultCompare(id)
@@ -563,16 +562,4 @@ func without(list []string, s string) []string {
 		}
 	}
 	return out
-}
-
-func sameIDs(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

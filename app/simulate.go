@@ -279,9 +279,7 @@ func (p *simulatePage) shareLink(ctx app.Context) *url.URL {
 		p.share, p.shareErr = "", "this page's address could not be read"
 		return nil
 	}
-	cur := *page
-	cur.Fragment, cur.RawFragment = "", ""
-	u, err := url.Parse(cur.String() + "#" + frag)
+	u, err := pageLink(page, frag)
 	if err != nil {
 		p.share, p.shareErr = "", err.Error()
 		return nil

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,7 +74,7 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 	}
 	// cmp is written only when it differs from the kernel's default, so
 	// the common link stays short; an empty cmp= means "compare nothing".
-	if !sameList(s.Compare, DefaultCompare(s.Kernel)) {
+	if !slices.Equal(s.Compare, DefaultCompare(s.Kernel)) {
 		add("cmp", strings.Join(s.Compare, ","))
 	}
 	if s.SweepFrom > 0 {

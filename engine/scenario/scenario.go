@@ -78,18 +78,6 @@ func DefaultCompare(kernel string) []string {
 	return out
 }
 
-func sameList(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Predict evaluates the scenario's kernel on its machine.
 func (s Scenario) Predict() (mbram.Breakdown, error) {
 	return mbram.Predict(s.Machine, s.Kernel, s.Params)
