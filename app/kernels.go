@@ -123,21 +123,11 @@ func (p *kernelsPage) writeURL(ctx app.Context) {
 
 func (p *kernelsPage) shareLink(ctx app.Context) *url.URL {
 	frag, err := p.s.Fragment(presets.Machine)
-	if err != nil {
-		p.share, p.shareErr = "", err.Error()
-		return nil
+	u, msg := shareURL(ctx, frag, err)
+	p.share, p.shareErr = "", msg
+	if u != nil {
+		p.share = u.String()
 	}
-	page := ctx.Page().URL()
-	if page == nil {
-		p.share, p.shareErr = "", "this page's address could not be read"
-		return nil
-	}
-	u, err := pageLink(page, frag)
-	if err != nil {
-		p.share, p.shareErr = "", err.Error()
-		return nil
-	}
-	p.share, p.shareErr = u.String(), ""
 	return u
 }
 

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
 	"memwall/engine/scenario"
 )
 
@@ -118,6 +120,23 @@ func quoteShort(s string) string {
 }
 
 // pageLink is the current page's address with a new fragment.
+// shareURL is a page's share link for a fragment that may have failed to
+// encode: the link, or "" and the message to show instead.
+func shareURL(ctx app.Context, fragment string, err error) (*url.URL, string) {
+	if err != nil {
+		return nil, err.Error()
+	}
+	page := ctx.Page().URL()
+	if page == nil {
+		return nil, "this page's address could not be read"
+	}
+	u, err := pageLink(page, fragment)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return u, ""
+}
+
 func pageLink(cur *url.URL, fragment string) (*url.URL, error) {
 	c := *cur
 	c.Fragment, c.RawFragment = "", ""
