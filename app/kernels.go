@@ -306,7 +306,7 @@ func (p *kernelsPage) Render() app.UI {
 		app.Div().Class("columns").Body(
 			app.Section().Class("panel inputs").Aria("label", "Inputs").Body(
 				app.H2().Text("Machine"),
-				selectField("machine", "Machine", p.selectedMachine(), p.machineOptions(), p.onMachine),
+				selectField("machine", "Machine", menuValue(p.s.Machine), p.lib.options(p.linkMachine, "From a link or file"), p.onMachine),
 				machineSummary(p.s.Machine),
 				app.If(p.linkMachine != nil && p.s.Machine.ID == "",
 					app.Button().ID("save-link-machine").Text("Save this machine to my machines").OnClick(p.onSaveLinkMachine),
@@ -330,28 +330,6 @@ func (p *kernelsPage) Render() app.UI {
 		p.renderSweep(k),
 		p.renderShare(),
 	)
-}
-
-func (p *kernelsPage) machineOptions() []option {
-	var opts []option
-	for _, m := range p.lib.Presets {
-		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "Presets"})
-	}
-	for _, m := range p.lib.User {
-		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "My machines"})
-	}
-	if p.linkMachine != nil {
-		opts = append(opts, option{Value: "link", Label: p.linkMachine.Name + " (not saved)", Group: "From a link or file"})
-	}
-	return opts
-}
-
-// selectedMachine is the machine menu's value for the current machine.
-func (p *kernelsPage) selectedMachine() string {
-	if p.s.Machine.ID == "" {
-		return "link"
-	}
-	return p.s.Machine.ID
 }
 
 func (p *kernelsPage) renderResult() app.UI {

@@ -67,8 +67,8 @@ func TestKernelsLinkWithProblems(t *testing.T) {
 func TestKernelsInlineMachine(t *testing.T) {
 	p := &kernelsPage{}
 	open(t, p, "https://memwall.test/#machine=custom&name=Box&beta1=3GB/s&beta2=1GB/s&mu1=2&cache=1MiB&line=64B&mispredict=5ns&kernel=radix&n=2^24&b=256")
-	if p.linkMachine == nil || p.linkMachine.Name != "Box" || p.selectedMachine() != "link" {
-		t.Fatalf("the link's machine is not offered: %+v, menu at %q", p.linkMachine, p.selectedMachine())
+	if p.linkMachine == nil || p.linkMachine.Name != "Box" || menuValue(p.s.Machine) != "link" {
+		t.Fatalf("the link's machine is not offered: %+v, menu at %q", p.linkMachine, menuValue(p.s.Machine))
 	}
 	if !strings.Contains(p.share, "beta1=3GB/s") || !strings.Contains(p.share, "b=256") {
 		t.Errorf("share link %q lost the inline machine or b", p.share)

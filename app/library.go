@@ -183,3 +183,29 @@ func machinesFile(ms []machine.Machine) []byte {
 	b.WriteString("\n]\n")
 	return []byte(b.String())
 }
+
+// options lists the library for a machine menu: presets, then the user's
+// machines, then a machine that came with a link (or file) and is not
+// saved, under the group name linkGroup.
+func (l library) options(link *machine.Machine, linkGroup string) []option {
+	var opts []option
+	for _, m := range l.Presets {
+		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "Presets"})
+	}
+	for _, m := range l.User {
+		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "My machines"})
+	}
+	if link != nil {
+		opts = append(opts, option{Value: "link", Label: link.Name + " (not saved)", Group: linkGroup})
+	}
+	return opts
+}
+
+// menuValue is the machine menu's value for m: its id, or "link" for a
+// machine without one (it came inline with a link).
+func menuValue(m machine.Machine) string {
+	if m.ID == "" {
+		return "link"
+	}
+	return m.ID
+}

@@ -394,7 +394,7 @@ func (p *simulatePage) Render() app.UI {
 		app.Div().Class("columns").Body(
 			app.Form().Class("panel inputs").Aria("label", "Inputs").OnSubmit(p.onSubmit).Body(
 				app.H2().Text("Machine"),
-				selectField("machine", "Machine", p.selectedMachine(), p.machineOptions(), p.onMachine),
+				selectField("machine", "Machine", menuValue(p.s.Machine), p.lib.options(p.linkMachine, "From a link"), p.onMachine),
 				machineSummary(p.s.Machine),
 				app.If(p.linkMachine != nil && p.s.Machine.ID == "",
 					app.Button().Type("button").ID("save-link-machine").Text("Save this machine to my machines").OnClick(p.onSaveLinkMachine),
@@ -476,27 +476,6 @@ func radio(id, name, label string, checked bool, onChange app.EventHandler) app.
 		app.Input().Type("radio").ID(id).Name(name).Checked(checked).OnChange(onChange),
 		app.Label().For(id).Text(label),
 	)
-}
-
-func (p *simulatePage) machineOptions() []option {
-	var opts []option
-	for _, m := range p.lib.Presets {
-		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "Presets"})
-	}
-	for _, m := range p.lib.User {
-		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "My machines"})
-	}
-	if p.linkMachine != nil {
-		opts = append(opts, option{Value: "link", Label: p.linkMachine.Name + " (not saved)", Group: "From a link"})
-	}
-	return opts
-}
-
-func (p *simulatePage) selectedMachine() string {
-	if p.s.Machine.ID == "" {
-		return "link"
-	}
-	return p.s.Machine.ID
 }
 
 func (p *simulatePage) renderShare() app.UI {
