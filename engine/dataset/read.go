@@ -81,23 +81,7 @@ func ReadCSV(r io.Reader, opt Options) (*Table, []*CellError, error) {
 		rows = append(rows, row)
 		lines = append(lines, line)
 	}
-	if len(rows) == 0 && bad > 0 {
-		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
-	}
-	t, cellErrs, err := build(header, nil, nil, rows, lines, opt)
-	allErrs := append(errs, cellErrs...)
-	if bre, ok := err.(*BadRowsError); ok {
-		bre.Errors = allErrs
-		bre.BadRows += bad
-		return nil, allErrs, bre
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if bad > 0 && !opt.KeepGoodRows {
-		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
-	}
-	return t, allErrs, nil
+	return finish(header, nil, nil, rows, lines, errs, bad, opt)
 }
 
 func csvError(err error) error {
@@ -197,21 +181,9 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 		rows = append(rows, row)
 		lines = append(lines, line)
 	}
-	if len(rows) == 0 && bad > 0 {
-		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
-	}
-	t, cellErrs, err := build(header, desc, hunits, rows, lines, opt)
-	allErrs := append(errs, cellErrs...)
-	if bre, ok := err.(*BadRowsError); ok {
-		bre.Errors = allErrs
-		bre.BadRows += bad
-		return nil, allErrs, bre
-	}
+	t, allErrs, err := finish(header, desc, hunits, rows, lines, errs, bad, opt)
 	if err != nil {
-		return nil, nil, err
-	}
-	if bad > 0 && !opt.KeepGoodRows {
-		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
+		return nil, allErrs, err
 	}
 	if doc.Table != "" && doc.Page > 0 {
 		doc.Source = fmt.Sprintf("%s, %s, p. %d", doc.Source, doc.Table, doc.Page)
@@ -353,23 +325,7 @@ func readObjects(dec *json.Decoder, b []byte, lineAt func(int64) int, opt Option
 	if header == nil {
 		return nil, nil, errors.New("the JSON array has no rows")
 	}
-	if len(rows) == 0 && bad > 0 {
-		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
-	}
-	t, cellErrs, err := build(header, nil, nil, rows, lines, opt)
-	allErrs := append(errs, cellErrs...)
-	if bre, ok := err.(*BadRowsError); ok {
-		bre.Errors = allErrs
-		bre.BadRows += bad
-		return nil, allErrs, bre
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if bad > 0 && !opt.KeepGoodRows {
-		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
-	}
-	return t, allErrs, nil
+	return finish(header, nil, nil, rows, lines, errs, bad, opt)
 }
 
 func jsonError(err error, b []byte) error {
@@ -401,4 +357,28 @@ func Read(r io.Reader, opt Options) (*Table, []*CellError, error) {
 		return ReadJSON(bytes.NewReader(b), opt)
 	}
 	return ReadCSV(bytes.NewReader(b), opt)
+}
+
+// finish builds the table from the rows a reader kept, adding the reader's
+// own bad-row errors (rows with the wrong number of cells) to the cells'
+// ones; unless the caller agreed to keep the good rows, any bad row refuses
+// the file with the count of good rows it would keep.
+func finish(header, desc, hunits []string, rows [][]rawCell, lines []int, errs []*CellError, bad int, opt Options) (*Table, []*CellError, error) {
+	if len(rows) == 0 && bad > 0 {
+		return nil, errs, &BadRowsError{Errors: errs, BadRows: bad}
+	}
+	t, cellErrs, err := build(header, desc, hunits, rows, lines, opt)
+	allErrs := append(errs, cellErrs...)
+	if bre, ok := err.(*BadRowsError); ok {
+		bre.Errors = allErrs
+		bre.BadRows += bad
+		return nil, allErrs, bre
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if bad > 0 && !opt.KeepGoodRows {
+		return nil, allErrs, &BadRowsError{Errors: allErrs, BadRows: bad, GoodRows: t.Len()}
+	}
+	return t, allErrs, nil
 }
