@@ -2,14 +2,11 @@ package measure
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
-	"memwall/engine/machine"
 	"memwall/engine/units"
 )
 
@@ -483,54 +480,8 @@ func (s *Steps) Result() (Result, error) {
 	if s.o.Short {
 		mode = "browser, short"
 	}
-	seq := res.Sequential
-	m := machine.Machine{
-		Name:   "this device",
-		Source: "measured in a browser by memwall",
-		Beta1:  seq.RW2.Median,
-		Beta2:  res.Beta2.Median,
-		Mu1:    2,
-		C:      c,
-		B:      line,
-		M:      math.Max(0, res.Mispredict.Median),
-		Spread: map[string]float64{
-			"beta1":      round3(seq.RW2.Spread),
-			"beta2":      round3(res.Beta2.Spread),
-			"cache":      round3(cacheSpread(res.Throughput, line)),
-			"mispredict": round3(res.Mispredict.Spread),
-			"line":       0,
-		},
-		Notes: map[string]string{
-			"date":              now.Format("2006-01-02"),
-			"go":                runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-			"mode":              mode,
-			"buffer":            units.FormatSize(s.BufferBytes()),
-			"beta1_read_1":      units.FormatBandwidth(seq.Read1.Median),
-			"beta1_read_2":      units.FormatBandwidth(seq.Read2.Median),
-			"beta1_readwrite_1": units.FormatBandwidth(seq.RW1.Median),
-			"beta1_copy_2":      units.FormatBandwidth(seq.RW2.Median),
-			"random_access":     units.FormatSeconds(res.RandomTime.Median),
-			"spread":            "relative interquartile range over repetitions",
-			"cache_method":      "random-read throughput curve: C where the time per independent random read climbs from the cache's level to memory's (DetectCache)",
-		},
-	}
-	if res.Detected.InCache > 0 {
-		m.Notes["random_in_cache"] = units.FormatSeconds(res.Detected.InCache)
-		m.Notes["random_beyond_cache"] = units.FormatSeconds(res.Detected.Beyond)
-	}
-	if res.Detected.CacheLatency > 0 {
-		m.Notes["cache_latency_fit"] = units.FormatSize(res.Detected.CacheLatency)
-	}
-	if n := len(res.Latency); n > 0 {
-		m.Notes["latency_smallest"] = units.FormatSeconds(res.Latency[0].Latency.Median)
-		m.Notes["latency_largest"] = units.FormatSeconds(res.Latency[n-1].Latency.Median)
-	}
-	if m.Beta2 > m.Beta1 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("beta2 (%s) came out above beta1 (%s); the machine would be rejected", units.FormatBandwidth(m.Beta2), units.FormatBandwidth(m.Beta1)))
-	}
-	res.Machine = m
-	if err := m.Validate(); err != nil {
-		return res, errors.New("the measured machine is not valid: " + err.Error())
-	}
-	return res, nil
+	m := measuredMachine(res, c, line, cacheSpread(res.Throughput, line), mode, now)
+	m.Name, m.Source = "this device", "measured in a browser by memwall"
+	m.Notes["buffer"] = units.FormatSize(s.BufferBytes())
+	return checkMachine(res, m)
 }

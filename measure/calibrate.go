@@ -227,10 +227,25 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	if o.Quick {
 		mode = "quick"
 	}
+	m := measuredMachine(res, c, line, cSpread, mode, now)
+	m.Name, m.Source = "this machine", "measured by memwall calibrate"
+	m.Notes["cpu"] = orUnknown(osInfo.CPU)
+	m.Notes["memory"] = memNote(osInfo.Memory)
+	if osInfo.LastCache > 0 {
+		m.Notes["os_last_cache"] = fmt.Sprintf("L%d %s, line %d B", osInfo.LastLevel, units.FormatSize(osInfo.LastCache), osInfo.Line)
+	}
+	if osInfo.Virtual {
+		m.Notes["virtual"] = "runs under a hypervisor: the last cache is shared with other guests"
+	}
+	return checkMachine(res, m)
+}
+
+// measuredMachine turns a calibration's results into MBRAM parameters and
+// the notes every measured machine carries; the native and the browser
+// calibration add their own name, source and notes.
+func measuredMachine(res Result, c, line int64, cSpread float64, mode string, now time.Time) machine.Machine {
 	seq := res.Sequential
 	m := machine.Machine{
-		Name:   "this machine",
-		Source: "measured by memwall calibrate",
 		// beta1 is the copy rate (one stream read, one written: mu1 = 2
 		// streams) in the model's own byte count, the pattern the formulas
 		// charge at beta1 most often (X read and Z written in the
@@ -249,8 +264,6 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 			"line":       0,
 		},
 		Notes: map[string]string{
-			"cpu":               orUnknown(osInfo.CPU),
-			"memory":            memNote(osInfo.Memory),
 			"date":              now.Format("2006-01-02"),
 			"go":                runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 			"mode":              mode,
@@ -260,15 +273,9 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 			"beta1_copy_2":      units.FormatBandwidth(seq.RW2.Median),
 			"random_access":     units.FormatSeconds(res.RandomTime.Median),
 			"spread":            "relative interquartile range over repetitions",
+			"cache_method":      "random-read throughput curve: C where the time per independent random read climbs from the cache's level to memory's (DetectCache)",
 		},
 	}
-	if osInfo.LastCache > 0 {
-		m.Notes["os_last_cache"] = fmt.Sprintf("L%d %s, line %d B", osInfo.LastLevel, units.FormatSize(osInfo.LastCache), osInfo.Line)
-	}
-	if osInfo.Virtual {
-		m.Notes["virtual"] = "runs under a hypervisor: the last cache is shared with other guests"
-	}
-	m.Notes["cache_method"] = "random-read throughput curve: C where the time per independent random read climbs from the cache's level to memory's (DetectCache)"
 	if res.Detected.InCache > 0 {
 		m.Notes["random_in_cache"] = units.FormatSeconds(res.Detected.InCache)
 		m.Notes["random_beyond_cache"] = units.FormatSeconds(res.Detected.Beyond)
@@ -276,12 +283,18 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	if res.Detected.CacheLatency > 0 {
 		m.Notes["cache_latency_fit"] = units.FormatSize(res.Detected.CacheLatency)
 	}
-	if len(res.Latency) > 0 {
+	if n := len(res.Latency); n > 0 {
 		m.Notes["latency_smallest"] = units.FormatSeconds(res.Latency[0].Latency.Median)
-		m.Notes["latency_largest"] = units.FormatSeconds(res.Latency[len(res.Latency)-1].Latency.Median)
+		m.Notes["latency_largest"] = units.FormatSeconds(res.Latency[n-1].Latency.Median)
 	}
+	return m
+}
+
+// checkMachine stores m in res and refuses a machine the model would
+// reject, saying why when the bandwidths came out the wrong way round.
+func checkMachine(res Result, m machine.Machine) (Result, error) {
 	if m.Beta2 > m.Beta1 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("beta2 (%s) came out above beta1 (%s); the machine file would be rejected", units.FormatBandwidth(m.Beta2), units.FormatBandwidth(m.Beta1)))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("beta2 (%s) came out above beta1 (%s); the machine would be rejected", units.FormatBandwidth(m.Beta2), units.FormatBandwidth(m.Beta1)))
 	}
 	res.Machine = m
 	if err := m.Validate(); err != nil {
