@@ -146,7 +146,9 @@ func (b *browser) waitFor(t testing.TB, what, js string) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var ok bool
-		b.eval(t, "!!("+js+")", &ok)
+		// A condition that throws (an element not rendered yet) is not
+		// met yet; the poll goes on until the deadline.
+		b.eval(t, "(() => { try { return !!("+js+") } catch (e) { return false } })()", &ok)
 		if ok {
 			return
 		}

@@ -113,7 +113,7 @@ func TestInputsChangeResults(t *testing.T) {
 	// A sort opens compared with the other six (seed 000 Fig. 5), and the
 	// link leaves that default out; a change of the comparison goes into it.
 	b.choose(t, "#kernel", "quicksort")
-	b.waitFor(t, "the other sorts compared", `document.querySelector("#cmp-mergesort").checked && document.querySelector("#cmp-radix-count").checked && !location.hash.includes("cmp=")`)
+	b.waitFor(t, "the other sorts compared", `document.querySelector("#cmp-mergesort")?.checked && document.querySelector("#cmp-radix-count")?.checked && !location.hash.includes("cmp=")`)
 	b.run(t, chromedp.Click("#cmp-perm", chromedp.ByQuery))
 	b.waitFor(t, "cmp in the URL", `location.hash.includes("cmp=mergesort,heapsort,bucket,bucket-count,radix,radix-count,perm")`)
 	b.noErrors(t, "inputs")
