@@ -10,7 +10,7 @@ BROTLI ?= 11
 # Runs Go's js/wasm tests in headless Chromium.
 WASMEXEC := $(abspath bin/wasmbrowsertest)
 
-.PHONY: test test-go test-wasm bench build cli run site site-subpath repro
+.PHONY: test test-go test-wasm bench bench-wasm build cli run site site-subpath repro
 
 test: test-go test-wasm
 
@@ -31,6 +31,11 @@ $(WASMEXEC):
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+
+# The simulator's benchmarks again as WebAssembly in Chromium, for the
+# browser's rate beside the native one.
+bench-wasm: $(WASMEXEC)
+	GOOS=js GOARCH=wasm $(GO) test -exec $(WASMEXEC) -run '^$$' -bench 'Perm' -benchtime 3x ./engine/sim/ ./engine/kernels/
 
 cli:
 	$(GO) build -o bin/memwall ./cmd/memwall
