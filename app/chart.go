@@ -22,6 +22,9 @@ type chart struct {
 	Label  string // accessible name
 	Option string // ECharts option as JSON
 	Height int    // pixels; 0 means the stylesheet's
+
+	drawn   string // the option ECharts last drew
+	pending bool   // OnMount's deferred draw has not run yet
 }
 
 func (c *chart) Render() app.UI {
@@ -32,21 +35,50 @@ func (c *chart) Render() app.UI {
 	return d
 }
 
-func (c *chart) OnMount(ctx app.Context)  { ctx.Defer(func(app.Context) { c.call("render", c.Option) }) }
-func (c *chart) OnUpdate(ctx app.Context) { c.call("render", c.Option) }
-func (c *chart) OnResize(ctx app.Context) { c.call("resize") }
-func (c *chart) OnDismount()              { c.call("dispose") }
+// Drawing is most of the cost of showing a page (ECharts lays out every
+// axis label), so the chart draws an option once: an update that passes
+// the option it already shows, or one that comes before the draw OnMount
+// deferred (which draws the option current when it runs), draws nothing.
+func (c *chart) OnMount(ctx app.Context) {
+	c.pending = true
+	ctx.Defer(func(app.Context) {
+		c.pending = false
+		c.draw()
+	})
+}
 
-func (c *chart) call(method string, args ...any) {
+func (c *chart) OnUpdate(ctx app.Context) {
+	if !c.pending {
+		c.draw()
+	}
+}
+
+func (c *chart) OnResize(ctx app.Context) { c.call("resize") }
+
+func (c *chart) OnDismount() {
+	c.call("dispose")
+	c.drawn = ""
+}
+
+func (c *chart) draw() {
+	if c.Option != c.drawn && c.call("render", c.Option) {
+		c.drawn = c.Option
+	}
+}
+
+// call calls a method of web/memwall-charts.js on the container and says
+// whether it could.
+func (c *chart) call(method string, args ...any) bool {
 	if !app.IsClient || !c.Mounted() {
-		return
+		return false
 	}
 	lib := app.Window().Get("memwallChart")
 	if !lib.Truthy() {
 		app.Log("memwall: chart script not loaded")
-		return
+		return false
 	}
 	lib.Call(method, append([]any{c.JSValue()}, args...)...)
+	return true
 }
 
 // chartJSON marshals an option built from maps and slices.

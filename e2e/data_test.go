@@ -36,7 +36,7 @@ func TestDataPage(t *testing.T) {
 	if !strings.HasSuffix(b.location(t), "#data=seed000") {
 		t.Errorf("URL %s", b.location(t))
 	}
-	b.waitFor(t, "the chart", `document.querySelector("#compare-chart canvas")`)
+	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
 	b.screenshot(t, "data-seed000")
 
 	b.run(t, chromedp.SetUploadFiles("#data-file", []string{file}, chromedp.ByQuery))

@@ -100,7 +100,7 @@ func TestMeasureDevice(t *testing.T) {
 	b.run(t, chromedp.Click("#measure-start", chromedp.ByQuery))
 	measureState(t, b, "done", 120*time.Second)
 	t.Logf("short measurement in %v: %s", time.Since(t0), b.text(t, "#measure-status"))
-	b.waitFor(t, "the curves chart", `document.querySelector("#measure-chart canvas")`)
+	b.waitFor(t, "the curves chart", `document.querySelector("#measure-chart svg")`)
 	t.Logf("sizes: %s", b.text(t, "#measure-sizes"))
 	beta1, beta2 := measured(t, b, "beta1"), measured(t, b, "beta2")
 	c, line, m := measured(t, b, "cache"), measured(t, b, "line"), measured(t, b, "mispredict")
@@ -140,7 +140,7 @@ func TestMeasureDeviceStandard(t *testing.T) {
 	t0 := time.Now()
 	b.run(t, chromedp.Click("#measure-start", chromedp.ByQuery))
 	measureState(t, b, "done", 5*time.Minute)
-	b.waitFor(t, "the curves chart", `document.querySelector("#measure-chart canvas")`)
+	b.waitFor(t, "the curves chart", `document.querySelector("#measure-chart svg")`)
 	t.Logf("standard measurement in %v: %s", time.Since(t0), b.text(t, "#measure-status"))
 	t.Logf("sizes: %s", b.text(t, "#measure-sizes"))
 	t.Logf("browser, standard run: beta1 %.4g B/s, beta2 %.4g B/s, C %.0f B, B %.0f B, m %.4g s",

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"image/png"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,7 +54,7 @@ func TestPagesLoad(t *testing.T) {
 		if !strings.Contains(title, "memwall") {
 			t.Errorf("%s: title %q", page, title)
 		}
-		b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("canvas"))`)
+		b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("svg"))`)
 		b.screenshot(t, shotName(page))
 		b.noErrors(t, page)
 	}
@@ -118,14 +119,14 @@ func TestKeyboard(t *testing.T) {
 	}
 }
 
-// TestChartExport exports the sweep chart as SVG (the toolbox's SVG button
-// calls the same function) and checks the file is an SVG of the chart.
+// TestChartExport exports the sweep chart as SVG and as PNG (the toolbox's
+// buttons call the same functions) and checks the files are of the chart.
 func TestChartExport(t *testing.T) {
 	needBrowser(t)
 	srv := startServe(t, siteDir)
 	b := newBrowser(t)
 	b.open(t, srv.URL+"/", "#total")
-	b.waitFor(t, "the sweep chart", `document.querySelector("#sweep-chart canvas")`)
+	b.waitFor(t, "the sweep chart", `document.querySelector("#sweep-chart svg")`)
 	file := b.downloadBy(t, t.TempDir(), chromedp.Evaluate(`memwallChart.exportSVG(document.getElementById("sweep-chart"))`, nil), "<svg")
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -135,6 +136,23 @@ func TestChartExport(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the SVG lacks %q", want)
 		}
+	}
+
+	// PNG at twice the chart's size in CSS pixels (pixelRatio 2).
+	var width int
+	b.eval(t, `document.getElementById("sweep-chart").clientWidth`, &width)
+	file = b.downloadBy(t, t.TempDir(), chromedp.Evaluate(`memwallChart.exportPNG(document.getElementById("sweep-chart"))`, nil), "PNG")
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the PNG export does not decode: %v", err)
+	}
+	if got := img.Bounds().Dx(); got != 2*width {
+		t.Errorf("the PNG is %d pixels wide; want %d (twice the chart's %d)", got, 2*width, width)
 	}
 	b.noErrors(t, "export")
 }

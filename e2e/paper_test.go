@@ -52,7 +52,7 @@ func TestPaperPage(t *testing.T) {
 		t.Errorf("Fig. 1 sentence %q should say two-pass wins on the two Pentium 4s only", verdict)
 	}
 
-	b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("canvas"))`)
+	b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("svg"))`)
 	var lines int
 	b.eval(t, `echarts.getInstanceByDom(document.getElementById("across-chart")).getOption().series.length`, &lines)
 	if lines != 2*6 {
@@ -83,7 +83,7 @@ func TestPaperPage(t *testing.T) {
 	if overflow {
 		t.Error("the Paper page is wider than a phone screen")
 	}
-	b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("canvas"))`)
+	b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("svg"))`)
 	b.screenshot(t, "paper-phone")
 
 	// A row's link opens the Kernels page with that prediction.

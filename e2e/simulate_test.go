@@ -132,7 +132,7 @@ func TestSimulateSmallRun(t *testing.T) {
 	if rows != len(closed.Terms) {
 		t.Errorf("closed-form breakdown shows %d formulas, want %d", rows, len(closed.Terms))
 	}
-	b.waitFor(t, "the cost chart", `document.querySelector("#cost-chart canvas")`)
+	b.waitFor(t, "the cost chart", `document.querySelector("#cost-chart svg")`)
 	if progressNow(t, b) != 100 {
 		t.Errorf("a finished run shows %d %%", progressNow(t, b))
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -117,29 +119,59 @@ func TestNoRemoteResources(t *testing.T) {
 }
 
 // BenchmarkLoad measures what DESIGN.md section 6 asks of the web app on
-// localhost: first load to interactive (< 2 s) and a repeat visit (< 1 s),
-// in a fresh browser each iteration, and the in-page time of the sweep
-// (200 points per kernel, every kernel compared).
+// localhost, in a fresh browser each iteration:
+//
+//   - first-load-ms: from navigation to the first frame painted with the
+//     app running and the prediction shown (< 2 s);
+//   - first-chart-ms: until the sweep chart is drawn, which charts do after
+//     the page's first paint;
+//   - repeat-visit-ms: a reload, served by the service worker (< 1 s);
+//   - sweep-9-kernels-ms: the in-page time of the sweep (200 points per
+//     kernel, every kernel compared).
+//
+// The first two are read in the page (performance.now() is measured from
+// the navigation's start) by a script added before the page's own.
 func BenchmarkLoad(b *testing.B) {
 	needBrowser(b)
 	srv := startServe(b, siteDir)
 	cmp := "cmp=perm,perm-twopass,mergesort,heapsort,bucket,bucket-count,radix,radix-count"
-	var first, repeat, sweep time.Duration
+	const marks = `(function () {
+	  function mark(name, sel) {
+	    var seen = false;
+	    new MutationObserver(function () {
+	      if (seen || !document.querySelector(sel)) return;
+	      seen = true;
+	      requestAnimationFrame(function () { window["memwall_" + name] = performance.now(); });
+	    }).observe(document, { subtree: true, childList: true, attributes: true });
+	  }
+	  mark("ready", 'main[data-client="true"] #total');
+	  mark("chart", "#sweep-chart svg");
+	})();`
+	var first, chart, repeat, sweep time.Duration
 	for i := 0; i < b.N; i++ {
 		br := newBrowser(b)
-		start := time.Now()
+		br.run(b, chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := page.AddScriptToEvaluateOnNewDocument(marks).Do(ctx)
+			return err
+		}))
 		br.open(b, srv.URL+"/#"+cmp, "#total")
-		first += time.Since(start)
+		br.waitFor(b, "the sweep chart", `window.memwall_chart`)
+		var ready, drawn float64
+		br.eval(b, `window.memwall_ready`, &ready)
+		br.eval(b, `window.memwall_chart`, &drawn)
+		first += time.Duration(ready * float64(time.Millisecond))
+		chart += time.Duration(drawn * float64(time.Millisecond))
 		var ms float64
 		br.eval(b, `parseFloat(document.querySelector("#sweep-time").dataset.ms)`, &ms)
 		sweep += time.Duration(ms * float64(time.Millisecond))
 		br.serviceWorkerReady(b)
-		start = time.Now()
+		start := time.Now()
 		br.run(b, chromedp.Reload(), appReady("#total"))
 		repeat += time.Since(start)
 	}
 	n := float64(b.N)
 	b.ReportMetric(first.Seconds()*1000/n, "first-load-ms")
+	b.ReportMetric(chart.Seconds()*1000/n, "first-chart-ms")
 	b.ReportMetric(repeat.Seconds()*1000/n, "repeat-visit-ms")
 	b.ReportMetric(sweep.Seconds()*1000/n, "sweep-9-kernels-ms")
 }

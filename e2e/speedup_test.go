@@ -82,7 +82,7 @@ func TestSpeedupEq14(t *testing.T) {
 		}
 	}
 	// The speedup chart: predicted, measured, Multi's estimate, Amdahl.
-	b.waitFor(t, "the speedup chart", `document.querySelector("#speedup-chart canvas")`)
+	b.waitFor(t, "the speedup chart", `document.querySelector("#speedup-chart svg")`)
 	var cols string
 	b.eval(t, `[...document.querySelectorAll("#speedup-table thead th")].map(th => th.textContent).join("|")`, &cols)
 	for _, want := range []string{"S measured", "Multi (Table 5)", "Amdahl", "Gustafson", "Sun–Ni"} {

@@ -1,8 +1,11 @@
 // memwall-charts.js: the bridge between the Go chart component (app/chart.go)
 // and Apache ECharts. Options arrive as JSON; formatter names such as
 // "@seconds" become the functions below, so axis labels and tooltips show
-// human units. Exports: PNG through ECharts' own saveAsImage, SVG by
-// re-rendering the same option with the SVG renderer.
+// human units. Charts draw with the SVG renderer: for these few hundred
+// points per series it lays out and paints faster than the canvas one,
+// which matters most on the first load. Exports re-render the same option
+// off screen: PNG with the canvas renderer (ECharts' saveAsImage can only
+// save SVG from an SVG chart), SVG with server-side rendering.
 (function () {
   "use strict";
 
@@ -83,23 +86,53 @@
   function exportSVG(el) {
     var chart = echarts.getInstanceByDom(el);
     if (!chart) return;
-    var opt = chart.getOption();
     var svg = echarts.init(null, null, {
       renderer: "svg", ssr: true, width: el.clientWidth || 800, height: el.clientHeight || 400,
     });
-    opt.animation = false;
-    opt.toolbox = [{ show: false }];
-    svg.setOption(opt);
+    svg.setOption(exportOption(chart));
     var text = svg.renderToSVGString();
     svg.dispose();
     download((el.id || "chart") + ".svg", new Blob([text], { type: "image/svg+xml" }));
+  }
+
+  // The same option drawn again with animation and the toolbox off.
+  function exportOption(chart) {
+    var opt = chart.getOption();
+    opt.animation = false;
+    opt.toolbox = [{ show: false }];
+    return opt;
+  }
+
+  function exportPNG(el) {
+    var chart = echarts.getInstanceByDom(el);
+    if (!chart) return;
+    var w = el.clientWidth || 800, h = el.clientHeight || 400;
+    var box = document.createElement("div");
+    box.style.cssText = "position:fixed;left:-20000px;top:0;width:" + w + "px;height:" + h + "px";
+    document.body.appendChild(box);
+    var png = echarts.init(box, null, { renderer: "canvas", width: w, height: h });
+    png.setOption(exportOption(chart));
+    var url = png.getDataURL({ type: "png", pixelRatio: 2, backgroundColor: "#fff" });
+    png.dispose();
+    box.remove();
+    // A data: URL decoded here, not fetched: the page's policy allows
+    // connections to its own origin only.
+    var bin = atob(url.slice(url.indexOf(",") + 1));
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    download((el.id || "chart") + ".png", new Blob([bytes], { type: "image/png" }));
   }
 
   function withToolbox(opt, el) {
     opt.toolbox = {
       right: 8,
       feature: {
-        saveAsImage: { title: "PNG", name: el.id || "chart", pixelRatio: 2 },
+        myExportPNG: {
+          show: true,
+          title: "PNG",
+          icon: "path://M4,4 L28,4 L28,28 L4,28 Z M4,22 L12,14 L18,20 L22,16 L28,22",
+          onclick: function () { exportPNG(el); },
+        },
         myExportSVG: {
           show: true,
           title: "SVG",
@@ -112,9 +145,33 @@
     return opt;
   }
 
+  // A chart's first draw waits until the page has painted: laying out a
+  // chart takes longer than the rest of a page, so the numbers show first
+  // and the chart follows. Options that arrive meanwhile replace the
+  // waiting one.
+  var waiting = new Map();
+
   function render(el, json) {
     if (typeof echarts === "undefined" || !el) return;
-    var chart = echarts.getInstanceByDom(el) || echarts.init(el, null, { renderer: "canvas" });
+    if (echarts.getInstanceByDom(el)) {
+      draw(el, json);
+      return;
+    }
+    var first = !waiting.has(el);
+    waiting.set(el, json);
+    if (!first) return;
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        if (!waiting.has(el)) return; // disposed meanwhile
+        var latest = waiting.get(el);
+        waiting.delete(el);
+        if (el.isConnected) draw(el, latest);
+      }, 0);
+    });
+  }
+
+  function draw(el, json) {
+    var chart = echarts.getInstanceByDom(el) || echarts.init(el, null, { renderer: "svg" });
     var opt;
     try {
       opt = revive(JSON.parse(json));
@@ -131,9 +188,10 @@
   }
 
   function dispose(el) {
+    waiting.delete(el);
     var chart = el && echarts.getInstanceByDom(el);
     if (chart) chart.dispose();
   }
 
-  window.memwallChart = { render: render, resize: resize, dispose: dispose, exportSVG: exportSVG, format: formatters };
+  window.memwallChart = { render: render, resize: resize, dispose: dispose, exportSVG: exportSVG, exportPNG: exportPNG, format: formatters };
 })();
