@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.14.2
 	github.com/goccy/go-json v0.12.0
 	github.com/maxence-charriere/go-app/v9 v9.8.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.62.0
 )
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"memwall/engine/machine"
 )
 
 func runCLI(args ...string) (stdout, stderr string, status int) {
@@ -151,4 +153,32 @@ func FuzzPredictArgs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMachinesKerncraft imports the Kerncraft fixture of engine/machine:
+// C = 40960 sets · 11 ways · 64 B = 28 835 840 B, β1 = the one-core copy
+// from memory, 13.08 GB/s; β2 and m come from the flags. Without them the
+// command names what is missing and the flags that give it.
+func TestMachinesKerncraft(t *testing.T) {
+	const file = "../../engine/machine/testdata/kerncraft-block.yml"
+	out, errOut, st := runCLI("machines", "--kerncraft", file, "--beta2", "2.5GB/s", "--mispredict", "6ns", "--name", "Box")
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	m, err := machine.ParseJSON([]byte(out))
+	if err != nil {
+		t.Fatalf("the output is not a machine file: %v\n%s", err, out)
+	}
+	want := machine.Machine{Beta1: 13.08e9, Beta2: 2.5e9, Mu1: 2, C: 28835840, B: 64, M: 6e-9}
+	if m.Name != "Box" || m.Beta1 != want.Beta1 || m.Beta2 != want.Beta2 || m.Mu1 != 2 || m.C != want.C || m.B != want.B || math.Abs(m.M-want.M) > 1e-18 {
+		t.Errorf("got %+v; want %+v named Box", m, want)
+	}
+	_, errOut, st = runCLI("machines", "--kerncraft", file)
+	if st != 2 || !strings.Contains(errOut, "beta2:") || !strings.Contains(errOut, "mispredict:") || !strings.Contains(errOut, "--beta2") {
+		t.Errorf("without β2 and m: status %d, %q", st, errOut)
+	}
+	_, errOut, st = runCLI("machines", "--kerncraft", "no-such-file.yml")
+	if st != 2 || !strings.Contains(errOut, "no-such-file.yml") {
+		t.Errorf("a missing file: status %d, %q", st, errOut)
+	}
 }
