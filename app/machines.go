@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -98,6 +99,13 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 		"mispredict": units.FormatSeconds(m.M),
 	}
 	exactFields(vals, m)
+	// A number the machine lacks (an import that cannot give it) is an
+	// empty field to fill, not a zero to correct.
+	for key, v := range map[string]float64{"beta1": m.Beta1, "beta2": m.Beta2, "mispredict": m.M} {
+		if v == 0 {
+			vals[key] = ""
+		}
+	}
 	p.edit = formText{prefix: "m-"}
 	p.edit.set(ctx, vals)
 	p.editErrs = map[string]string{}
@@ -251,6 +259,10 @@ func (p *machinesPage) onImport(ctx app.Context, e app.Event) {
 			p.importMsgs = []string{err.Error()}
 			return
 		}
+		if isKerncraft(name, data) {
+			p.importKerncraft(ctx, name, data)
+			return
+		}
 		good, bad := parseMachines(data)
 		if len(bad) == 0 {
 			p.addImported(ctx, good)
@@ -259,6 +271,41 @@ func (p *machinesPage) onImport(ctx app.Context, e app.Event) {
 		p.importMsgs = append([]string{name + ":"}, bad...)
 		p.importPending = good
 	})
+}
+
+// isKerncraft says a picked file is a Kerncraft machine file (YAML) rather
+// than memwall machines (JSON): by its name, or by not starting as JSON.
+func isKerncraft(name string, data []byte) bool {
+	n := strings.ToLower(name)
+	if strings.HasSuffix(n, ".yml") || strings.HasSuffix(n, ".yaml") {
+		return true
+	}
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] != '{' && t[0] != '['
+}
+
+// importKerncraft opens the editor on what a Kerncraft machine file gives
+// (B, C, β1) and asks for the rest: such files have no random-access
+// bandwidth or misprediction penalty.
+func (p *machinesPage) importKerncraft(ctx app.Context, name string, data []byte) {
+	k, err := machine.ParseKerncraft(data)
+	if err != nil {
+		p.importMsgs = []string{name + ": " + err.Error()}
+		return
+	}
+	m, _ := k.Machine(machine.Machine{})
+	p.openEditor(ctx, "", m)
+	read := fmt.Sprintf("B = %s and C = %s (%s)", units.FormatSize(k.Line), units.FormatSize(k.Cache), k.CacheLevel)
+	if k.Beta1 > 0 {
+		read += fmt.Sprintf(", β1 = %s (%s from memory, one core)", units.FormatBandwidth(k.Beta1), k.Beta1Kernel)
+	}
+	ask := "β2 and m"
+	if k.Beta1 == 0 {
+		ask = "β1, β2 and m"
+	}
+	p.notice = fmt.Sprintf("Read %s from the Kerncraft machine file %s. Kerncraft files have no random-access bandwidth or branch misprediction penalty%s: enter %s, then save.",
+		read, name, map[bool]string{true: ", and this one no bandwidth measured from memory", false: ""}[k.Beta1 == 0], ask)
+	ctx.ScrollTo("editor")
 }
 
 // onImportGood imports the good machines of a file that also had bad ones,
@@ -358,12 +405,12 @@ func (p *machinesPage) Render() app.UI {
 func (p *machinesPage) renderUser() app.UI {
 	return app.Section().ID("user-machines").Class("panel").Body(
 		app.H2().Text("My machines"),
-		app.If(len(p.lib.User) == 0, app.P().Text("None yet: add one, copy a preset, derive one from specifications, or import a file.")).
+		app.If(len(p.lib.User) == 0, app.P().Text("None yet: add one, copy a preset, derive one from specifications, or import a file (memwall's JSON, or a Kerncraft machine file in YAML).")).
 			Else(p.machineTable("user-table", p.lib.User, true)),
 		app.Div().Class("row actions").Body(
 			app.Button().ID("new-machine").Text("New machine").OnClick(p.onNew),
 			app.Label().Class("button").For("import-file").Text("Import from file…"),
-			app.Input().ID("import-file").Type("file").Accept(".json,application/json").Class("visually-hidden").OnChange(p.onImport),
+			app.Input().ID("import-file").Type("file").Accept(".json,.yml,.yaml,application/json,application/yaml").Class("visually-hidden").OnChange(p.onImport),
 			app.If(len(p.lib.User) > 0, app.Button().ID("export-all").Text("Export all").OnClick(p.onExportAll)),
 		),
 		app.If(len(p.importMsgs) > 0,

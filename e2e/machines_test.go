@@ -94,6 +94,47 @@ func TestMachineImport(t *testing.T) {
 	b.noErrors(t, "import")
 }
 
+// TestKerncraftImport imports the Kerncraft fixture of engine/machine: the
+// editor opens with B = 64 B, C = 40960 · 11 · 64 B = 27.5 MiB and
+// β1 = 13.08 GB/s (one-core copy from memory), β2 and m empty and asked
+// for; filled in, the machine saves. A YAML file that is not a Kerncraft
+// machine file is refused with a message naming the missing key.
+func TestKerncraftImport(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	fixture, err := filepath.Abs("../engine/machine/testdata/kerncraft-block.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other.yml")
+	os.WriteFile(other, []byte("model name: X\nclock: 2 GHz\n"), 0o644)
+
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/machines", "#presets")
+	b.run(t, setFile("#import-file", fixture))
+	b.waitFor(t, "the Kerncraft notice", `document.querySelector("#notice")?.textContent.includes("Kerncraft")`)
+	for sel, want := range map[string]string{"#m-beta1": "13.08 GB/s", "#m-cache": "27.5 MiB", "#m-line": "64 B", "#m-mu1": "2", "#m-beta2": "", "#m-mispredict": ""} {
+		var got string
+		b.eval(t, `document.querySelector("`+sel+`").value`, &got)
+		if got != want {
+			t.Errorf("%s = %q; want %q", sel, got, want)
+		}
+	}
+	b.screenshot(t, "machines-kerncraft")
+	b.typeInto(t, "#m-name", "Kerncraft box")
+	b.typeInto(t, "#m-beta2", "2.5 GB/s")
+	b.typeInto(t, "#m-mispredict", "6 ns")
+	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
+	b.waitFor(t, "the saved machine", `document.querySelector('#user-table tr[data-id="my-kerncraft-box"]')`)
+	if row := b.text(t, `#user-table tr[data-id="my-kerncraft-box"]`); !strings.Contains(row, "27.5 MiB") || !strings.Contains(row, "13.08 GB/s") {
+		t.Errorf("saved row: %q", row)
+	}
+
+	b.run(t, setFile("#import-file", other))
+	b.waitFor(t, "the refusal", `document.querySelector("#import-report")?.textContent.includes("cacheline size: missing")`)
+	b.noErrors(t, "kerncraft import")
+}
+
 func setFile(sel, file string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var nodes []*cdp.Node
