@@ -3,5 +3,6 @@
 // sequential streams, the size and line size of the largest cache, and the
 // branch-misprediction penalty. It validates a description with messages that
 // name the field and the accepted range, derives one from memory and CPU
-// specifications (seed 000, section III.A), and reads and writes machine files.
+// specifications (seed 000, section III.A), reads and writes machine files,
+// and reads what a Kerncraft machine file (YAML) gives of the six numbers.
 package machine
