@@ -204,17 +204,67 @@ func (e *env) alloc(n int) uint64 {
 	return base
 }
 
-// permutation is a uniformly random permutation of 0..n-1 (Fisher–Yates).
+// permutation is a uniformly random permutation of 0..n-1: Fisher–Yates
+// for small n; for large n, the values scattered into shuffleBuckets
+// buckets at random and each bucket shuffled (Sanders, "Random
+// permutations on distributed, external and hierarchical memory", 1998).
+// Both give every permutation the same chance; the second keeps each
+// swap inside a bucket the host's cache holds, where Fisher–Yates over a
+// large array misses the cache on every swap (it took as long as
+// simulating the permutation product at N = 2^22).
 func (e *env) permutation(n int) []uint32 {
 	a := make([]uint32, n)
-	for i := range a {
-		a[i] = uint32(i)
+	if n < bucketShuffleMin {
+		for i := range a {
+			a[i] = uint32(i)
+		}
+		shuffle(e.rng, a)
+		return a
 	}
-	for i := n - 1; i > 0; i-- {
-		j := e.rng.IntN(i + 1)
+	bucketPermutation(e.rng, a, shuffleBuckets)
+	return a
+}
+
+const (
+	bucketShuffleMin = 1 << 16
+	shuffleBuckets   = 256
+)
+
+// shuffle is Fisher–Yates.
+func shuffle(rng *rand.Rand, a []uint32) {
+	for i := len(a) - 1; i > 0; i-- {
+		j := rng.IntN(i + 1)
 		a[i], a[j] = a[j], a[i]
 	}
-	return a
+}
+
+// bucketPermutation fills a with a uniformly random permutation of
+// 0..len(a)-1: each value goes to one of k buckets (k ≤ 256) uniformly at
+// random, the buckets are laid out in order and each is shuffled. A given
+// permutation arises from exactly one assignment for each vector of bucket
+// sizes, with probability k^−n · ∏ 1/size!, the same for every
+// permutation.
+func bucketPermutation(rng *rand.Rand, a []uint32, k int) {
+	ids := make([]uint8, len(a))
+	count := make([]int, k)
+	for i := range ids {
+		b := uint8(rng.Uint32N(uint32(k)))
+		ids[i] = b
+		count[b]++
+	}
+	next := make([]int, k)
+	for b, sum := 0, 0; b < k; b++ {
+		next[b] = sum
+		sum += count[b]
+	}
+	start := append([]int(nil), next...)
+	for i, b := range ids {
+		a[next[b]] = uint32(i)
+		next[b]++
+	}
+	for b := range k {
+		shuffle(rng, a[start[b]:start[b]+count[b]])
+	}
 }
 
 // uniform is n integers drawn uniformly from 0..max-1 (seed 000 Fig. 5:
