@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -185,12 +184,12 @@ type env struct {
 	n    int
 	wlog uint
 	next uint64
-	rng  *rand.Rand
+	rng  *splitMix
 }
 
 func newEnv(s *sim.Sim, p mbram.Params, seed uint64) *env {
 	return &env{s: s, p: p, n: int(p.N), wlog: uint(bits.TrailingZeros64(uint64(p.W))), next: 1 << 20,
-		rng: rand.New(rand.NewPCG(seed, 0x6d656d77616c6c))}
+		rng: newSplitMix(seed)}
 }
 
 // alloc reserves n words and returns the address of the first.
@@ -231,9 +230,9 @@ const (
 )
 
 // shuffle is Fisher–Yates.
-func shuffle(rng *rand.Rand, a []uint32) {
+func shuffle(rng *splitMix, a []uint32) {
 	for i := len(a) - 1; i > 0; i-- {
-		j := rng.IntN(i + 1)
+		j := rng.Uint32N(uint32(i + 1))
 		a[i], a[j] = a[j], a[i]
 	}
 }
@@ -244,7 +243,7 @@ func shuffle(rng *rand.Rand, a []uint32) {
 // permutation arises from exactly one assignment for each vector of bucket
 // sizes, with probability k^−n · ∏ 1/size!, the same for every
 // permutation.
-func bucketPermutation(rng *rand.Rand, a []uint32, k int) {
+func bucketPermutation(rng *splitMix, a []uint32, k int) {
 	ids := make([]uint8, len(a))
 	count := make([]int, k)
 	for i := range ids {

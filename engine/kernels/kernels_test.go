@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"memwall/engine/machine"
@@ -109,11 +108,19 @@ func TestRadixCountAccesses(t *testing.T) {
 	}
 }
 
+// TestDeterministic: a seed gives the same counts twice, and another seed
+// other counts. The two-pass product runs on more data than the cache
+// holds: with everything in the cache its counts hardly depend on the
+// permutations.
 func TestDeterministic(t *testing.T) {
-	for _, id := range []string{"quicksort", "perm-twopass", "bucket"} {
+	for _, tc := range []struct {
+		id string
+		n  int64
+	}{{"quicksort", 3000}, {"perm-twopass", 1 << 18}, {"bucket", 3000}} {
+		id := tc.id
 		var first sim.Counts
 		for i := 0; i < 2; i++ {
-			r, err := Simulate(context.Background(), p4(), sim.TwoBit, id, params(3000), Options{Seed: 42})
+			r, err := Simulate(context.Background(), p4(), sim.TwoBit, id, params(tc.n), Options{Seed: 42})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +130,7 @@ func TestDeterministic(t *testing.T) {
 				t.Errorf("%s: two runs with seed 42 differ", id)
 			}
 		}
-		r, _ := Simulate(context.Background(), p4(), sim.TwoBit, id, params(3000), Options{Seed: 43})
+		r, _ := Simulate(context.Background(), p4(), sim.TwoBit, id, params(tc.n), Options{Seed: 43})
 		if r.Counts == first {
 			t.Errorf("%s: seeds 42 and 43 gave identical counts", id)
 		}
@@ -233,7 +240,7 @@ func TestEstimates(t *testing.T) {
 // method passes with this seed and a biased one (say, buckets not
 // shuffled, or the scatter out of order) fails by far.
 func TestBucketPermutationUniform(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 11))
+	rng := newSplitMix(7)
 	const draws = 240000
 	counts := map[[4]uint32]int{}
 	a := make([]uint32, 4)
@@ -272,5 +279,41 @@ func TestPermutationLarge(t *testing.T) {
 			t.Fatalf("%d twice", v)
 		}
 		seen[v] = true
+	}
+}
+
+// TestUint32NUniform: 600 000 draws below 6 should give each value
+// 100 000 times; Pearson's chi-square over 5 degrees of freedom stays
+// below its 99.9% quantile, 20.52 (tables). Below 2^31 + 1, where the
+// rejection matters most (half of the low products are redrawn), the
+// draws split evenly between the lower and the upper half of the range.
+func TestUint32NUniform(t *testing.T) {
+	rng := newSplitMix(1)
+	var counts [6]int
+	for range 600000 {
+		counts[rng.Uint32N(6)]++
+	}
+	chi2 := 0.0
+	for _, c := range counts {
+		d := float64(c) - 100000
+		chi2 += d * d / 100000
+	}
+	if chi2 > 20.52 {
+		t.Errorf("counts %v: chi-square %.1f", counts, chi2)
+	}
+	const n = 1<<31 + 1
+	low := 0
+	for range 100000 {
+		v := rng.Uint32N(n)
+		if v >= n {
+			t.Fatalf("%d out of range", v)
+		}
+		if v < n/2 {
+			low++
+		}
+	}
+	// Binomial(100000, 1/2): standard deviation 158; 5 of them is 791.
+	if d := low - 50000; d > 791 || d < -791 {
+		t.Errorf("%d of 100000 draws in the lower half", low)
 	}
 }

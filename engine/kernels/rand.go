@@ -1,0 +1,39 @@
+package kernels
+
+// splitMix is SplitMix64 (Steele, Lea and Flood, "Fast splittable
+// pseudorandom number generators", OOPSLA 2014), the generator of the
+// kernels' data: per number one add, two 64-bit multiplies and three
+// xor-shifts, fast natively and in WebAssembly, where math/rand/v2's PCG
+// and its bounded draws need a 128-bit multiply that WebAssembly emulates
+// (a third of a permutation-product run in the browser went to it).
+type splitMix struct{ x uint64 }
+
+func newSplitMix(seed uint64) *splitMix {
+	// Any seed, 0 included, starts a full-period sequence; the constant
+	// keeps seed 0 from giving the same first numbers as other users of
+	// SplitMix64.
+	return &splitMix{x: seed ^ 0x6d656d77616c6c}
+}
+
+func (r *splitMix) Uint64() uint64 {
+	r.x += 0x9e3779b97f4a7c15
+	z := r.x
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Uint32N is uniform in [0, n) for n > 0, by Lemire's multiply-and-shift
+// with rejection ("Fast random integer generation in an interval", 2019):
+// the 2^32 mod n low products that would favour some results are drawn
+// again, so every result has the same chance.
+func (r *splitMix) Uint32N(n uint32) uint32 {
+	m := uint64(uint32(r.Uint64())) * uint64(n)
+	if uint32(m) < n {
+		t := -n % n // 2^32 mod n
+		for uint32(m) < t {
+			m = uint64(uint32(r.Uint64())) * uint64(n)
+		}
+	}
+	return uint32(m >> 32)
+}
