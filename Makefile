@@ -19,6 +19,10 @@ test: test-go test-wasm
 test-go:
 	$(GO) vet ./...
 	$(GO) test $$($(GO) list ./... | grep -v '/measure$$')
+	# Again under the race detector, the packages that share state between
+	# goroutines: the server and its site, the presets' lazy loading, the
+	# app's page state.
+	$(GO) test -race ./cmd/memwall/... ./presets/ ./app/
 	$(GO) test -p 1 ./measure/
 
 # The UI, engine and presets tests again, compiled to WebAssembly and run in
