@@ -14,14 +14,14 @@ WASMEXEC := $(abspath bin/wasmbrowsertest)
 
 test: test-go test-wasm
 
-# The microbenchmarks of measure/ time this machine, so they run alone,
-# after everything else (browser tests beside them would skew the numbers).
+# The packages that share state between goroutines (the server and its
+# site, the presets' lazy loading, the app's page state) run again under
+# the race detector. The microbenchmarks of measure/ time this machine, so
+# they run alone, after everything else (browser tests beside them would
+# skew the numbers).
 test-go:
 	$(GO) vet ./...
 	$(GO) test $$($(GO) list ./... | grep -v '/measure$$')
-	# Again under the race detector, the packages that share state between
-	# goroutines: the server and its site, the presets' lazy loading, the
-	# app's page state.
 	$(GO) test -race ./cmd/memwall/... ./presets/ ./app/
 	$(GO) test -p 1 ./measure/
 
