@@ -78,18 +78,7 @@ func (p *dataPage) renderInputs() app.UI {
 		),
 		app.Small().Class("hint").Text("Columns like kernel, n, w, b, machine, seconds (or time_ms); kernel holds an id such as quicksort, machine a preset id such as p4-1.7-pc133 or one of your machines. The file stays in this browser."),
 		app.If(p.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(p.importErr)),
-		app.If(len(p.importMsgs) > 0,
-			app.Div().ID("import-report").Class("callout warn").Aria("live", "polite").Body(
-				app.Ul().Body(app.Range(p.importMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.importMsgs[i]) })),
-				app.If(len(p.pending) > 0,
-					app.P().Body(
-						app.Button().ID("import-good").Text("Import the good rows").OnClick(p.onImportGood),
-						app.Text(" "),
-						app.Button().ID("import-cancel").Text("Cancel").OnClick(p.onImportCancel),
-					),
-				),
-			),
-		),
+		importReport(p.importMsgs, goodLabel(len(p.pending), "Import the good rows"), p.onImportGood, p.onImportCancel, ""),
 		app.If(p.data == fileData && p.file != nil,
 			app.H2().Text("Columns"),
 			app.Range(dataRoles).Slice(func(i int) app.UI {

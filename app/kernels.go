@@ -132,10 +132,7 @@ func (p *kernelsPage) shareLink(ctx app.Context) *url.URL {
 }
 
 func (p *kernelsPage) onMachine(ctx app.Context, e app.Event) {
-	id := inputValue(ctx)
-	if id == "link" && p.linkMachine != nil {
-		p.s.Machine = *p.linkMachine
-	} else if m, ok := p.lib.find(id); ok {
+	if m, ok := p.lib.chosen(inputValue(ctx), p.linkMachine); ok {
 		p.s.Machine = m
 	}
 	p.update(ctx)

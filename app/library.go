@@ -201,6 +201,15 @@ func (l library) options(link *machine.Machine, linkGroup string) []option {
 	return opts
 }
 
+// chosen is the machine a menu value picks: the machine that came with a
+// link (or file) for "link", else the library's machine of that id.
+func (l library) chosen(value string, link *machine.Machine) (machine.Machine, bool) {
+	if value == "link" && link != nil {
+		return *link, true
+	}
+	return l.find(value)
+}
+
 // menuValue is the machine menu's value for m: its id, or "link" for a
 // machine without one (it came inline with a link).
 func menuValue(m machine.Machine) string {

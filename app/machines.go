@@ -413,17 +413,7 @@ func (p *machinesPage) renderUser() app.UI {
 			app.Input().ID("import-file").Type("file").Accept(".json,.yml,.yaml,application/json,application/yaml").Class("visually-hidden").OnChange(p.onImport),
 			app.If(len(p.lib.User) > 0, app.Button().ID("export-all").Text("Export all").OnClick(p.onExportAll)),
 		),
-		app.If(len(p.importMsgs) > 0,
-			app.Div().ID("import-report").Class("callout warn").Aria("live", "polite").Body(
-				app.Ul().Body(app.Range(p.importMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.importMsgs[i]) })),
-				app.If(len(p.importPending) > 0,
-					app.P().Body(
-						app.Button().ID("import-good").Text(fmt.Sprintf("Import the %d good machine(s)", len(p.importPending))).OnClick(p.onImportGood),
-						app.Button().Text("Cancel").OnClick(p.onImportCancel),
-					),
-				),
-			),
-		),
+		importReport(p.importMsgs, goodLabel(len(p.importPending), fmt.Sprintf("Import the %d good machine(s)", len(p.importPending))), p.onImportGood, p.onImportCancel, ""),
 	)
 }
 

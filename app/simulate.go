@@ -279,10 +279,7 @@ func (p *simulatePage) shareLink(ctx app.Context) *url.URL {
 }
 
 func (p *simulatePage) onMachine(ctx app.Context, e app.Event) {
-	id := inputValue(ctx)
-	if id == "link" && p.linkMachine != nil {
-		p.s.Machine = *p.linkMachine
-	} else if m, ok := p.lib.find(id); ok {
+	if m, ok := p.lib.chosen(inputValue(ctx), p.linkMachine); ok {
 		p.s.Machine = m
 	}
 	// The word size is checked against the line, so a machine change may

@@ -422,18 +422,7 @@ func (p *speedupPage) renderInputs() app.UI {
 		),
 		app.Small().Class("hint").Text("A header row naming the columns, e.g. N,P,T; units in the header (time_ms) or the cells (1.5ms). The file stays in this browser."),
 		app.If(p.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(p.importErr)),
-		app.If(len(p.importMsgs) > 0,
-			app.Div().ID("import-report").Class("callout warn").Aria("live", "polite").Body(
-				app.Ul().Body(app.Range(p.importMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.importMsgs[i]) })),
-				app.If(len(p.pending) > 0,
-					app.P().Body(
-						app.Button().ID("import-good").Text("Import the good rows").OnClick(p.onImportGood),
-						app.Text(" "),
-						app.Button().ID("import-cancel").Text("Cancel").OnClick(p.onImportCancel),
-					),
-				).Else(app.P().Text("No row of the file could be read; nothing was changed.")),
-			),
-		),
+		importReport(p.importMsgs, goodLabel(len(p.pending), "Import the good rows"), p.onImportGood, p.onImportCancel, "No row of the file could be read; nothing was changed."),
 		app.Div().Class("row").Body(
 			selectField("y-col", "Measured column", p.yCol, columnOptions(p.tbl, ""), p.onColumn("y")),
 			selectField("n-col", "N, problem size", p.nCol, columnOptions(p.tbl, "(none)"), p.onColumn("n")),
