@@ -367,11 +367,9 @@ func buildAcross(choice string, ms []machine.Machine) acrossView {
 		"grid":      map[string]any{"left": 16, "right": 32, "top": 48, "bottom": 72, "containLabel": true},
 		"legend":    map[string]any{"bottom": 0, "left": 0, "right": 0, "type": "scroll"},
 		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@seconds"},
-		"xAxis": map[string]any{"type": "log", "logBase": 2, "name": what, "nameLocation": "middle", "nameGap": 30,
-			"min": lo, "max": hi, "axisLabel": map[string]any{"formatter": "@count"},
-			"axisPointer": map[string]any{"label": map[string]any{"formatter": "@count"}}},
-		"yAxis":  map[string]any{"type": "log", "name": "predicted time", "axisLabel": map[string]any{"formatter": "@seconds"}},
-		"series": series,
+		"xAxis":     sizeAxis(what, lo, hi),
+		"yAxis":     timeAxis(),
+		"series":    series,
 	}
 	return acrossView{Kernel: choice, Option: raws.splice(chartJSON(opt)), Machines: len(ms), Points: points, Millis: ms0}
 }

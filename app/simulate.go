@@ -115,7 +115,7 @@ func (p *simulatePage) init(ctx app.Context, fragment string) {
 	p.resetText(ctx)
 	// The scenario checks the closed form's limits; the simulator has
 	// tighter ones (the data really exist), said at the field.
-	p.checkSim()
+	p.checkSim(p.s.Params)
 }
 
 // simLink is what a Simulate link holds.
@@ -199,8 +199,8 @@ func (p *simulatePage) resetText(ctx app.Context) {
 
 // checkSim marks a workload the closed form takes and the simulator does
 // not (more than 2^26 elements, a word wider than the line).
-func (p *simulatePage) checkSim() bool {
-	if err := kernels.Check(p.s.Kernel, p.s.Params, p.s.Machine.B); err != nil {
+func (p *simulatePage) checkSim(params mbram.Params) bool {
+	if err := kernels.Check(p.s.Kernel, params, p.s.Machine.B); err != nil {
 		var pe *mbram.ParamError
 		if errors.As(err, &pe) {
 			p.errs[pe.Param] = fieldName(pe.Param) + ": " + pe.Msg
@@ -246,16 +246,7 @@ func (p *simulatePage) applyText() bool {
 	if err != nil {
 		p.errs["seed"] = "seed: " + err.Error()
 	}
-	if len(p.errs) > 0 {
-		return false
-	}
-	if err := kernels.Check(p.s.Kernel, params, p.s.Machine.B); err != nil {
-		var pe *mbram.ParamError
-		if errors.As(err, &pe) {
-			p.errs[pe.Param] = fieldName(pe.Param) + ": " + pe.Msg
-		} else {
-			p.errs["n"] = err.Error()
-		}
+	if len(p.errs) > 0 || !p.checkSim(params) {
 		return false
 	}
 	p.s.Params, p.seed = params, seed

@@ -103,11 +103,9 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 		"grid":      map[string]any{"left": 16, "right": 32, "top": 56, "bottom": 48, "containLabel": true},
 		"legend":    map[string]any{"top": 4, "left": 0, "type": "scroll", "right": 90},
 		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@seconds"},
-		"xAxis": map[string]any{"type": "log", "logBase": 2, "name": what, "nameLocation": "middle", "nameGap": 30,
-			"min": lo, "max": hi, "axisLabel": map[string]any{"formatter": "@count"},
-			"axisPointer": map[string]any{"label": map[string]any{"formatter": "@count"}}},
-		"yAxis":  map[string]any{"type": "log", "name": "predicted time", "axisLabel": map[string]any{"formatter": "@seconds"}},
-		"series": series,
+		"xAxis":     sizeAxis(what, lo, hi),
+		"yAxis":     timeAxis(),
+		"series":    series,
 	}
 	return sweepResult{Option: raws.splice(chartJSON(opt)), From: lo, To: hi, Points: points, Millis: ms}
 }
@@ -147,4 +145,17 @@ func breakdownOption(b mbram.Breakdown) string {
 		"yAxis":     map[string]any{"type": "category", "data": []string{"time"}, "show": false},
 		"series":    series,
 	})
+}
+
+// sizeAxis is the x axis of a sweep over a size from lo to hi: base-2
+// logarithmic, labelled in the paper's units (8Mi).
+func sizeAxis(what string, lo, hi int64) map[string]any {
+	return map[string]any{"type": "log", "logBase": 2, "name": what, "nameLocation": "middle", "nameGap": 30,
+		"min": lo, "max": hi, "axisLabel": map[string]any{"formatter": "@count"},
+		"axisPointer": map[string]any{"label": map[string]any{"formatter": "@count"}}}
+}
+
+// timeAxis is the y axis of predicted times: logarithmic, in seconds.
+func timeAxis() map[string]any {
+	return map[string]any{"type": "log", "name": "predicted time", "axisLabel": map[string]any{"formatter": "@seconds"}}
 }
