@@ -299,12 +299,12 @@ func (p *machinesPage) importKerncraft(ctx app.Context, name string, data []byte
 	if k.Beta1 > 0 {
 		read += fmt.Sprintf(", β1 = %s (%s from memory, one core)", units.FormatBandwidth(k.Beta1), k.Beta1Kernel)
 	}
-	ask := "β2 and m"
+	lacks, ask := "", "β2 and m"
 	if k.Beta1 == 0 {
-		ask = "β1, β2 and m"
+		lacks, ask = ", and this one no bandwidth measured from memory", "β1, β2 and m"
 	}
 	p.notice = fmt.Sprintf("Read %s from the Kerncraft machine file %s. Kerncraft files have no random-access bandwidth or branch misprediction penalty%s: enter %s, then save.",
-		read, name, map[bool]string{true: ", and this one no bandwidth measured from memory", false: ""}[k.Beta1 == 0], ask)
+		read, name, lacks, ask)
 	ctx.ScrollTo("editor")
 }
 

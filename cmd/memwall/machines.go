@@ -65,7 +65,7 @@ func importKerncraft(path, beta1, beta2, mispredict string, mu1 int, name string
 	}
 	defer f.Close()
 	// One byte over the parser's limit, so that it can say the file is too big.
-	data, err := io.ReadAll(io.LimitReader(f, 4<<20+1))
+	data, err := io.ReadAll(io.LimitReader(f, machine.MaxKerncraftFile+1))
 	if err != nil {
 		return machine.Machine{}, err
 	}

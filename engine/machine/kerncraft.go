@@ -36,16 +36,17 @@ type Kerncraft struct {
 	Beta1Kernel string
 }
 
-// maxKerncraftFile bounds the YAML read: real machine files are 10–200 KB.
-const maxKerncraftFile = 4 << 20
+// MaxKerncraftFile bounds a Kerncraft file read, in bytes: real machine
+// files are 10–200 KB.
+const MaxKerncraftFile = 4 << 20
 
 // ParseKerncraft reads a Kerncraft machine file. Errors name the key that
 // is missing or wrong, as a path such as "memory hierarchy[2].cache per
 // group.sets".
 func ParseKerncraft(data []byte) (Kerncraft, error) {
 	var k Kerncraft
-	if len(data) > maxKerncraftFile {
-		return k, fmt.Errorf("kerncraft: the file is %d bytes; machine files up to %d bytes are accepted", len(data), maxKerncraftFile)
+	if len(data) > MaxKerncraftFile {
+		return k, fmt.Errorf("kerncraft: the file is %d bytes; machine files up to %d bytes are accepted", len(data), MaxKerncraftFile)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

@@ -128,7 +128,7 @@ func TestParseKerncraftErrors(t *testing.T) {
 			}
 		})
 	}
-	big := make([]byte, maxKerncraftFile+1)
+	big := make([]byte, MaxKerncraftFile+1)
 	if _, err := ParseKerncraft(big); err == nil || !strings.Contains(err.Error(), "accepted") {
 		t.Errorf("a file over the limit: got %v", err)
 	}
