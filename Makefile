@@ -15,7 +15,8 @@ WASMEXEC := $(abspath bin/wasmbrowsertest)
 test: test-go test-wasm
 
 # The packages that share state between goroutines (the server and its
-# site, the presets' lazy loading, the app's page state) run again under
+# site, the presets' lazy loading, the app's page state, the goroutines that
+# run measure/'s supersteps) run again under
 # the race detector. The microbenchmarks of measure/ time this machine, so
 # they run alone, after everything else (browser tests beside them would
 # skew the numbers).
@@ -23,6 +24,7 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test $$($(GO) list ./... | grep -v '/measure$$')
 	$(GO) test -race ./cmd/memwall/... ./presets/ ./app/
+	$(GO) test -race -run 'Superstep|TeamAddresses' ./measure/
 	$(GO) test -p 1 ./measure/
 
 # The UI, engine and presets tests again, compiled to WebAssembly and run in

@@ -22,6 +22,13 @@
 // L3 level (about 4 ns) up to about 8 MiB. Curve minima, not medians, feed
 // the cache detection: load from other processes only ever slows a run.
 //
+// supersteps.go runs seed 003's experiment suites for real (section 4.1):
+// p goroutines locked to OS threads read and write one shared array in the
+// Good and Bad patterns, with a spinning barrier between the copy-in and
+// copy-out phases, and each superstep's median time is written with the
+// features the seed's cost functions take (h_r, h_w, h, M, h_rc, h_rm,
+// h_wc, h_wm), so that the fits of its Tables 1–8 can be redone here.
+//
 // The package is pure Go apart from reading the OS's own description of the
 // machine (sysinfo_linux.go; elsewhere, including GOOS=js GOARCH=wasm, it
 // reports nothing), so the same calibration can run in a browser. Calibrate
