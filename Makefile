@@ -15,9 +15,9 @@ WASMEXEC := $(abspath bin/wasmbrowsertest)
 test: test-go test-wasm
 
 # The packages that share state between goroutines (the server and its
-# site, the presets' lazy loading, the app's page state, the goroutines that
-# run measure/'s supersteps) run again under
-# the race detector. The microbenchmarks of measure/ time this machine, so
+# site, the presets' lazy loading, the app's page state, the goroutines
+# that run measure/'s supersteps) run again under the race detector. The
+# microbenchmarks of measure/ time this machine, so
 # they run alone, after everything else (browser tests beside them would
 # skew the numbers).
 test-go:
