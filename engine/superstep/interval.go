@@ -89,7 +89,7 @@ func (s Set) Interval(c Counts) (Interval, error) {
 	tg, gt := HrHwMc.Eval(good, x)
 	tb, bt := HrHwM.Eval(s.Bad, x)
 	iv := Interval{Features: x, Region: region, Good: tg * 1e-6, Bad: tb * 1e-6, GoodTerms: gt, BadTerms: bt}
-	if math.IsInf(iv.Good, 0) || math.IsInf(iv.Bad, 0) {
+	if !finite(iv.Good) || !finite(iv.Bad) {
 		return Interval{}, errors.New("the prediction overflows; the counts or coefficients are too large")
 	}
 	// The constant L of a fit "plays a second order role and ... is very
@@ -140,6 +140,8 @@ func MG(tm, tg float64) (float64, error) {
 	}
 	return r, nil
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func checkTimes(tm, tg, tb float64) error {
 	if math.IsNaN(tm) || math.IsInf(tm, 0) || tm < 0 {

@@ -295,3 +295,13 @@ func TestPublishedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalOverflow: coefficients near the largest float64 make the
+// terms overflow, to +Inf − Inf = NaN when their signs differ; refused.
+func TestIntervalOverflow(t *testing.T) {
+	set, _ := SGIPowerChallenge(8)
+	set.GoodR0 = Coefficients{Ghrc: 1e308, GM: -1e308}
+	if _, err := set.Interval(Counts{Hr: 10, Hw: 10, M: 100}); err == nil || !strings.Contains(err.Error(), "overflows") {
+		t.Errorf("err = %v", err)
+	}
+}
