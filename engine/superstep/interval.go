@@ -96,7 +96,7 @@ func (s Set) Interval(c Counts) (Interval, error) {
 	// sensitive to noise" (section 4.3); for tiny supersteps it can make a
 	// prediction negative (Table 2, p = 2, R0: L = −30 µs).
 	if tg < 0 {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Good function predicts %.4g µs < 0: the superstep is smaller than any the coefficients were fitted on, and its fitted constant L dominates", tg))
+		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Good function predicts %.4g µs < 0: for a superstep this small its fitted constant L = %g µs outweighs the access terms (fitted constants are sensitive to noise, seed 003 section 4.3)", tg, good.L))
 	}
 	if tb < 0 {
 		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Bad function predicts %.4g µs < 0: the coefficients do not describe a superstep this small", tb))

@@ -292,3 +292,53 @@ func SortSizes(p int) []int64 {
 	}
 	return ns
 }
+
+// Located is Loc and M/G of a sort's measured times.
+type Located struct {
+	// Steps holds the metrics of the supersteps that have a measured time,
+	// by index into Prediction.Steps; the time is one execution's.
+	Steps map[int]Locality
+	// Total holds the metrics of the whole sort's time, when one is given
+	// or every superstep has one; TotalSummed says it is the sum of the
+	// supersteps' times, each times its Repeat (the seed sums the supersteps
+	// of a run, section 5.2).
+	Total       *Locality
+	TotalSummed bool
+}
+
+// Locate computes Loc and M/G for measured times in seconds: steps maps an
+// index into pr.Steps to the time of one execution of that superstep; total
+// (when not nil) is the time of the whole sort.
+func (pr Prediction) Locate(steps map[int]float64, total *float64) (Located, error) {
+	out := Located{Steps: map[int]Locality{}}
+	for i, tm := range steps {
+		if i < 0 || i >= len(pr.Steps) {
+			return Located{}, fmt.Errorf("measured time for superstep %d: the sort has %d supersteps", i+1, len(pr.Steps))
+		}
+		if !finite(tm) || tm < 0 {
+			return Located{}, fmt.Errorf("measured time of superstep %d = %g s; a finite time >= 0 is needed", pr.Steps[i].Step.Number, tm)
+		}
+		out.Steps[i] = pr.Steps[i].Interval.Locate(tm)
+	}
+	switch {
+	case total != nil:
+		if !finite(*total) || *total < 0 {
+			return Located{}, fmt.Errorf("measured total = %g s; a finite time >= 0 is needed", *total)
+		}
+		out.Total = locateTotal(*total, pr.Good, pr.Bad)
+	case len(pr.Steps) > 0 && len(steps) == len(pr.Steps):
+		sum := 0.0
+		for i, st := range pr.Steps {
+			sum += float64(st.Step.Repeat) * steps[i]
+		}
+		out.Total, out.TotalSummed = locateTotal(sum, pr.Good, pr.Bad), true
+	}
+	return out, nil
+}
+
+func locateTotal(tm, tg, tb float64) *Locality {
+	l := Locality{Measured: tm}
+	l.Loc, l.LocErr = Loc(tm, tg, tb)
+	l.MG, l.MGErr = MG(tm, tg)
+	return &l
+}

@@ -207,3 +207,52 @@ func TestPublishedLocalityConsistent(t *testing.T) {
 		t.Errorf("checked %d published pairs, want 40", checked)
 	}
 }
+
+// TestLocate uses the column sort of TestPredictTotal: per superstep
+// t_g = 418.8 µs, t_b = 41011 µs. A measured 2 ms gives
+// Loc = 1 − (2000 − 418.8)/(41011 − 418.8) = 1 − 1581.2/40592.2 = 0.961047...
+// and M/G = 2000/418.8 = 4.77555...; five such supersteps sum to 10 ms
+// against [2094, 205055] µs: Loc = 1 − 7906/202961 = 0.961047..., the same.
+func TestLocate(t *testing.T) {
+	set, _ := SGIPowerChallenge(12)
+	pr, err := set.Predict(mustPlan(t, "column", 60000, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[int]float64{0: 2e-3, 1: 2e-3, 2: 2e-3, 3: 2e-3, 4: 2e-3}
+	loc, err := pr.Locate(steps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := loc.Steps[2]
+	if l.LocErr != nil || l.MGErr != nil || !near(l.Loc, 1-1581.2/40592.2, 1e-12) || !near(l.MG, 2000/418.8, 1e-12) {
+		t.Errorf("superstep 3: %+v", l)
+	}
+	if loc.Total == nil || !loc.TotalSummed || !near(loc.Total.Measured, 10e-3, 1e-12) || !near(loc.Total.Loc, 1-7906.0/202961, 1e-12) {
+		t.Errorf("total: %+v", loc.Total)
+	}
+	// Only some supersteps: no total unless given.
+	loc, _ = pr.Locate(map[int]float64{1: 1e-3}, nil)
+	if loc.Total != nil || len(loc.Steps) != 1 {
+		t.Errorf("partial: %+v", loc)
+	}
+	tot := 0.1
+	loc, _ = pr.Locate(nil, &tot)
+	if loc.Total == nil || loc.TotalSummed || !near(loc.Total.MG, 0.1/2094e-6, 1e-12) {
+		t.Errorf("given total: %+v", loc.Total)
+	}
+	for _, tc := range []struct {
+		steps map[int]float64
+		total float64
+		want  string
+	}{
+		{map[int]float64{5: 1}, 1, "the sort has 5 supersteps"},
+		{map[int]float64{0: math.NaN()}, 1, "superstep 1 = NaN"},
+		{nil, -1, "measured total = -1"},
+	} {
+		total := tc.total
+		if _, err := pr.Locate(tc.steps, &total); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v, %g: err = %v, want %q", tc.steps, tc.total, err, tc.want)
+		}
+	}
+}
