@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"memwall/engine/units"
@@ -195,4 +196,72 @@ func SameSet(a, b Set) bool {
 		return false
 	}
 	return a.GoodR1 == nil || *a.GoodR1 == *b.GoodR1
+}
+
+// MaxCoefficientText bounds a typed coefficient list; the longest, HrHwM-c
+// with six coefficients, is under 100 characters.
+const MaxCoefficientText = 1000
+
+// ParseCoefficients reads a typed list of f's coefficients in µs, "L=140,
+// g_hrc=0.0184, g_hrm=0, g_hwc=0.0087, g_hwm=0, g_M=0.00005" (":" may stand
+// for "="). Every coefficient of f must be given once and no other.
+func ParseCoefficients(f Function, s string) (Coefficients, error) {
+	want := coefficientNames(f)
+	if len(s) > MaxCoefficientText {
+		return Coefficients{}, fmt.Errorf("%d characters; at most %d are read", len(s), MaxCoefficientText)
+	}
+	var c Coefficients
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(part, "=")
+		if !ok {
+			name, value, ok = strings.Cut(part, ":")
+		}
+		name = strings.TrimSpace(name)
+		if !ok {
+			return Coefficients{}, fmt.Errorf("%q: write name=value, e.g. %s=0.01", part, want[1])
+		}
+		col := ""
+		for _, w := range append([]string{"1"}, f.Columns()...) {
+			if CoefficientName(w) == name {
+				col = w
+			}
+		}
+		if col == "" {
+			return Coefficients{}, fmt.Errorf("%q is not a coefficient of %s (use %s)", name, f, strings.Join(want, ", "))
+		}
+		if seen[name] {
+			return Coefficients{}, fmt.Errorf("%s is given twice", name)
+		}
+		seen[name] = true
+		v, err := units.ParseNumber(strings.TrimSpace(value))
+		if err != nil {
+			return Coefficients{}, fmt.Errorf("%s: %v", name, err)
+		}
+		_ = c.Set(col, v)
+	}
+	var missing []string
+	for _, w := range want {
+		if !seen[w] {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) > 0 {
+		return Coefficients{}, fmt.Errorf("%s missing (%s needs %s)", strings.Join(missing, ", "), f, strings.Join(want, ", "))
+	}
+	return c, c.Validate(f)
+}
+
+// FormatCoefficients writes f's coefficients in the form ParseCoefficients
+// reads, with the shortest text that reads back to the same values.
+func FormatCoefficients(f Function, c Coefficients) string {
+	var parts []string
+	for _, col := range append([]string{"1"}, f.Columns()...) {
+		parts = append(parts, CoefficientName(col)+"="+strconv.FormatFloat(c.Get(col), 'g', -1, 64))
+	}
+	return strings.Join(parts, ", ")
 }

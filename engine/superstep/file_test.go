@@ -92,3 +92,56 @@ func FuzzReadSet(f *testing.F) {
 		}
 	})
 }
+
+func TestParseCoefficients(t *testing.T) {
+	// Table 4, p = 8, as a user types it.
+	c, err := ParseCoefficients(HrHwM, "L=16566, g_hr=0.4612, g_hw: 0.7708 , g_M=0.1113")
+	if err != nil || c != (Coefficients{L: 16566, Ghr: 0.4612, Ghw: 0.7708, GM: 0.1113}) {
+		t.Errorf("%+v, %v", c, err)
+	}
+	set, _ := SGIPowerChallenge(12)
+	text := FormatCoefficients(HrHwMc, *set.GoodR1)
+	if text != "L=0, g_hrc=0.0191, g_hrm=0.0491, g_hwc=0.0081, g_hwm=0.0444, g_M=0.00035" {
+		t.Errorf("formatted %q", text)
+	}
+	if back, err := ParseCoefficients(HrHwMc, text); err != nil || back != *set.GoodR1 {
+		t.Errorf("round trip %+v, %v", back, err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"L=1, g_hr=2, g_hw=3", "g_M missing"},
+		{"L=1, g_hr=2, g_hw=3, g_M=4, g_h=5", `"g_h" is not a coefficient of HrHwM`},
+		{"L=1, L=2, g_hr=2, g_hw=3, g_M=4", "L is given twice"},
+		{"L 1, g_hr=2, g_hw=3, g_M=4", `"L 1": write name=value`},
+		{"L=fast, g_hr=2, g_hw=3, g_M=4", "L:"},
+		{"L=1e999, g_hr=2, g_hw=3, g_M=4", "L:"},
+		{strings.Repeat(" ", 1001), "at most 1000"},
+	} {
+		if _, err := ParseCoefficients(HrHwM, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+// FuzzParseCoefficients: a typed list is refused with a message or read
+// into finite coefficients that format and read back to the same values.
+func FuzzParseCoefficients(f *testing.F) {
+	f.Add("L=140, g_hrc=0.0184, g_hrm=0, g_hwc=0.0087, g_hwm=0, g_M=0.00005")
+	f.Add("L:0,g_hrc:2^-3,g_hrm:1e-300,g_hwc:-5,g_hwm:0,g_M:7")
+	f.Add("g_M=1,,,L=")
+	f.Fuzz(func(t *testing.T, text string) {
+		c, err := ParseCoefficients(HrHwMc, text)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if err := c.Validate(HrHwMc); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseCoefficients(HrHwMc, FormatCoefficients(HrHwMc, c))
+		if err != nil || back != c {
+			t.Fatalf("%q: round trip %+v → %+v, %v", text, c, back, err)
+		}
+	})
+}
