@@ -21,6 +21,7 @@ func Pages() []Page {
 		{Path: "/", Title: "Kernels", New: func() app.Composer { return &kernelsPage{} }},
 		{Path: "/simulate", Title: "Simulate", New: func() app.Composer { return &simulatePage{} }},
 		{Path: "/speedup", Title: "Speedup", New: func() app.Composer { return &speedupPage{} }},
+		{Path: "/communication", Title: "Communication", New: func() app.Composer { return &communicationPage{} }},
 		{Path: "/data", Title: "Data", New: func() app.Composer { return &dataPage{} }},
 		{Path: "/paper", Title: "Paper", New: func() app.Composer { return &paperPage{} }},
 		{Path: "/machines", Title: "Machines", New: func() app.Composer { return &machinesPage{} }},
