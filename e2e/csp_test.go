@@ -40,7 +40,7 @@ func TestContentSecurityPolicy(t *testing.T) {
 	// The injected handler's refusal is itself a logged violation; forget
 	// it, then check the app's own pages raise none.
 	b.takeErrs()
-	for _, p := range []string{"/", "/simulate", "/speedup", "/data", "/paper", "/machines", "/about"} {
+	for _, p := range sitePages(t, siteDir) {
 		b.open(t, srv.URL+p, "main")
 		b.noErrors(t, p)
 	}
