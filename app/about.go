@@ -4,8 +4,8 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// aboutPage explains the model, its assumptions and where the numbers come
-// from, and cites the seed.
+// aboutPage explains the models, their assumptions and where the numbers
+// come from, and cites the seeds.
 type aboutPage struct {
 	app.Compo
 	version string
@@ -15,7 +15,7 @@ func (p *aboutPage) OnPreRender(ctx app.Context) { p.init(ctx) }
 func (p *aboutPage) OnNav(ctx app.Context)       { p.init(ctx) }
 
 func (p *aboutPage) init(ctx app.Context) {
-	pageHead(ctx, "About", "The MBRAM model behind memwall: its parameters, its assumptions, why its predictions are lower bounds, and its sources.")
+	pageHead(ctx, "About", "The four models behind memwall (MBRAM, lines touched, speedup from functional forms, shared-memory supersteps): their parameters, their assumptions and their sources.")
 	p.version = app.Getenv("GOAPP_VERSION")
 }
 
@@ -43,11 +43,20 @@ func (p *aboutPage) Render() app.UI {
 				app.Li().Text("In the sorting formulas log2 C is taken with C in bytes, which reproduces the seed's quicksort, mergesort and heapsort predictions (1.51, 1.75 and 16.83 s)."),
 				app.Li().Text("Units: k, M, G are powers of ten and Ki, Mi, Gi powers of two, so 2.12 GB/s is 2.12·10⁹ bytes per second and 256 KiB is 262144 bytes; 8Mi elements are 8·2²⁰."),
 			),
+			app.H2().Text("Lines touched: the cost of a message (Communication page)"),
+			para("Sending a column of a row-major array costs more than sending a row of the same bytes, because every element of the column drags its own memory line through the cache. Seed 001 adds u, the number of distinct memory lines a message touches, to the usual cost per message and per byte: M1 = α·m + β·n + γ·u. memwall counts u exactly for a row or column transfer at any alignment (the starts of the rows repeat with period L/gcd(W, L)), gives its least and largest value over all alignments, fits the standard models S1–S3 and the models with lines touched M1–M3 to measured messages, and predicts which of the seed's two convolution programs (by shifts or by scans) is faster for a box size b."),
+			app.H2().Text("Speedup from functional forms (Speedup page)"),
+			para("Seed 002 writes a parallel program's running time as a linear combination of functional forms of the problem size N and the processor count P (N/P, P·log P, N/P·log²(N/P), ...), taken from the algorithm's analysis, and fits the coefficients to a few measured runs in a characterisation region. The fit predicts the runs outside it, the speedup T(N, 1)/T(N, P), and the roll-off point beyond which more processors make the program slower, beside Amdahl's, Gustafson's and Sun and Ni's laws."),
+			app.H2().Text("Shared-memory supersteps (Supersteps page)"),
+			para("Seed 003 times bulk-synchronous supersteps on a shared-memory machine from the largest number of global reads h_r and writes h_w of any processor and the total M of reads and writes. A Good cost function (accesses with the best locality: consecutive, in a primed cache) and a Bad one (one access per line, lines shared between writers) bound a superstep's communication time from below and above; a measured time t_m then gives the locality Loc = 1 − (t_m − t_g)/(t_b − t_g) and the ratio M/G = t_m/t_g. memwall carries the seed's coefficients for the SGI Power Challenge and the supersteps of its radix, sample and column sorts; memwall superstep-suites runs the seed's experiment suites on your machine so the cost functions can be fitted to it."),
 			app.H2().Text("Your data"),
 			para("memwall runs entirely in your browser, also offline once it has been opened. Your machines are kept in this browser's local storage; a share link carries the calculation after the #, which browsers do not send to the server."),
 			app.H2().Text("Sources"),
 			app.Ul().Body(
 				app.Li().Text("G. Cooperman, X. Ma, V. H. Nguyen: Static Performance Evaluation for Memory-Bound Computing: the MBRAM Model. Northeastern University (seed 000 of this project): the model, the kernel formulas and the Pentium machines."),
+				app.Li().Text("Seed 001: a communication cost model that counts the unique memory lines touched (NUML) when data are marshalled, for point-to-point messages and parallel prefix, with benchmarks on the Cray T3E, the IBM SP-2 and the Sun Enterprise 5000: the lines-touched formulas, the models S1–M3 and the convolution programs."),
+				app.Li().Text("A. Chittor: Methodology for Accurate Speedup Prediction. Master of Science thesis, Portland State University, 1994, doi:10.15760/etd.6772 (seed 002): the functional forms, the bitonic merge sort analysis and the measured Tables 3–6."),
+				app.Li().Text("Seed 003: a study of the communication costs of supersteps on the SGI Power Challenge: the Good and Bad cost functions, their coefficients and validation errors (Tables 1–8), the experiment suites and the superstep tables of radix, sample and column sort (Tables 9–11)."),
 				app.Li().Body(
 					app.Text("Charts: Apache ECharts 6.1.0, Apache License 2.0 ("),
 					app.A().Href("/web/vendor/echarts/LICENSE").Text("license"),
