@@ -22,6 +22,7 @@ func Pages() []Page {
 		{Path: "/simulate", Title: "Simulate", New: func() app.Composer { return &simulatePage{} }},
 		{Path: "/speedup", Title: "Speedup", New: func() app.Composer { return &speedupPage{} }},
 		{Path: "/communication", Title: "Communication", New: func() app.Composer { return &communicationPage{} }},
+		{Path: "/supersteps", Title: "Supersteps", New: func() app.Composer { return &superstepsPage{} }},
 		{Path: "/data", Title: "Data", New: func() app.Composer { return &dataPage{} }},
 		{Path: "/paper", Title: "Paper", New: func() app.Composer { return &paperPage{} }},
 		{Path: "/machines", Title: "Machines", New: func() app.Composer { return &machinesPage{} }},

@@ -10,13 +10,15 @@ type Algorithm struct {
 	ID    string // "radix", "sample", "column"
 	Name  string
 	Table string // the seed's table of its supersteps
+	// Supersteps is the number of distinct supersteps (rows of the table).
+	Supersteps int
 }
 
 // Algorithms lists the sorts of Tables 9–11.
 var Algorithms = []Algorithm{
-	{ID: "radix", Name: "Radix sort", Table: "Table 9"},
-	{ID: "sample", Name: "Sample sort", Table: "Table 10"},
-	{ID: "column", Name: "Column sort", Table: "Table 11"},
+	{ID: "radix", Name: "Radix sort", Table: "Table 9", Supersteps: 4},
+	{ID: "sample", Name: "Sample sort", Table: "Table 10", Supersteps: 5},
+	{ID: "column", Name: "Column sort", Table: "Table 11", Supersteps: 5},
 }
 
 // Params are the algorithms' parameters other than n and p. The zero value

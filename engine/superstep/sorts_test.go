@@ -44,7 +44,7 @@ func TestPlanCounts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s n=%d p=%d: %v", tc.alg, tc.n, tc.p, err)
 		}
-		if len(plan.Steps) != len(tc.want) {
+		if len(plan.Steps) != len(tc.want) || plan.Algorithm.Supersteps != len(tc.want) {
 			t.Fatalf("%s: %d supersteps, want %d", tc.alg, len(plan.Steps), len(tc.want))
 		}
 		for i, st := range plan.Steps {

@@ -1,0 +1,333 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/superstep"
+	"memwall/engine/units"
+)
+
+func (p *superstepsPage) Render() app.UI {
+	return shell("/supersteps",
+		app.H1().Text("Supersteps"),
+		app.P().Class("lead").Text("On a shared-memory machine the same reads and writes can cost a hundred times more when they miss the cache and fight over lines. Seed 003 fits two cost functions on the SGI Power Challenge, one for access patterns that use the memory hierarchy best (Good) and one for the worst (Bad); together they bound a superstep's communication time."),
+		app.If(len(p.linkMsgs) > 0,
+			app.Div().ID("link-problems").Class("callout warn").Style("margin-bottom", "1rem").Aria("live", "polite").Body(
+				app.P().Text("This link had problems; everything else in it was used:"),
+				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
+			),
+		),
+		app.Div().Class("columns").Body(
+			p.renderInputs(),
+			p.renderTotal(),
+		),
+		p.renderSteps(),
+		p.renderChart(),
+		p.renderTerms(),
+		p.renderShare(),
+	)
+}
+
+func (p *superstepsPage) field(key, label, hint string, size int) app.UI {
+	return textField{ID: "ss-" + key, Label: label, Value: p.form.shown[key], Hint: hint, Err: p.errs[key], OnInput: p.onText(key), Size: size}.UI()
+}
+
+func (p *superstepsPage) renderInputs() app.UI {
+	t := p.form.text
+	algo := strings.TrimSpace(t["algo"])
+	var algos []option
+	for _, a := range superstep.Algorithms {
+		algos = append(algos, option{Value: a.ID, Label: a.Name + " (" + a.Table + ")"})
+	}
+	typed := t["coef"] == coefTyped
+	return app.Section().Class("panel inputs").Aria("label", "Sort and machine").Body(
+		app.H2().Text("The sort"),
+		selectField("ss-algo", "Algorithm", algo, algos, p.onSelect("algo")),
+		app.If(p.errs["algo"] != "", app.P().Class("error").Text(p.errs["algo"])),
+		app.Div().Class("row").Body(
+			p.field("n", "Elements n", "e.g. 1000000, 8Mi, 2^20", 10),
+			p.field("p", "Processors p", "2, 4, 8, 12 with the seed's coefficients", 6),
+		),
+		app.If(algo == "radix", app.Div().Class("row").Body(
+			p.field("b", "Key bits b", "32 in the seed", 4),
+			p.field("r", "Radix bits r", "6 in the seed: 2^r counts, ⌈b/r⌉ passes", 4),
+		)),
+		app.If(algo == "sample", app.Div().Class("row").Body(
+			p.field("s", "Sample per processor", "100 in the seed (a sample of 100p)", 6),
+		)),
+		app.H2().Text("Coefficients"),
+		selectField("ss-coef", "Coefficient set", t["coef"], []option{
+			{Value: coefSeed, Label: "SGI Power Challenge (seed 003, Tables 2 and 4)"},
+			{Value: coefTyped, Label: "Typed in"},
+		}, p.onSelect("coef")),
+		app.If(p.errs["coef"] != "", app.P().ID("ss-coef-err").Class("error").Text(p.errs["coef"])),
+		app.If(typed,
+			app.P().Class("note").Text("Microseconds, and microseconds per access, as the seed prints them. Leave the R1 line empty for one Good function over every h."),
+			p.field("good", "Good, HrHwM-c, for h <= C (R0)", "L, g_hrc, g_hrm, g_hwc, g_hwm, g_M", 48),
+			p.field("good1", "Good, HrHwM-c, for h > C (R1)", "empty: the line above for every h", 48),
+			p.field("bad", "Bad, HrHwM", "L, g_hr, g_hw, g_M", 48),
+			p.field("C", "Cache size C (words)", "2^19 on the SGI Power Challenge (2 MB of 4-byte integers)", 10),
+		),
+		app.If(!typed, app.P().Class("note").Text("Good: HrHwM-c = L + g_hrc·h_rc + g_hrm·h_rm + g_hwc·h_wc + g_hwm·h_wm + g_M·M, fitted separately for h <= C (R0) and h > C (R1), C = 2^19 words. Bad: HrHwM = L + g_hr·h_r + g_hw·h_w + g_M·M.")),
+	)
+}
+
+func (p *superstepsPage) renderTotal() app.UI {
+	o := p.out
+	if !o.ok {
+		return app.Section().ID("total").Class("panel result").Body(app.P().Class("error").Text("Fix the marked field."))
+	}
+	pr := o.pred
+	a := pr.Plan.Algorithm
+	var warnings []string
+	warnings = append(warnings, pr.Warnings...)
+	return app.Section().ID("total").Class("panel result").Aria("live", "polite").Aria("label", "Total").Body(
+		app.P().Class("total").Body(
+			app.Text("Communication between "),
+			app.Strong().ID("total-good").Text(units.FormatSeconds(pr.Good)),
+			app.Text(" and "),
+			app.Strong().ID("total-bad").Text(units.FormatSeconds(pr.Bad)),
+		),
+		app.If(p.stale, app.P().Class("stale").Text("Showing the last valid inputs: fix the marked field.")),
+		app.P().ID("total-what").Text(fmt.Sprintf("%s (%s) of n = %d elements on p = %d processors; coefficients: %s.", a.Name, a.Table, pr.Plan.N, pr.Plan.P, pr.Set.Name)),
+		app.If(len(pr.Steps) > 0 && pr.Steps[0].Step.Repeat > 1,
+			app.P().Class("note").Text(fmt.Sprintf("Each superstep runs %d times: ⌈b/r⌉ = ⌈%d/%d⌉ counting-sort passes. The total counts every run.", pr.Steps[0].Step.Repeat, pr.Plan.Params.KeyBits, pr.Plan.Params.RadixBits)),
+		),
+		p.renderTotalMeasured(),
+		app.If(len(warnings) > 0, app.Ul().ID("warnings").Class("warnings").Body(
+			app.Range(warnings).Slice(func(i int) app.UI { return app.Li().Text(warnings[i]) }),
+		)),
+		app.P().Class("note").Text("Communication only: the seed adds the measured local computation to compare with a whole run (section 5.2). The two bounds are fitted predictions, so a real superstep may stray a few percent outside them."),
+	)
+}
+
+func (p *superstepsPage) renderTotalMeasured() app.UI {
+	o := p.out
+	l := o.located.Total
+	body := []app.UI{
+		p.field("tmt", "Measured time of the whole sort", "e.g. 85ms; empty: the sum of the supersteps' times when every one is given", 10),
+	}
+	if l != nil {
+		what := "Measured"
+		if o.located.TotalSummed {
+			what = "Sum of the measured supersteps (each times its runs)"
+		}
+		body = append(body, app.P().ID("total-measured").Body(
+			app.Text(what+": "+units.FormatSeconds(l.Measured)+"; Loc = "),
+			app.Strong().ID("total-loc").Text(metric(l.Loc, l.LocErr)),
+			app.Text(", M/G = "),
+			app.Strong().ID("total-mg").Text(metric(l.MG, l.MGErr)),
+		))
+		for _, err := range []error{l.LocErr, l.MGErr} {
+			if err != nil {
+				body = append(body, app.P().Class("note").Text(err.Error()))
+			}
+		}
+	}
+	return app.Div().ID("measured-total").Body(body...)
+}
+
+// metric shows Loc or M/G, or a dash when it is undefined.
+func metric(v float64, err error) string {
+	if err != nil || !finite(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func (p *superstepsPage) renderSteps() app.UI {
+	o := p.out
+	if !o.ok {
+		return app.Section().ID("steps")
+	}
+	pr := o.pred
+	head := []string{"SS", "superstep (seed's h_r; h_w; M)", "runs", "h_r", "h_w", "M", "region", "t_g (Good)", "t_b (Bad)", "measured t_m", "Loc", "M/G"}
+	return app.Section().ID("steps").Class("panel").Aria("label", "Supersteps").Body(
+		app.H2().Text("Supersteps"),
+		app.Div().Class("table-wrap").Body(app.Table().ID("steps-table").Body(
+			app.THead().Body(app.Tr().Body(app.Range(head).Slice(func(i int) app.UI { return app.Th().Scope("col").Text(head[i]) }))),
+			app.TBody().Body(app.Range(pr.Steps).Slice(func(i int) app.UI {
+				s := pr.Steps[i]
+				c := s.Step.Counts
+				id := strconv.Itoa(s.Step.Number)
+				l, measured := o.located.Steps[i]
+				return app.Tr().ID("step-"+id).Body(
+					app.Td().Class("num").Text(id),
+					app.Th().Scope("row").Body(app.Text(s.Step.Name), app.Br(), app.Small().Class("formula").Text(s.Step.Formula)),
+					app.Td().Class("num").Text(strconv.Itoa(s.Step.Repeat)),
+					app.Td().ID("hr-"+id).Class("num").Text(strconv.FormatFloat(c.Hr, 'f', 0, 64)),
+					app.Td().ID("hw-"+id).Class("num").Text(strconv.FormatFloat(c.Hw, 'f', 0, 64)),
+					app.Td().ID("m-"+id).Class("num").Text(strconv.FormatFloat(c.M, 'f', 0, 64)),
+					app.Td().Text(s.Interval.Region.String()),
+					app.Td().ID("good-"+id).Class("num").Text(units.FormatSeconds(s.Interval.Good)),
+					app.Td().ID("bad-"+id).Class("num").Text(units.FormatSeconds(s.Interval.Bad)),
+					app.Td().Body(p.measuredInput(i+1)),
+					app.Td().ID("loc-"+id).Class("num").Text(map[bool]string{true: metric(l.Loc, l.LocErr), false: ""}[measured]),
+					app.Td().ID("mg-"+id).Class("num").Text(map[bool]string{true: metric(l.MG, l.MGErr), false: ""}[measured]),
+				)
+			})),
+			app.TFoot().Body(app.Tr().Body(
+				app.Td(), app.Th().Scope("row").Text("total"), app.Td(), app.Td(), app.Td(), app.Td(), app.Td(),
+				app.Td().Class("num").Text(units.FormatSeconds(pr.Good)),
+				app.Td().Class("num").Text(units.FormatSeconds(pr.Bad)),
+				app.Td(), app.Td(), app.Td(),
+			)),
+		)),
+		p.renderStepNotes(),
+		app.P().Class("note").Text("h_r and h_w: the most global reads and writes of one processor; M: all processors' reads and writes. Loc = 1 − (t_m − t_g)/(t_b − t_g) is 1 at the Good bound and 0 at the Bad one; M/G = t_m/t_g (seed 003, section 5.2). Measured times are of one run of the superstep."),
+	)
+}
+
+// measuredInput is the measured-time field of superstep i inside the
+// table: named for screen readers by aria-label rather than a visible
+// label, its message under it.
+func (p *superstepsPage) measuredInput(i int) app.UI {
+	key := tmKey(i)
+	id, errID := "ss-"+key, "ss-"+key+"-err"
+	in := app.Input().ID(id).Type("text").Value(p.form.shown[key]).Size(7).
+		AutoComplete(false).Spellcheck(false).Attr("autocapitalize", "off").
+		Aria("label", "Measured time of superstep "+strconv.Itoa(i)).
+		Attr("placeholder", "e.g. 3ms").OnInput(p.onText(key))
+	msg := p.errs[key]
+	if msg != "" {
+		in = in.Aria("invalid", "true").Aria("describedby", errID).Class("invalid")
+	}
+	return app.Div().Body(in, app.If(msg != "", app.P().ID(errID).Class("error").Aria("live", "polite").Text(msg)))
+}
+
+// renderStepNotes says why a superstep's Loc or M/G is undefined.
+func (p *superstepsPage) renderStepNotes() app.UI {
+	var notes []string
+	for i, s := range p.out.pred.Steps {
+		l, ok := p.out.located.Steps[i]
+		if !ok {
+			continue
+		}
+		for _, err := range []error{l.LocErr, l.MGErr} {
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("Superstep %d: %v", s.Step.Number, err))
+			}
+		}
+	}
+	if len(notes) == 0 {
+		return app.Text("")
+	}
+	return app.Ul().ID("step-notes").Class("warnings").Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) }))
+}
+
+func (p *superstepsPage) renderChart() app.UI {
+	o := p.out
+	if !o.ok {
+		return app.Section().ID("interval")
+	}
+	return app.Section().ID("interval").Class("panel").Aria("label", "Interval chart").Body(
+		app.H2().Text("Interval per superstep"),
+		&chart{ID: "interval-chart", Label: "Good and Bad predicted communication time of each superstep, on a logarithmic time axis, with the measured times", Option: o.chart},
+		app.P().Class("note").Text("Each band spans a superstep's interval, one run, on a logarithmic axis: from the Good prediction t_g (blue tick, lower bound) to the Bad prediction t_b (red tick, upper bound); diamonds are measured times. A Good prediction at or below zero (the fitted constant L outweighs a tiny superstep) has no band."),
+	)
+}
+
+// intervalOption draws each superstep's interval as a thick vertical
+// segment from t_g to t_b on a log time axis, with ticks at both ends and
+// the measured times as diamonds. (Bars on a log axis start at 1, which is
+// above every time in seconds, so the interval is drawn as a segment.)
+func intervalOption(pr superstep.Prediction, loc superstep.Located) string {
+	var cats []string
+	var good, bad, meas []any
+	var series []any
+	positive := func(v float64) any {
+		if v > 0 && finite(v) {
+			return v
+		}
+		return nil
+	}
+	for i, s := range pr.Steps {
+		cat := fmt.Sprintf("%d %s", s.Step.Number, s.Step.Name)
+		cats = append(cats, cat)
+		g, b := positive(s.Interval.Good), positive(s.Interval.Bad)
+		good = append(good, g)
+		bad = append(bad, b)
+		if g != nil && b != nil {
+			series = append(series, map[string]any{
+				"type": "line", "name": "interval [t_g, t_b]", "data": []any{[]any{cat, g}, []any{cat, b}},
+				"showSymbol": false, "silent": true, "z": 1,
+				"lineStyle": map[string]any{"width": 22, "cap": "butt", "color": "#f2c48d"},
+				"itemStyle": map[string]any{"color": "#f2c48d"},
+			})
+		}
+		if l, ok := loc.Steps[i]; ok {
+			meas = append(meas, positive(l.Measured))
+		} else {
+			meas = append(meas, nil)
+		}
+	}
+	tick := func(name, color string, data []any) map[string]any {
+		return map[string]any{"type": "scatter", "name": name, "data": data, "symbol": "rect", "symbolSize": []int{34, 4}, "itemStyle": map[string]any{"color": color}, "z": 2}
+	}
+	series = append(series, tick("Good t_g (lower bound)", "#2b7bb9", good), tick("Bad t_b (upper bound)", "#c0392b", bad))
+	if len(loc.Steps) > 0 {
+		series = append(series, map[string]any{"type": "scatter", "name": "measured t_m", "data": meas, "symbol": "diamond", "symbolSize": 14, "itemStyle": map[string]any{"color": "#222"}, "z": 3})
+	}
+	return chartJSON(map[string]any{
+		"animation": false,
+		"grid":      map[string]any{"left": 16, "right": 24, "top": 48, "bottom": 16, "containLabel": true},
+		"legend":    map[string]any{"top": 4},
+		"tooltip":   map[string]any{"trigger": "item", "valueFormatter": "@seconds"},
+		"xAxis":     map[string]any{"type": "category", "data": cats, "axisLabel": map[string]any{"interval": 0, "rotate": 20}},
+		"yAxis":     map[string]any{"type": "log", "name": "time per run", "axisLabel": map[string]any{"formatter": "@seconds"}},
+		"series":    series,
+	})
+}
+
+// renderTerms lists each prediction's terms, so the reader sees which
+// access dominates.
+func (p *superstepsPage) renderTerms() app.UI {
+	o := p.out
+	if !o.ok {
+		return app.Section().ID("terms")
+	}
+	steps := o.pred.Steps
+	terms := func(ts []superstep.Term) string {
+		var parts []string
+		for _, t := range ts {
+			if t.Column == "1" {
+				parts = append(parts, fmt.Sprintf("L = %s µs", fmtNum(t.Coef)))
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s·%s = %s·%s = %s", t.Coefficient, t.Column, fmtNum(t.Coef), fmtNum(t.Value), units.FormatSeconds(t.Micros*1e-6)))
+		}
+		return strings.Join(parts, "; ")
+	}
+	return app.Section().ID("terms").Class("panel").Aria("label", "Terms").Body(
+		app.Details().Body(
+			app.Summary().Text("Terms of each prediction"),
+			app.Ul().Body(app.Range(steps).Slice(func(i int) app.UI {
+				s := steps[i]
+				return app.Li().Body(
+					app.Strong().Text(fmt.Sprintf("%d %s. ", s.Step.Number, s.Step.Name)),
+					app.Text(fmt.Sprintf("Good (%s): %s. Bad: %s.", s.Interval.Region, terms(s.Interval.GoodTerms), terms(s.Interval.BadTerms))),
+				)
+			})),
+		),
+	)
+}
+
+func (p *superstepsPage) renderShare() app.UI {
+	return app.Section().ID("share").Class("panel").Aria("label", "Share").Body(
+		app.H2().Text("Share"),
+		app.If(p.share != "",
+			app.Div().Class("row").Body(
+				app.Label().For("ss-link").Class("visually-hidden").Text("Link to this page's inputs"),
+				app.Input().ID("ss-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
+				app.Button().ID("ss-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
+			),
+		),
+		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
+		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
+		app.P().Class("note").Text("The link holds every input after the #, so it opens with the same numbers anywhere, also offline."),
+	)
+}
