@@ -119,6 +119,9 @@ func (p *speedupPage) load(fragment string) {
 		if _, err := presets.Dataset(id); err != nil {
 			p.linkMsgs = append(p.linkMsgs, "data: "+err.Error())
 			id = table6
+		} else if !speedupDataset(id) {
+			p.linkMsgs = append(p.linkMsgs, "data: "+quoteShort(id)+" has no column N or P to draw speedup against; Table 6 is shown")
+			id = table6
 		}
 	}
 	p.setData(id)

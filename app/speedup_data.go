@@ -67,6 +67,14 @@ func defaultsFor(id string, t *dataset.Table) dataDefaults {
 	return d
 }
 
+// speedupDataset reports whether a built-in data set has what the page
+// draws speedup against, a problem size N or a processor count P; the
+// other built-in sets (seed 001's messages) belong to other pages.
+func speedupDataset(id string) bool {
+	t, err := presets.Dataset(id)
+	return err == nil && (hasColumn(t, "N") || hasColumn(t, "P"))
+}
+
 func hasColumn(t *dataset.Table, name string) bool {
 	if t == nil {
 		return false

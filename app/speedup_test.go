@@ -121,3 +121,22 @@ func BenchmarkSpeedup10k(b *testing.B) {
 		b.Fatal(p.out.err)
 	}
 }
+
+// TestSpeedupDataMenu: the data menu offers only the built-in sets with a
+// problem size N or a processor count P (seed 002's tables), not seed
+// 001's message timings, and a link naming one of those is told why.
+func TestSpeedupDataMenu(t *testing.T) {
+	p := &speedupPage{}
+	p.load("")
+	ids := map[string]bool{}
+	for _, o := range p.dataOptions() {
+		ids[o.Value] = true
+	}
+	if !ids[table6] || !ids[table3] || ids["numl-devbox"] {
+		t.Errorf("menu %v", ids)
+	}
+	p.load("data=numl-devbox")
+	if p.data != table6 || len(p.linkMsgs) != 1 || !strings.Contains(p.linkMsgs[0], "no column N or P") {
+		t.Errorf("data %q, messages %v", p.data, p.linkMsgs)
+	}
+}

@@ -353,7 +353,9 @@ func (p *speedupPage) Render() app.UI {
 func (p *speedupPage) dataOptions() []option {
 	var opts []option
 	for _, d := range presets.Datasets() {
-		opts = append(opts, option{Value: d.ID, Label: datasetLabel(d), Group: "Built in"})
+		if speedupDataset(d.ID) {
+			opts = append(opts, option{Value: d.ID, Label: datasetLabel(d), Group: "Built in"})
+		}
 	}
 	if p.file != nil {
 		opts = append(opts, option{Value: fileData, Label: p.fileName, Group: "Imported"})

@@ -1,13 +1,21 @@
 package main
 
 import (
+	"context"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"strconv"
 	"strings"
+	"time"
 
 	"memwall/engine/numl"
 	"memwall/engine/units"
+	"memwall/internal/jsonx"
+	"memwall/measure"
 )
 
 func init() {
@@ -17,6 +25,7 @@ func init() {
 const numlUsage = `Usage:
   memwall numl [lines] (--rows | --cols) -W BYTES -k K [-w BYTES -r ROWS] [-L BYTES] [-o BYTES] [--json]
   memwall numl conv -N PIXELS [-w BYTES] [--pr P] [--pc P] [-L BYTES] [--bmax B] [--std LIST] [--m1 LIST] [--json]
+  memwall numl measure [--quick] [--reps N] [--flush BYTES] [--scatter] [--out FILE] [--json]
 
 lines: u, the distinct memory lines touched when k whole rows of W bytes, or
 the k leftmost columns (k·w bytes of each of r rows of W bytes) are sent,
@@ -29,6 +38,13 @@ standard model (--std) and M1 (--m1), and the crossover box size under each.
 Coefficient lists: alpha (per message), beta (per byte), gamma (per line a
 message touches), delta (per arithmetic op), beta_mem (per load/store),
 gamma_mem (per line a statement touches), e.g. "alpha=10us, beta=3.3ns".
+
+measure: time the gather of row and column messages on this machine from
+caches flushed before every repetition (seed 001 sections 4.1–4.2), for
+shapes that vary the bytes n and the lines touched u independently; CSV
+(time in time_us, the median) or a memwall data set (--json) that the
+Communication page imports, to fit S1–M3 with, e.g.
+  memwall fit --data FILE --y time --terms "m, n, u" --train "W != 4000"
 `
 
 func runNUML(args []string, stdout, stderr io.Writer) int {
@@ -36,6 +52,8 @@ func runNUML(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "conv":
 			return runNUMLConv(args[1:], stdout, stderr)
+		case "measure":
+			return runNUMLMeasure(args[1:], stdout, stderr)
 		case "lines":
 			args = args[1:]
 		}
@@ -301,4 +319,199 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none); give --std and --m1 from your fits")
 	}
 	return 0
+}
+
+// numlColumns name the measured table's columns as engine/fit terms read
+// them: m, n and u are the features of seed 001's models (numl.Frame),
+// time_us the median time, which memwall's data reader stores in seconds
+// under the name time. cols is 1 for a column message, so that a training
+// condition can select by kind.
+var numlColumns = []struct{ name, unit, desc string }{
+	{"kind", "", "rows (k whole rows) or columns (the k leftmost columns)"},
+	{"cols", "", "1 for a column message, 0 for rows"},
+	{"m", "", "messages, each from its own array"},
+	{"n", "", "bytes sent by the m messages"},
+	{"u", "", "distinct memory lines the m messages touch (exact, engine/numl, at the array's real offset)"},
+	{"W", "", "bytes per array row"},
+	{"k", "", "rows or columns per message"},
+	{"w", "", "bytes per element (columns)"},
+	{"r", "", "rows of the array (columns)"},
+	{"o", "", "offset of the array's first byte within its line"},
+	{"L", "", "line size in bytes"},
+	{"scatter", "", "1 when the message was also scattered back into the array"},
+	{"time", "us", "median time of the gathers (and scatters), caches flushed before each repetition"},
+	{"spread", "", "interquartile range of the repetitions divided by the median"},
+}
+
+// numlRecord is one measured point as the cells of numlColumns.
+func numlRecord(p measure.NUMLPoint) []string {
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	b := func(v bool) string {
+		if v {
+			return "1"
+		}
+		return "0"
+	}
+	return []string{p.Kind, b(p.Kind == "columns"), i(p.M), i(p.N), i(p.U), i(p.W), i(p.K), i(p.Elem), i(p.R), i(p.Offset), i(p.Line), b(p.Scatter),
+		strconv.FormatFloat(p.Seconds.Median*1e6, 'g', 6, 64), strconv.FormatFloat(p.Seconds.Spread, 'g', 3, 64)}
+}
+
+func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
+	fs := numlFlags("numl measure", stderr)
+	quick := fs.Bool("quick", false, "a smaller plan with fewer repetitions (seconds)")
+	reps := fs.Int("reps", 0, "timed repetitions per shape, the median is kept (default 9, 5 with --quick)")
+	flush := fs.String("flush", "", "bytes read before every repetition to evict the arrays (default 1.5 × the last cache; 0: none)")
+	lineArg := fs.String("L", "", "line size in bytes (default: the OS's, or 64)")
+	msgs := fs.String("m", "", "message counts, comma-separated (default 1,4; 1 with --quick)")
+	scatter := fs.Bool("scatter", false, "also time each shape gathered and scattered back")
+	outArg := fs.String("out", "", "write to this file instead of standard output")
+	asJSON := fs.Bool("json", false, "write a memwall data set (JSON with title, source and column units) instead of CSV")
+	title := fs.String("title", "Gathers of rows and columns on this machine", "title of the data set (--json)")
+	where := fs.String("machine", "this machine", "what the source says was measured (--json)")
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
+	}
+	failf := func(err error) int { return fail(stderr, "numl measure", err) }
+	if *reps < 0 || *reps > 1000 {
+		return failf(fmt.Errorf("--reps: from 1 to 1000; got %d", *reps))
+	}
+	opt := measure.NUMLOptions{Quick: *quick, Reps: *reps, Scatter: *scatter}
+	if *flush != "" {
+		b, err := units.ParseSize(*flush)
+		if err != nil || b < 0 {
+			return failf(fmt.Errorf("--flush: a size such as 160MiB, or 0 for none; got %q", *flush))
+		}
+		opt.FlushBytes = b
+		if b == 0 {
+			opt.FlushBytes = -1
+		}
+	}
+	if *lineArg != "" {
+		b, err := units.ParseSize(*lineArg)
+		if err != nil {
+			return failf(fmt.Errorf("-L: %v", err))
+		}
+		opt.Line = b
+	}
+	if *msgs != "" {
+		for _, f := range splitList(*msgs) {
+			m, err := units.ParseCount(f)
+			if err != nil || m < 1 || m > 64 {
+				return failf(fmt.Errorf("-m: message counts from 1 to 64; got %q", f))
+			}
+			opt.Messages = append(opt.Messages, m)
+		}
+	}
+	if len(*title) > 200 || len(*where) > 200 {
+		return failf(fmt.Errorf("--title, --machine: at most 200 characters"))
+	}
+	w := stdout
+	if *outArg != "" {
+		f, err := os.Create(*outArg)
+		if err != nil {
+			return failf(fmt.Errorf("--out: %v", err))
+		}
+		defer f.Close()
+		w = f
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	opt.Progress = func(done, total int) {
+		if done%20 == 0 || done == total {
+			fmt.Fprintf(stderr, "\rpoint %d of %d", done, total)
+			if done == total {
+				fmt.Fprintln(stderr)
+			}
+		}
+	}
+	run, err := measure.MeasureNUML(ctx, opt)
+	if err != nil {
+		return failf(err)
+	}
+	if *asJSON {
+		err = writeNUMLDataset(w, run, *title, *where, time.Now())
+	} else {
+		err = writeNUMLCSV(w, run)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "memwall numl measure: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// numlMethod says how the times were taken, for the CSV comment and the
+// data set's notes.
+func numlMethod(run *measure.NUMLRun) string {
+	return fmt.Sprintf("each point gathers m messages (k whole rows, or the k leftmost columns of r rows) from m separate arrays into one send buffer; "+
+		"median of %d repetitions, each after reading %s to evict the arrays; %d-byte lines; u counted by engine/numl at each array's real offset o",
+		run.Reps, units.FormatSize(run.FlushBytes), run.Line)
+}
+
+func writeNUMLCSV(w io.Writer, run *measure.NUMLRun) error {
+	fmt.Fprintf(w, "# seed 001 messages timed by memwall numl measure: %s\n", numlMethod(run))
+	cw := csv.NewWriter(w)
+	header := make([]string, len(numlColumns))
+	for i, c := range numlColumns {
+		header[i] = c.name
+		if c.unit != "" {
+			header[i] += "_" + c.unit
+		}
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, p := range run.Points {
+		if err := cw.Write(numlRecord(p)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeNUMLDataset writes the run as a memwall data set, the JSON object
+// form engine/dataset reads (the format of presets/datasets), one row per
+// line.
+func writeNUMLDataset(w io.Writer, run *measure.NUMLRun, title, where string, now time.Time) error {
+	cpu := run.OS.CPU
+	if cpu == "" {
+		cpu = "CPU not reported"
+	}
+	cache := ""
+	if run.OS.LastCache > 0 {
+		cache = fmt.Sprintf(", last cache %s", units.FormatSize(run.OS.LastCache))
+	}
+	q := func(s string) string {
+		b, _ := jsonx.Marshal(s)
+		return string(b)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "{\n  \"title\": %s,\n", q(title))
+	fmt.Fprintf(&b, "  \"source\": %s,\n", q(fmt.Sprintf("measured by memwall numl measure on %s (%s%s), %s", where, cpu, cache, now.UTC().Format("2006-01-02"))))
+	fmt.Fprintf(&b, "  \"notes\": %s,\n  \"columns\": [\n", q("Seed 001's point-to-point message marshalling (sections 4.1, 4.2), timed on this machine: "+numlMethod(run)+"."))
+	for i, c := range numlColumns {
+		fmt.Fprintf(&b, "    {\"name\": %s", q(c.name))
+		if c.unit != "" {
+			fmt.Fprintf(&b, ", \"unit\": %s", q(c.unit))
+		}
+		fmt.Fprintf(&b, ", \"description\": %s}", q(c.desc))
+		if i < len(numlColumns)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  ],\n  \"rows\": [\n")
+	for i, p := range run.Points {
+		cells := numlRecord(p)
+		cells[0] = q(cells[0])
+		fmt.Fprintf(&b, "    [%s]", strings.Join(cells, ", "))
+		if i < len(run.Points)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  ]\n}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -4,6 +4,12 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"memwall/engine/dataset"
+	"memwall/engine/fit"
+	"memwall/engine/numl"
+	"memwall/measure"
 )
 
 // TestNUMLLines: seed 001 section 3.1 — one column of 4-byte integers from
@@ -76,6 +82,88 @@ func TestNUMLErrors(t *testing.T) {
 		{[]string{"numl", "conv", "-N", "16", "--bmax", "10"}, "-bmax: "},
 		{[]string{"numl", "conv", "--m1", "alpha=soon"}, "--m1.alpha: "},
 		{[]string{"numl", "conv", "--std", "gamma=1ns"}, "--std: the standard model has no lines-touched terms"},
+	} {
+		_, errs, st := runCLI(c.args...)
+		if st != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: status %d, %q; want %q", c.args, st, errs, c.want)
+		}
+	}
+}
+
+// TestNUMLMeasure runs the quick plan with a small flush and reads the CSV
+// and the data set back with engine/dataset: the columns are the ones
+// engine/fit and numl.FitSets take, time_us arrives as seconds, and every
+// row's u is the engine's count for its shape.
+func TestNUMLMeasure(t *testing.T) {
+	out, errs, st := runCLI("numl", "measure", "--quick", "--reps", "2", "--flush", "256KiB", "-L", "64")
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errs)
+	}
+	tbl, _, err := dataset.Read(strings.NewReader(out), dataset.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(measure.PlanNUML(64, true)) != tbl.Len() {
+		t.Errorf("%d rows, the quick plan has %d shapes", tbl.Len(), len(measure.PlanNUML(64, true)))
+	}
+	col := func(name string) []float64 {
+		v, ok := tbl.Column(name)
+		if !ok {
+			t.Fatalf("no column %s in %v", name, tbl.Names())
+		}
+		return v
+	}
+	ts, kinds := col("time"), tbl.Col("kind")
+	if c := tbl.Col("time"); c.Kind != dataset.Duration {
+		t.Errorf("time column is %v, want a duration", c.Kind)
+	}
+	W, k, w, r, o, u := col("W"), col("k"), col("w"), col("r"), col("o"), col("u")
+	for i := range ts {
+		if !(ts[i] > 0 && ts[i] < 1) {
+			t.Errorf("row %d: time %g s", i, ts[i])
+		}
+		s := numl.Shape{W: int64(W[i]), K: int64(k[i]), Line: 64, Offset: int64(o[i])}
+		if kinds.Strings[i] == "columns" {
+			s.Kind, s.Elem, s.R = numl.Columns, int64(w[i]), int64(r[i])
+		}
+		if want, err := numl.Lines(s); err != nil || float64(want) != u[i] {
+			t.Errorf("row %d: u = %g, engine %d (%v)", i, u[i], want, err)
+		}
+	}
+	if _, err := numl.FitSets(tbl, "time", fit.Cond{}, []string{numl.S1, numl.M1}); err != nil {
+		t.Errorf("the table does not fit: %v", err)
+	}
+
+	// The data set form carries the title, a source naming the command and
+	// the date, and the time column's unit.
+	var buf strings.Builder
+	run := &measure.NUMLRun{Line: 64, Reps: 3, FlushBytes: 1 << 20, OS: measure.OSInfo{CPU: "Test CPU"},
+		Points: []measure.NUMLPoint{{Kind: "rows", M: 1, N: 128, U: 2, W: 64, K: 2, Line: 64, Seconds: measure.Stat{Median: 1.5e-6}}}}
+	if err := writeNUMLDataset(&buf, run, "T", "the test box", time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	tbl, _, err = dataset.ReadJSON(strings.NewReader(buf.String()), dataset.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if tbl.Title != "T" || !strings.Contains(tbl.Source, "memwall numl measure on the test box (Test CPU), 2026-11-22") {
+		t.Errorf("title %q, source %q", tbl.Title, tbl.Source)
+	}
+	if ts, _ := tbl.Column("time"); len(ts) != 1 || ts[0] != 1.5e-6 {
+		t.Errorf("time %v, want 1.5 µs in seconds", ts)
+	}
+}
+
+func TestNUMLMeasureErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"numl", "measure", "--reps", "-1"}, "--reps:"},
+		{[]string{"numl", "measure", "--flush", "lots"}, "--flush:"},
+		{[]string{"numl", "measure", "-m", "0"}, "-m:"},
+		{[]string{"numl", "measure", "-L", "48", "--flush", "0"}, "line:"},
+		{[]string{"numl", "measure", "extra"}, "unexpected argument"},
 	} {
 		_, errs, st := runCLI(c.args...)
 		if st != 2 || !strings.Contains(errs, c.want) {
