@@ -3,12 +3,13 @@ package measure
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"memwall/engine/superstep"
 )
 
 // The experiment suites of seed 003 (section 4.1), run for real: p
@@ -21,34 +22,6 @@ import (
 // the features every cost function of seed 003 uses, are what the fit
 // needs to redo Tables 1–8 on the user's machine.
 
-// SeedTMax is the seed's t_max, the most reads or writes one processor
-// does in a superstep (seed 003 section 4: 2·10^6).
-const SeedTMax = 2_000_000
-
-// SeedH is the seed's set of access counts H = H0 ∪ H1 ∪ H2 (section 4.1):
-// H0 = {5000·i : 1 ≤ i ≤ 10}, H1 = {50000·i : 1 ≤ i ≤ 10},
-// H2 = {550000 + 150000·i : 0 ≤ i ≤ 9}.
-func SeedH() []int64 {
-	var h []int64
-	for i := int64(1); i <= 10; i++ {
-		h = append(h, 5000*i)
-	}
-	for i := int64(1); i <= 10; i++ {
-		h = append(h, 50000*i)
-	}
-	for i := int64(0); i <= 9; i++ {
-		h = append(h, 550000+150000*i)
-	}
-	return h
-}
-
-// Superstep patterns of Suite 1 (seed 003 section 4.1).
-const (
-	LikeGather  = "like-gather"  // x processors read h each; all write h·x/p
-	LikeScatter = "like-scatter" // all read h·x/p; x processors write h each
-	Vary        = "vary"         // x processors read and write h each
-)
-
 // SuperstepOptions sets which supersteps RunSupersteps measures.
 type SuperstepOptions struct {
 	// P lists the processor counts (goroutines). Zero: runtime.NumCPU().
@@ -57,11 +30,9 @@ type SuperstepOptions struct {
 	Suites []int
 	// Modes lists "good" and/or "bad". Zero: both.
 	Modes []string
-	// H is the set of access counts. Zero: SeedH().
+	// H is the set of access counts. Zero: the seed's H
+	// (superstep.SuiteSizes).
 	H []int64
-	// TMax bounds the reads or writes of one processor (its region of the
-	// array in good mode). Zero: SeedTMax. Every h must be at most TMax.
-	TMax int64
 	// LineWords is t_line, the integers in a cache line: bad mode puts
 	// each access of a processor on its own line. Zero: the OS's line
 	// size / 4, or 16.
@@ -91,8 +62,8 @@ type SuperstepOptions struct {
 	OS *OSInfo
 }
 
-// Superstep is one planned superstep: the reads and writes of global
-// data of each processor.
+// Superstep is one planned superstep: an experiment of seed 003's suites
+// (engine/superstep) in one mode.
 type Superstep struct {
 	Suite   int     `json:"suite"`
 	Mode    string  `json:"mode"` // "good" or "bad"
@@ -104,45 +75,12 @@ type Superstep struct {
 	Writes  []int64 `json:"writes"`
 }
 
-// Features are the quantities seed 003's cost functions take (section
-// 4.2): the largest reads h_r and writes h_w of any processor, h =
-// max(h_r, h_w), the total M of reads and writes, and for the Good family
-// the split of h_r and h_w into the first CacheWords (h_rc, h_wc) and the
-// rest (h_rm, h_wm).
-type Features struct {
-	HR  int64 `json:"h_r"`
-	HW  int64 `json:"h_w"`
-	H   int64 `json:"h"`
-	M   int64 `json:"M"`
-	HRC int64 `json:"h_rc"`
-	HRM int64 `json:"h_rm"`
-	HWC int64 `json:"h_wc"`
-	HWM int64 `json:"h_wm"`
-}
-
-// FeaturesOf computes the features of a superstep's per-processor reads
-// and writes, with the first cacheWords accesses counted as in-cache.
-func FeaturesOf(reads, writes []int64, cacheWords int64) Features {
-	var f Features
-	for _, r := range reads {
-		f.HR = max(f.HR, r)
-		f.M += r
-	}
-	for _, w := range writes {
-		f.HW = max(f.HW, w)
-		f.M += w
-	}
-	f.H = max(f.HR, f.HW)
-	f.HRC, f.HWC = min(f.HR, cacheWords), min(f.HW, cacheWords)
-	f.HRM, f.HWM = f.HR-f.HRC, f.HW-f.HWC
-	return f
-}
-
-// SuperstepTime is a measured superstep.
+// SuperstepTime is a measured superstep with the features of seed 003's
+// cost functions.
 type SuperstepTime struct {
 	Superstep
-	Features
-	Seconds Stat `json:"seconds"`
+	Features superstep.Features `json:"features"`
+	Seconds  Stat               `json:"seconds"`
 }
 
 // SuperstepRun is the result of RunSupersteps.
@@ -186,18 +124,12 @@ func (o SuperstepOptions) settle() (SuperstepOptions, error) {
 			return o, fmt.Errorf("modes: must be good or bad; got %q", m)
 		}
 	}
-	if o.TMax == 0 {
-		o.TMax = SeedTMax
-	}
-	if o.TMax < 1 || o.TMax > 1<<30 {
-		return o, fmt.Errorf("tmax: must be from 1 to 2^30 accesses; got %d", o.TMax)
-	}
 	if len(o.H) == 0 {
-		o.H = SeedH()
+		o.H = superstep.SuiteSizes()
 	}
 	for _, h := range o.H {
-		if h < 1 || h > o.TMax {
-			return o, fmt.Errorf("h: access counts must be from 1 to tmax (%d); got %d", o.TMax, h)
+		if h < 1 || h > 1<<30 {
+			return o, fmt.Errorf("h: access counts must be from 1 to 2^30; got %d", h)
 		}
 	}
 	if o.LineWords == 0 {
@@ -246,120 +178,30 @@ func cmp0(a, b int64) int64 {
 	return b
 }
 
-// PlanSupersteps lists the supersteps of the options' suites, in the order
-// they run: for each p, suite, h and 1 ≤ x ≤ p, the three patterns (one
-// when x = p, where they coincide: seed 003 section 4.1), in each mode.
-// Suites 2 and 3 draw their counts at random from Seed.
+// PlanSupersteps lists the supersteps of the options' suites in the order
+// they run: for each p and suite, the experiments of superstep.SuiteOf
+// (seed 003 section 4.1), each in every mode.
 func PlanSupersteps(o SuperstepOptions) ([]Superstep, error) {
 	o, err := o.settle()
 	if err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed003))
 	var plan []Superstep
 	for _, p := range o.P {
 		for _, suite := range o.Suites {
-			for _, h := range o.H {
-				for x := 1; x <= p; x++ {
-					patterns := []string{LikeGather, LikeScatter, Vary}
-					if x == p {
-						patterns = []string{Vary}
-					}
-					for _, pat := range patterns {
-						r, w := suite1(pat, p, x, h)
-						switch suite {
-						case 2:
-							r, w = capped(rng, r, o.TMax), capped(rng, w, o.TMax)
-						case 3:
-							r, w = sameTotal(rng, r, o.TMax), sameTotal(rng, w, o.TMax)
-						}
-						for _, mode := range o.Modes {
-							plan = append(plan, Superstep{Suite: suite, Mode: mode, Pattern: pat, P: p, X: x, H: h,
-								Reads: slices.Clone(r), Writes: slices.Clone(w)})
-						}
-					}
+			exps, err := superstep.SuiteOf(suite, p, o.H, o.Seed)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range exps {
+				for _, mode := range o.Modes {
+					plan = append(plan, Superstep{Suite: suite, Mode: mode, Pattern: e.Pattern.String(), P: p, X: e.X, H: e.H,
+						Reads: e.Superstep.Reads, Writes: e.Superstep.Writes})
 				}
 			}
 		}
 	}
 	return plan, nil
-}
-
-// suite1 gives the reads and writes of Suite 1's superstep pat(x, h) on p
-// processors; h·x/p is rounded down.
-func suite1(pat string, p, x int, h int64) (reads, writes []int64) {
-	reads, writes = make([]int64, p), make([]int64, p)
-	share := h * int64(x) / int64(p)
-	for i := range p {
-		switch pat {
-		case LikeGather:
-			if i < x {
-				reads[i] = h
-			}
-			writes[i] = share
-		case LikeScatter:
-			reads[i] = share
-			if i < x {
-				writes[i] = h
-			}
-		default:
-			if i < x {
-				reads[i], writes[i] = h, h
-			}
-		}
-	}
-	return reads, writes
-}
-
-// capped is Suite 2's randomisation of counts c: each processor draws at
-// random up to the largest count of c, and one processor draws exactly
-// that (seed 003: "less than or equal to (at least one holds with
-// equality) the maximum number" of the Suite 1 superstep).
-func capped(rng *rand.Rand, c []int64, tmax int64) []int64 {
-	top := min(slices.Max(c), tmax)
-	out := make([]int64, len(c))
-	for i := range out {
-		out[i] = rng.Int64N(top + 1)
-	}
-	out[rng.IntN(len(out))] = top
-	return out
-}
-
-// sameTotal is Suite 3's randomisation of counts c: the same total, split
-// among the processors at random (uniform cut points), no part above
-// tmax. A part above tmax passes its excess to the others in turn; the
-// total is at most p·tmax because every count of c is.
-func sameTotal(rng *rand.Rand, c []int64, tmax int64) []int64 {
-	var total int64
-	for _, v := range c {
-		total += v
-	}
-	p := len(c)
-	cuts := make([]int64, p+1)
-	cuts[p] = total
-	for i := 1; i < p; i++ {
-		cuts[i] = rng.Int64N(total + 1)
-	}
-	slices.Sort(cuts)
-	out := make([]int64, p)
-	for i := range out {
-		out[i] = cuts[i+1] - cuts[i]
-	}
-	// One pass over the others takes any excess: their room is at least
-	// the excess, since the total is at most p·tmax.
-	start := rng.IntN(p)
-	for i := range out {
-		ex := out[i] - tmax
-		for k := 0; k < p && ex > 0; k++ {
-			if j := (start + k) % p; j != i && out[j] < tmax {
-				m := min(tmax-out[j], ex)
-				out[j] += m
-				out[i] -= m
-				ex -= m
-			}
-		}
-	}
-	return out
 }
 
 // RunSupersteps measures the planned supersteps on this machine. It stops
@@ -375,15 +217,18 @@ func RunSupersteps(ctx context.Context, o SuperstepOptions) (*SuperstepRun, erro
 	if err != nil {
 		return nil, err
 	}
-	// The array holds every good-mode region, (i−1)·tmax + k, and every
-	// bad-mode index, i + k·t_line.
-	var words int64
+	// t_max, the most reads or writes of one processor, is each
+	// processor's region in good mode: the array holds every good-mode
+	// index, (i−1)·t_max + k, and every bad-mode one, i + k·t_line.
+	var tmax, words int64
 	for _, st := range plan {
-		most := max(slices.Max(st.Reads), slices.Max(st.Writes))
+		tmax = max(tmax, slices.Max(st.Reads), slices.Max(st.Writes))
+	}
+	for _, st := range plan {
 		if st.Mode == "good" {
-			words = max(words, int64(st.P)*o.TMax)
+			words = max(words, int64(st.P)*tmax)
 		} else {
-			words = max(words, int64(st.P)+most*o.LineWords)
+			words = max(words, int64(st.P)+tmax*o.LineWords)
 		}
 	}
 	if need := 4*words + o.FlushBytes; need > o.MaxBytes {
@@ -411,14 +256,18 @@ func RunSupersteps(ctx context.Context, o SuperstepOptions) (*SuperstepRun, erro
 			t = newTeam(st.P, arr, flush)
 			byP[st.P] = t
 		}
-		job := job{good: st.Mode == "good", reads: st.Reads, writes: st.Writes, tmax: o.TMax, line: o.LineWords, prime: o.CacheWords}
+		job := job{good: st.Mode == "good", reads: st.Reads, writes: st.Writes, tmax: tmax, line: o.LineWords, prime: o.CacheWords}
 		secs := make([]float64, 0, o.Reps)
 		for r := 0; r <= o.Reps; r++ { // run 0 warms up
 			if s := t.run(job); r > 0 {
 				secs = append(secs, s)
 			}
 		}
-		run.Steps = append(run.Steps, SuperstepTime{Superstep: st, Features: FeaturesOf(st.Reads, st.Writes, o.CacheWords), Seconds: Summarize(secs)})
+		c, err := superstep.Superstep{Reads: st.Reads, Writes: st.Writes}.Counts()
+		if err != nil {
+			return nil, err
+		}
+		run.Steps = append(run.Steps, SuperstepTime{Superstep: st, Features: c.Features(float64(o.CacheWords)), Seconds: Summarize(secs)})
 		if o.Progress != nil {
 			o.Progress(i+1, len(plan))
 		}

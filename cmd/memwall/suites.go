@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memwall/engine/superstep"
 	"memwall/engine/units"
 	"memwall/internal/jsonx"
 	"memwall/measure"
@@ -33,8 +34,7 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	suites := fs.String("suites", "1,2,3", "comma-separated `suites` from 1, 2, 3")
 	modes := fs.String("modes", "good,bad", "comma-separated `modes`: good, bad")
 	hs := fs.String("h", "seed", "access `counts` h, comma-separated (8Ki, 2^20), or seed for the seed's 30")
-	scale := fs.Float64("scale", 1, "multiply every h (and t_max) by this `factor`, e.g. 0.01 for a quick look")
-	tmax := fs.String("tmax", "2000000", "most reads or writes of one processor (`count`)")
+	scale := fs.Float64("scale", 1, "multiply every h by this `factor`, e.g. 0.01 for a quick look")
 	line := fs.String("line", "", "cache line `size` (default: the OS's, or 64 B)")
 	cache := fs.String("cache", "", "cache `size` whose words count as in-cache for h_rc, h_wc (default: the per-core cache the OS reports)")
 	flush := fs.String("flush", "0", "bytes read before each bad superstep to start it cold (`size`; 0: none, as the seed)")
@@ -78,10 +78,6 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	if !(*scale > 0 && *scale <= 1) {
 		return fail("--scale: must be above 0 and at most 1; got %g", *scale)
 	}
-	if opt.TMax, err = units.ParseCount(*tmax); err != nil {
-		return fail("--tmax: %v", err)
-	}
-	opt.TMax = max(1, int64(float64(opt.TMax)**scale))
 	if *hs != "seed" {
 		for _, f := range splitList(*hs) {
 			v, err := units.ParseCount(f)
@@ -91,7 +87,7 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 			opt.H = append(opt.H, v)
 		}
 	} else {
-		opt.H = measure.SeedH()
+		opt.H = superstep.SuiteSizes()
 	}
 	for i := range opt.H {
 		opt.H[i] = max(1, int64(float64(opt.H[i])**scale))
@@ -170,13 +166,14 @@ func writeSuperstepCSV(w io.Writer, run *measure.SuperstepRun) error {
 		return err
 	}
 	i := strconv.FormatInt
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, s := range run.Steps {
 		bad := "0"
 		if s.Mode == "bad" {
 			bad = "1"
 		}
 		row := []string{strconv.Itoa(s.Suite), s.Mode, bad, s.Pattern, strconv.Itoa(s.P), strconv.Itoa(s.X), i(s.Superstep.H, 10),
-			i(s.HR, 10), i(s.HW, 10), i(s.Features.H, 10), i(s.M, 10), i(s.HRC, 10), i(s.HRM, 10), i(s.HWC, 10), i(s.HWM, 10),
+			f(s.Features.Hr), f(s.Features.Hw), f(s.Features.H), f(s.Features.M), f(s.Features.Hrc), f(s.Features.Hrm), f(s.Features.Hwc), f(s.Features.Hwm),
 			strconv.FormatFloat(s.Seconds.Median*1e6, 'g', 6, 64), strconv.FormatFloat(s.Seconds.Spread, 'g', 3, 64)}
 		if err := cw.Write(row); err != nil {
 			return err

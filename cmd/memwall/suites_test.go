@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -11,8 +12,9 @@ import (
 // counts on two processors and reads the CSV back as memwall fit does.
 // Suite 1 on p = 2 (seed 003 section 4.1): for each of the 30 counts, x = 1
 // gives three patterns and x = 2 one, in two modes: 240 rows. like-gather
-// with x = 1 reads h on one processor and writes h·1/2 on both, so
-// h_r = h_set, h_w = floor(h_set/2), M = h_set + 2·floor(h_set/2).
+// with x = 1 reads h on one processor and writes h·1/2 on both (rounded to
+// the nearest whole access), so h_r = h_set, h_w = round(h_set/2),
+// M = h_set + 2·round(h_set/2).
 func TestSuperstepSuitesCSV(t *testing.T) {
 	out, errs, st := runCLI("superstep-suites", "--p", "2", "--suites", "1", "--scale", "0.001", "--reps", "1", "--line", "64B")
 	if st != 0 {
@@ -45,7 +47,7 @@ func TestSuperstepSuitesCSV(t *testing.T) {
 		}
 		if pat[i] == "like-gather" {
 			gathers++
-			half := float64(int64(hset[i]) / 2)
+			half := math.Round(hset[i] / 2)
 			if hr[i] != hset[i] || hw[i] != half || m[i] != hset[i]+2*half {
 				t.Errorf("row %d: h_set %g h_r %g h_w %g M %g", i, hset[i], hr[i], hw[i], m[i])
 			}
@@ -67,7 +69,7 @@ func TestSuperstepSuitesBadFlags(t *testing.T) {
 		{[]string{"--modes", "good,ugly"}, "--modes:"},
 		{[]string{"--scale", "2"}, "--scale:"},
 		{[]string{"--h", "lots"}, "--h:"},
-		{[]string{"--h", "5000000"}, "--h:"},
+		{[]string{"--h", "2^31"}, "--h:"},
 		{[]string{"--line", "2B"}, "--line:"},
 		{[]string{"--flush", "-1"}, "--flush:"},
 		{[]string{"--reps", "0"}, "--reps:"},

@@ -98,6 +98,17 @@ func patternCounts(pat Pattern, x int, h int64, p int) (reads, writes []int64) {
 // draws come from a PCG generator seeded with seed, so a suite is
 // reproducible.
 func Suite(suite, p int, seed uint64) ([]Experiment, error) {
+	return SuiteOf(suite, p, SuiteSizes(), seed)
+}
+
+// SuiteOf is Suite over the access counts sizes instead of the seed's H,
+// for a quicker run of the same experiments at smaller sizes.
+func SuiteOf(suite, p int, sizes []int64, seed uint64) ([]Experiment, error) {
+	for _, h := range sizes {
+		if h < 1 || h > MaxAccesses {
+			return nil, fmt.Errorf("h = %d: access counts must be from 1 to 2^50", h)
+		}
+	}
 	if suite < 1 || suite > 3 {
 		return nil, fmt.Errorf("suite %d: the seed defines Suites 1, 2 and 3", suite)
 	}
@@ -106,7 +117,7 @@ func Suite(suite, p int, seed uint64) ([]Experiment, error) {
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(suite)<<32|uint64(p)))
 	var out []Experiment
-	for _, h := range SuiteSizes() {
+	for _, h := range sizes {
 		for x := 1; x <= p; x++ {
 			pats := []Pattern{LikeGather, LikeScatter, Vary}
 			if x == p {
