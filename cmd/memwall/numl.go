@@ -234,12 +234,14 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	fs := numlFlags("numl conv", stderr)
 	nArg := fs.String("N", "1024", "image side in pixels")
 	eArg := fs.String("w", "4", "bytes per pixel")
-	prArg := fs.String("pr", "4", "processor rows of the mesh")
-	pcArg := fs.String("pc", "4", "processor columns of the mesh")
+	// An 8×32 mesh: blocks of 128 rows of 32 pixels, where a column
+	// message touches a line per row and the example models disagree.
+	prArg := fs.String("pr", "8", "processor rows of the mesh")
+	pcArg := fs.String("pc", "32", "processor columns of the mesh")
 	lArg := fs.String("L", "64", "line size in bytes")
 	bArg := fs.String("bmax", "10", "largest box size")
 	defStd, defM1 := numl.ExampleCoefficients()
-	stdArg := fs.String("std", defStd.String(), "standard-model coefficients (no gamma terms); the default is illustrative, not measured")
+	stdArg := fs.String("std", defStd.String(), "standard-model coefficients (no gamma terms); the default is the S1 fit to the M1 default's times for rows and line-wide columns")
 	m1Arg := fs.String("m1", defM1.String(), "M1 coefficients; the default is illustrative, not measured")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
@@ -316,7 +318,7 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\ncrossover, standard model: %s\ncrossover, M1:             %s\n", cross(cs.Found, cs.Crossover), cross(cm.Found, cm.Crossover))
 	if strings.TrimSpace(*stdArg) == defStd.String() || strings.TrimSpace(*m1Arg) == defM1.String() {
-		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none); give --std and --m1 from your fits")
+		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
 	}
 	return 0
 }

@@ -145,3 +145,91 @@ func TestConvValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestExampleStandardIsS1FitOfM1: the standard example is the least-squares
+// S1 fit to the M1 example's times for ExampleMessages. By hand: every one
+// of those messages touches u = n/64 lines (rows of 4096 bytes from a line
+// boundary; columns 64·j bytes wide of rows 4096 bytes apart), so M1 gives
+// t = 10 µs + (3.3 ns + 100 ns/64)·n = 10 µs + 4.8625 ns·n, a straight line
+// in n that S1 fits exactly: α = 10 µs, β = 4.8625 ns. Statements that
+// stream 4-byte elements touch a 64-byte line per 16 accesses: β_mem =
+// 1 ns + 30 ns/16 = 2.875 ns.
+func TestExampleStandardIsS1FitOfM1(t *testing.T) {
+	std, m1 := ExampleCoefficients()
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
+	if !near(std.Alpha, 10e-6) || !near(std.Beta, 4.8625e-9) || std.Gamma != 0 || std.GammaMem != 0 ||
+		std.Delta != m1.Delta || !near(std.BetaMem, 2.875e-9) {
+		t.Errorf("standard example %s, want alpha=10us, beta=4.8625ns, delta=3.3ns, beta_mem=2.875ns", std)
+	}
+	// Reproduces M1 exactly on row messages of whole lines.
+	for _, k := range []int64{1, 3, 8, 100} {
+		s := Shape{Kind: Rows, W: 4096, K: k, Line: 64}
+		f, _ := MessageFeatures(s)
+		op := Op{Comm: true, M: f.M, N: f.N, U: f.U}
+		if a, b := op.Seconds(std), op.Seconds(m1); !near(a, b) {
+			t.Errorf("%d rows: standard %g s, M1 %g s", k, a, b)
+		}
+	}
+	// And parts from it on a narrow column: one 4-byte column of 256 rows
+	// of 128 bytes is n = 1024 bytes on u = 256 lines. M1: 10 µs + 3.3 ns
+	// × 1024 + 100 ns × 256 = 38.9792 µs; standard: 10 µs + 4.8625 ns ×
+	// 1024 = 14.9792 µs.
+	f, _ := MessageFeatures(Shape{Kind: Columns, W: 128, K: 1, Elem: 4, R: 256, Line: 64})
+	op := Op{Comm: true, M: f.M, N: f.N, U: f.U}
+	if a, b := op.Seconds(std), op.Seconds(m1); !near(a, 14.9792e-6) || !near(b, 38.9792e-6) {
+		t.Errorf("narrow column: standard %g s, M1 %g s", a, b)
+	}
+}
+
+// TestStandardFitLeastSquares checks StandardFit on a set where S1 cannot
+// be exact against the normal equations solved by hand. With γ = 1 and
+// α = β = 0, M1's time is u: a row of 64 bytes (n = 64, u = 1), a column
+// of 4 bytes from 64 rows 64 bytes apart (n = 256, u = 64) and a row of
+// 128 bytes (n = 128, u = 2). Centred: mean n = 448/3, mean u = 67/3;
+// Sxy = sum (n − n̄)(u − ū) = 64·1 + 256·64 + 128·2 − 448·67/3 = 16704 −
+// 30016/3 = 20096/3; Sxx = 64² + 256² + 128² − 448²/3 = 86016 − 200704/3
+// = 57344/3; β = 20096/57344 = 0.350446…; α = ū − β·n̄ = 67/3 − β·448/3.
+func TestStandardFitLeastSquares(t *testing.T) {
+	shapes := []Shape{
+		{Kind: Rows, W: 64, K: 1, Line: 64},
+		{Kind: Columns, W: 64, K: 1, Elem: 4, R: 64, Line: 64},
+		{Kind: Rows, W: 128, K: 1, Line: 64},
+	}
+	a, b, res, err := StandardFit(Coef{Gamma: 1e-6}, shapes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantB := 20096.0 / 57344 * 1e-6
+	wantA := (67.0/3 - 20096.0/57344*448/3) * 1e-6
+	if math.Abs(b-wantB) > 1e-12*wantB || math.Abs(a-wantA) > 1e-9*math.Abs(wantA) || res.Train.N != 3 {
+		t.Errorf("alpha %g, beta %g; want %g, %g", a, b, wantA, wantB)
+	}
+	if _, _, _, err := StandardFit(Coef{Gamma: -1}, shapes); err == nil {
+		t.Error("a negative gamma was accepted")
+	}
+	if _, _, _, err := StandardFit(Coef{Gamma: 1}, shapes[:1]); err == nil {
+		t.Error("one message fitted two terms")
+	}
+}
+
+// TestExampleCrossoverDisagrees: on an 8×32 mesh over a 1024×1024 image
+// (blocks of 128 rows of 32 pixels, so a column message carries 512 bytes
+// on 128 lines) the two examples predict different crossovers, and the
+// difference comes from the messages' lines: with M1's statement costs
+// and the standard model's message costs the crossover is the standard
+// model's.
+func TestExampleCrossoverDisagrees(t *testing.T) {
+	std, m1 := ExampleCoefficients()
+	conv := Conv{N: 1024, Elem: 4, Pr: 8, Pc: 32, Line: 64}
+	a, err := Compare(conv, std, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Compare(conv, m1, 10)
+	mixed := m1
+	mixed.Beta, mixed.Gamma = std.Beta, 0
+	c, _ := Compare(conv, mixed, 10)
+	if a.Crossover != 3 || b.Crossover != 4 || c.Crossover != 3 {
+		t.Errorf("crossovers: standard %d, M1 %d, M1 statements with standard messages %d; want 3, 4, 3", a.Crossover, b.Crossover, c.Crossover)
+	}
+}
