@@ -9,9 +9,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
+	"memwall/engine/dataset"
+	"memwall/engine/fit"
 	"memwall/engine/superstep"
 	"memwall/engine/units"
 	"memwall/internal/jsonx"
@@ -208,4 +213,192 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+func init() {
+	register(command{name: "superstep-fit", summary: "fit seed 003's Good and Bad cost functions to superstep-suites times and write the interval's coefficients", run: runSuperstepFit})
+}
+
+// runSuperstepFit fits the cost functions as seed 003 section 4.2 does: the
+// Good family on Suite 1 (R0 and R1 apart), validated on Suites 2 and 3;
+// the Bad family on Suite 2, validated on Suites 1 and 3; and writes the
+// best of each (HrHwM-c, HrHwM) as a coefficient file for memwall
+// supersteps --coef.
+func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("superstep-fit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "CSV `file` written by memwall superstep-suites")
+	procs := fs.Int("p", 0, "the processor `count` whose coefficients --coef-out gets (needed when the file has several)")
+	cache := fs.String("cache", "", "cache `size` C splitting R0 from R1 (default: read from the file's h_rc and h_rm)")
+	coefOut := fs.String("coef-out", "", "write the interval's coefficients (HrHwM-c, HrHwM) to this `file`, for memwall supersteps --coef")
+	name := fs.String("name", "", "`name` of the coefficient set (default: the file's name)")
+	keep := fs.Bool("keep-good-rows", false, "use the good rows of a file with bad rows")
+	weight := fs.String("weight", "abs", "least squares: abs (the seed's) or rel (each superstep weighted by 1/t², even over the sizes)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: memwall superstep-fit --data FILE [--p P] [--weight abs|rel] [--coef-out FILE]")
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "memwall superstep-fit: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if *data == "" {
+		return fail("--data is required (a CSV file written by memwall superstep-suites)")
+	}
+	wt, err := fit.ParseWeighting(*weight)
+	if err != nil || wt == fit.Auto {
+		return fail("--weight: abs or rel; got %q", *weight)
+	}
+	f, err := os.Open(*data)
+	if err != nil {
+		return fail("--data: %v", err)
+	}
+	tbl, skipped, err := dataset.Read(f, dataset.Options{KeepGoodRows: *keep})
+	f.Close()
+	if err != nil {
+		return fail("--data %s: %v", *data, err)
+	}
+	for _, e := range skipped {
+		fmt.Fprintf(stderr, "memwall superstep-fit: %s: skipped %v\n", *data, e)
+	}
+	good, bad, cacheWords, err := superstepSamples(tbl)
+	if err != nil {
+		return fail("--data %s: %v", *data, err)
+	}
+	if *cache != "" {
+		b, err := units.ParseSize(*cache)
+		if err != nil || b < 4 {
+			return fail("--cache: a size of at least 4 bytes, e.g. 2MiB; got %q", *cache)
+		}
+		cacheWords = float64(b / 4)
+	}
+	fits := map[superstep.Family][]superstep.Fitted{}
+	for _, fam := range []struct {
+		family  superstep.Family
+		samples []superstep.Sample
+		fitOn   int
+		judgeOn []int
+	}{{superstep.Good, good, 1, []int{2, 3}}, {superstep.Bad, bad, 2, []int{1, 3}}} {
+		if len(fam.samples) == 0 {
+			fmt.Fprintf(stdout, "%s family: no supersteps in the file\n\n", fam.family)
+			continue
+		}
+		cells, err := superstep.FitSuites(fam.samples, superstep.FitSpec{Family: fam.family, FitSuite: fam.fitOn, ValidateSuites: fam.judgeOn, CacheWords: cacheWords, Weighting: wt})
+		if err != nil {
+			return fail("%s family: %v", fam.family, err)
+		}
+		fits[fam.family] = cells
+		fmt.Fprintf(stdout, "%s family: fitted on Suite %d, judged on Suites %d and %d (seed 003 Tables %s); C = %g words\n",
+			fam.family, fam.fitOn, fam.judgeOn[0], fam.judgeOn[1], map[superstep.Family]string{superstep.Good: "1, 2, 5, 6", superstep.Bad: "3, 4, 7, 8"}[fam.family], cacheWords)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "p\tfunction\tregion\trows\tSuite %d avg\tmax\tSuite %d avg\tmax\tcoefficients (µs)\n", fam.judgeOn[0], fam.judgeOn[1])
+		for _, c := range cells {
+			if c.Err != nil {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t\t\t\t\tnot fitted: %v\n", c.P, c.Function, c.Region, c.FitRows, c.Err)
+				continue
+			}
+			errs := map[int]superstep.SuiteError{}
+			for _, v := range c.Validation {
+				errs[v.Suite] = v
+			}
+			cell := func(s int) string {
+				v, ok := errs[s]
+				if !ok || v.N == 0 {
+					return "\t"
+				}
+				return fmt.Sprintf("%.1f%%\t%.1f%%", 100*v.Mean, 100*v.Max)
+			}
+			var coef []string
+			for _, col := range append([]string{"1"}, c.Function.Columns()...) {
+				coef = append(coef, fmt.Sprintf("%s=%.4g", superstep.CoefficientName(col), c.Coef.Get(col)))
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", c.P, c.Function, c.Region, c.FitRows, cell(fam.judgeOn[0]), cell(fam.judgeOn[1]), strings.Join(coef, ", "))
+		}
+		tw.Flush()
+		fmt.Fprintln(stdout)
+	}
+	if *coefOut == "" {
+		return 0
+	}
+	var ps []int
+	for _, s := range append(good, bad...) {
+		if !slices.Contains(ps, s.P) {
+			ps = append(ps, s.P)
+		}
+	}
+	p := *procs
+	if p == 0 {
+		if len(ps) != 1 {
+			return fail("--p: the file has supersteps for p = %v; say which one --coef-out gets", ps)
+		}
+		p = ps[0]
+	}
+	if *name == "" {
+		*name = filepath.Base(*data)
+	}
+	set, err := superstep.SetFromFits(fits[superstep.Good], fits[superstep.Bad], p, cacheWords, *name)
+	if err != nil {
+		return fail("--coef-out: %v", err)
+	}
+	out, err := os.Create(*coefOut)
+	if err != nil {
+		return fail("--coef-out: %v", err)
+	}
+	if err := superstep.WriteSet(out, set); err != nil {
+		out.Close()
+		return fail("--coef-out: %v", err)
+	}
+	if err := out.Close(); err != nil {
+		return fail("--coef-out: %v", err)
+	}
+	fmt.Fprintf(stdout, "coefficients for p = %d written to %s: memwall supersteps --coef %s --p %d --algo radix --n 1e6\n", p, *coefOut, *coefOut, p)
+	return 0
+}
+
+// superstepSamples reads superstep-suites rows into the Good and Bad
+// families' samples, and C: the in-cache part h_rc of any row whose reads
+// go beyond the cache (h_rm > 0), or, when none does, the largest h (every
+// superstep then lies in R0).
+func superstepSamples(tbl *dataset.Table) (good, bad []superstep.Sample, cacheWords float64, err error) {
+	cols := map[string][]float64{}
+	for _, name := range []string{"suite", "bad", "p", "h_r", "h_w", "M", "h_rc", "h_rm", "h_wc", "h_wm", "time"} {
+		c, ok := tbl.Column(name)
+		if !ok {
+			return nil, nil, 0, fmt.Errorf("no numeric column %q (the columns memwall superstep-suites writes: %s)", name, strings.Join(superstepColumns, ", "))
+		}
+		cols[name] = c
+	}
+	if tc := tbl.Col("time"); tc == nil || tc.Kind != dataset.Duration {
+		return nil, nil, 0, errors.New("the time column has no unit: name it time_us (or time_ms, time_s)")
+	}
+	var most float64
+	for i := range tbl.Len() {
+		s := superstep.Sample{Suite: int(cols["suite"][i]), P: int(cols["p"][i]),
+			Counts: superstep.Counts{Hr: cols["h_r"][i], Hw: cols["h_w"][i], M: cols["M"][i]}, Micros: cols["time"][i] * 1e6}
+		if cols["h_rm"][i] > 0 {
+			cacheWords = cols["h_rc"][i]
+		} else if cols["h_wm"][i] > 0 {
+			cacheWords = cols["h_wc"][i]
+		}
+		most = max(most, s.Counts.Hr, s.Counts.Hw)
+		if cols["bad"][i] != 0 {
+			bad = append(bad, s)
+		} else {
+			good = append(good, s)
+		}
+	}
+	if cacheWords == 0 {
+		cacheWords = most
+	}
+	return good, bad, cacheWords, nil
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"memwall/engine/dataset"
+	"memwall/engine/superstep"
 )
 
 // TestSuperstepSuitesCSV runs Suite 1 at a thousandth of the seed's
@@ -77,6 +81,97 @@ func TestSuperstepSuitesBadFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, errs, st := runCLI(append([]string{"superstep-suites"}, tc.args...)...)
+		if st != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: status %d, stderr %q, want 2 and %q", tc.args, st, errs, tc.want)
+		}
+	}
+}
+
+// TestSuperstepFitRecovers writes Suites 1–3 for p = 2 timed exactly by
+// known coefficients (Good: HrHwM-c with R0 and R1 apart, C = 2^19 words;
+// Bad: HrHwM), fits them with superstep-fit and reads the coefficient file
+// back: least squares on exact data must return the generating
+// coefficients, with g_hrm = g_hwm = 0 in R0 where h_rm = h_wm = 0.
+func TestSuperstepFitRecovers(t *testing.T) {
+	const cw = 1 << 19
+	r0 := superstep.Coefficients{L: 50, Ghrc: 0.002, Ghwc: 0.003, GM: 0.0005}
+	r1 := superstep.Coefficients{L: 100, Ghrc: 0.002, Ghrm: 0.004, Ghwc: 0.003, Ghwm: 0.006, GM: 0.0005}
+	bad := superstep.Coefficients{L: 200, Ghr: 0.02, Ghw: 0.03, GM: 0.001}
+	var b strings.Builder
+	b.WriteString(strings.Join(superstepColumns, ",") + "\n")
+	for suite := 1; suite <= 3; suite++ {
+		exps, err := superstep.Suite(suite, 2, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range exps {
+			c, _ := e.Superstep.Counts()
+			x := c.Features(cw)
+			coef := r0
+			if x.H > cw {
+				coef = r1
+			}
+			tg, _ := superstep.HrHwMc.Eval(coef, x)
+			tb, _ := superstep.HrHwM.Eval(bad, x)
+			for mode, tm := range map[string]float64{"good": tg, "bad": tb} {
+				isBad := map[string]int{"good": 0, "bad": 1}[mode]
+				fmt.Fprintf(&b, "%d,%s,%d,%s,2,%d,%d,%g,%g,%g,%g,%g,%g,%g,%g,%.17g,0\n", suite, mode, isBad, e.Pattern, e.X, e.H,
+					x.Hr, x.Hw, x.H, x.M, x.Hrc, x.Hrm, x.Hwc, x.Hwm, tm)
+			}
+		}
+	}
+	dir := t.TempDir()
+	data, coef := filepath.Join(dir, "s.csv"), filepath.Join(dir, "c.json")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, st := runCLI("superstep-fit", "--data", data, "--coef-out", coef)
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errs)
+	}
+	if !strings.Contains(out, "C = 524288 words") || !strings.Contains(out, "HrHwM-c") {
+		t.Errorf("output:\n%s", out)
+	}
+	f, err := os.Open(coef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	set, err := superstep.ReadSet(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(what string, got, want superstep.Coefficients) {
+		for _, col := range []string{"1", "h_r", "h_w", "M", "h_rc", "h_rm", "h_wc", "h_wm"} {
+			g, w := got.Get(col), want.Get(col)
+			if math.Abs(g-w) > 1e-6*math.Max(1, math.Abs(w)) {
+				t.Errorf("%s %s: %g, want %g", what, superstep.CoefficientName(col), g, w)
+			}
+		}
+	}
+	if set.P != 2 || set.CacheWords != cw || set.GoodR1 == nil {
+		t.Fatalf("set %+v", set)
+	}
+	near("good R0", set.GoodR0, r0)
+	near("good R1", *set.GoodR1, r1)
+	near("bad", set.Bad, bad)
+}
+
+func TestSuperstepFitBadInput(t *testing.T) {
+	dir := t.TempDir()
+	noTime := filepath.Join(dir, "a.csv")
+	os.WriteFile(noTime, []byte("suite,bad,p,h_r,h_w,M,h_rc,h_rm,h_wc,h_wm\n1,0,2,5,5,10,5,0,5,0\n"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "--data is required"},
+		{[]string{"--data", filepath.Join(dir, "none.csv")}, "--data:"},
+		{[]string{"--data", noTime}, `no numeric column "time"`},
+		{[]string{"--data", noTime, "--weight", "auto"}, "--weight:"},
+	}
+	for _, tc := range tests {
+		_, errs, st := runCLI(append([]string{"superstep-fit"}, tc.args...)...)
 		if st != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: status %d, stderr %q, want 2 and %q", tc.args, st, errs, tc.want)
 		}
