@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"slices"
@@ -30,6 +31,8 @@ type superstepsPage struct {
 	stale    bool
 
 	share, shareErr, notice string
+	// fileMsg reports the last coefficient file loaded, or why it was not.
+	fileMsg, fileErr string
 }
 
 // Coefficient-set choices.
@@ -409,4 +412,36 @@ func (p *superstepsPage) onCopy(ctx app.Context, e app.Event) {
 	}
 	app.Window().GetElementByID("ss-link").Call("select")
 	p.notice = "Select the link and copy it (this browser does not allow copying from here)."
+}
+
+// onCoefFile loads a coefficient file (memwall superstep-fit --coef-out, or
+// any file superstep.ReadSet reads) into the typed coefficients, with its
+// processor count, so that the interval is that machine's.
+func (p *superstepsPage) onCoefFile(ctx app.Context, e app.Event) {
+	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
+		p.fileMsg, p.fileErr = "", ""
+		var set superstep.Set
+		if err == nil {
+			set, err = superstep.ReadSet(bytes.NewReader(data))
+		}
+		if err != nil {
+			p.fileErr = fmt.Sprintf("%s: %v", name, err)
+			return
+		}
+		vals := map[string]string{
+			"coef":  coefTyped,
+			"p":     strconv.Itoa(set.P),
+			"good":  superstep.FormatCoefficients(superstep.HrHwMc, set.GoodR0),
+			"good1": "",
+			"bad":   superstep.FormatCoefficients(superstep.HrHwM, set.Bad),
+			"C":     strconv.FormatFloat(set.CacheWords, 'f', -1, 64),
+		}
+		if set.GoodR1 != nil {
+			vals["good1"] = superstep.FormatCoefficients(superstep.HrHwMc, *set.GoodR1)
+		}
+		p.form.set(ctx, vals)
+		p.fileMsg = fmt.Sprintf("Loaded %s: coefficients for p = %d, C = %s words.", name, set.P, vals["C"])
+		p.recompute()
+		p.writeURL(ctx)
+	})
 }

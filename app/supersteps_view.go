@@ -65,6 +65,13 @@ func (p *superstepsPage) renderInputs() app.UI {
 			{Value: coefTyped, Label: "Typed in"},
 		}, p.onSelect("coef")),
 		app.If(p.errs["coef"] != "", app.P().ID("ss-coef-err").Class("error").Text(p.errs["coef"])),
+		app.Div().Class("row actions").Body(
+			app.Label().Class("button").For("ss-coef-file").Text("Load a coefficient file…"),
+			app.Input().ID("ss-coef-file").Type("file").Accept(".json,application/json").Class("visually-hidden").OnChange(p.onCoefFile),
+		),
+		app.P().Class("note").Text("memwall superstep-suites times the seed's experiment suites on your machine and memwall superstep-fit fits them and writes such a file."),
+		app.If(p.fileErr != "", app.P().ID("ss-coef-file-err").Class("error").Role("alert").Text(p.fileErr)),
+		app.If(p.fileMsg != "", app.P().ID("ss-coef-file-msg").Class("note").Text(p.fileMsg)),
 		app.If(typed,
 			app.P().Class("note").Text("Microseconds, and microseconds per access, as the seed prints them. Leave the R1 line empty for one Good function over every h."),
 			p.field("good", "Good, HrHwM-c, for h <= C (R0)", "L, g_hrc, g_hrm, g_hwc, g_hwm, g_M", 48),

@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"memwall/engine/superstep"
 	"memwall/engine/units"
@@ -170,4 +175,50 @@ func TestSupersteps(t *testing.T) {
 		t.Errorf("link problems: %q", got)
 	}
 	b.screenshot(t, "supersteps-garbage-link")
+}
+
+// TestSuperstepsCoefFile loads a coefficient file as memwall superstep-fit
+// writes it (a machine fitted for p = 2 with C = 1000 words) and checks the
+// interval against the engine with the same set; a file that is not one
+// is refused with its name and the reason, leaving the numbers as they were.
+func TestSuperstepsCoefFile(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/supersteps", "#total-good")
+
+	r1 := superstep.Coefficients{L: 120, Ghrc: 0.0016, Ghrm: 0.0008, Ghwc: 0.0019, Ghwm: 0.0007, GM: 0.0002}
+	set := superstep.Set{Name: "here.json", P: 2, CacheWords: 1000,
+		GoodR0: superstep.Coefficients{L: 16, Ghrc: 0.0007, Ghwc: 0.001, GM: 0.0001}, GoodR1: &r1,
+		Bad: superstep.Coefficients{L: 30, Ghr: 0.009, Ghw: 0.0104, GM: 0.0003}}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "here.json")
+	var buf bytes.Buffer
+	if err := superstep.WriteSet(&buf, set); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.run(t, chromedp.SetUploadFiles("#ss-coef-file", []string{file}, chromedp.ByQuery))
+	b.waitFor(t, "the file loaded", `document.querySelector("#ss-coef-file-msg")`)
+	pr := enginePrediction(t, set, "radix", 1000000, 2)
+	b.waitText(t, "the Good total with the file's coefficients", "#total-good", units.FormatSeconds(pr.Good))
+	if got := b.text(t, "#total-bad"); got != units.FormatSeconds(pr.Bad) {
+		t.Errorf("Bad total shown %q, engine %s", got, units.FormatSeconds(pr.Bad))
+	}
+	checkSteps(t, b, pr)
+	b.screenshot(t, "supersteps-coef-file")
+
+	bad := filepath.Join(dir, "notes.json")
+	os.WriteFile(bad, []byte(`{"p": 2, "good": {"L": "fast"}}`), 0o644)
+	b.run(t, chromedp.SetUploadFiles("#ss-coef-file", []string{bad}, chromedp.ByQuery))
+	b.waitFor(t, "the refusal", `document.querySelector("#ss-coef-file-err")`)
+	if msg := b.text(t, "#ss-coef-file-err"); !strings.HasPrefix(msg, "notes.json: ") {
+		t.Errorf("refusal %q", msg)
+	}
+	if got := b.text(t, "#total-good"); got != units.FormatSeconds(pr.Good) {
+		t.Errorf("after a bad file the Good total is %q, was %s", got, units.FormatSeconds(pr.Good))
+	}
+	b.noErrors(t, "/supersteps")
 }
