@@ -49,8 +49,9 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "write JSON (per-processor counts and every sample) instead of CSV")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: memwall superstep-suites [--p 2] [--suites 1,2,3] [--modes good,bad] [--h seed|LIST] [--scale F] [--out FILE] [--json]")
-		fmt.Fprintln(stderr, "\nThen fit a cost function of seed 003, e.g. the Bad family's HrHwM on Suite 2:")
-		fmt.Fprintln(stderr, "  memwall fit --data FILE --y time_us --terms \"1, h_r, h_w, M\" --train \"suite == 2 && bad == 1\"")
+		fmt.Fprintln(stderr, "\nThen fit seed 003's cost functions to the times and predict a sort's interval on this machine:")
+		fmt.Fprintln(stderr, "  memwall superstep-fit --data FILE --coef-out here.json")
+		fmt.Fprintln(stderr, "  memwall supersteps --coef here.json --p 2 --algo radix --n 1e6")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
