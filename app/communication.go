@@ -26,21 +26,26 @@ type communicationPage struct {
 	linkMsgs []string
 	out      commOutcome
 	stale    bool
+	fit      commFit
 
 	share, shareErr, notice string
 }
 
 // commKeys are the link keys, in the order links write them.
-var commKeys = []string{"kind", "W", "k", "w", "r", "L", "o", "N", "px", "pr", "pc", "bmax", "std", "m1"}
+var commKeys = []string{"kind", "W", "k", "w", "r", "L", "o", "data", "y", "train", "N", "px", "pr", "pc", "bmax", "std", "m1"}
 
 // commDefaults: three 4-byte columns of a 1000×1000 integer array (W = 4000
-// bytes, gcd(W, 64) = 32, so row starts repeat every 2 rows) and the
-// convolution of a 1024×1024 image on a 4×4 mesh.
+// bytes, gcd(W, 64) = 32, so row starts repeat every 2 rows), the message
+// times measured on the development machine fitted with W = 4000 held out,
+// and the convolution of a 1024×1024 image on an 8×32 mesh (blocks of 128
+// rows of 32 pixels, where a column message touches a line per row and the
+// example coefficients predict different crossovers).
 func commDefaults() map[string]string {
 	std, m1 := numl.ExampleCoefficients()
 	return map[string]string{
 		"kind": "columns", "W": "4000", "k": "3", "w": "4", "r": "1000", "L": "64", "o": "5",
-		"N": "1024", "px": "4", "pr": "4", "pc": "4", "bmax": "10",
+		"data": commDevbox, "y": "time", "train": commDevboxTrain,
+		"N": "1024", "px": "4", "pr": "8", "pc": "32", "bmax": "10",
 		"std": std.String(), "m1": m1.String(),
 	}
 }
@@ -98,7 +103,9 @@ func (p *communicationPage) load(ctx app.Context, fragment string) {
 	}
 	p.form.set(ctx, text)
 	p.notice = ""
+	p.fit.useNote = ""
 	p.recompute()
+	p.loadData(ctx, vals)
 	for _, k := range commKeys {
 		if e, ok := p.errs[k]; ok {
 			if _, fromLink := vals[k]; fromLink {

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"memwall/engine/fit"
 	"memwall/engine/numl"
+	"memwall/presets"
 )
 
 // TestCommunicationLink: a link's values reach the engine, and the page
@@ -52,7 +54,7 @@ func TestCommunicationBadInput(t *testing.T) {
 		{"kind=diagonal", "kind", "rows or columns"},
 		{"pr=0", "pr", "Mesh rows"},
 		{"px=0", "px", "Bytes per pixel"},
-		{"N=16&bmax=10", "bmax", "Largest box size"},
+		{"N=16&pr=4&pc=4&bmax=10", "bmax", "Largest box size"},
 		{"m1=alpha%3Dsoon", "m1", "M1 coefficients"},
 		{"std=gamma%3D1ns", "std", "no lines-touched terms"},
 	} {
@@ -87,5 +89,70 @@ func TestLinesSVG(t *testing.T) {
 	}
 	if got := strings.Count(svg, "<title>"); got != len(use) {
 		t.Errorf("%d cells for %d lines", got, len(use))
+	}
+}
+
+// TestCommunicationFit: the page fits the six sets to the built-in
+// measurements with the W = 4000 arrays held out, exactly as engine/numl
+// does, and "Use these coefficients" puts S1's and M1's message costs
+// into the convolution while keeping the statement costs.
+func TestCommunicationFit(t *testing.T) {
+	var p communicationPage
+	p.load(nil, "")
+	if len(p.linkMsgs) != 0 || p.fit.err != "" || p.fit.trainErr != "" {
+		t.Fatalf("%v %q %q", p.linkMsgs, p.fit.err, p.fit.trainErr)
+	}
+	tbl, err := presets.Dataset(commDevbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond, _ := fit.ParseCond(commDevboxTrain)
+	want, err := numl.FitSets(tbl, "time", cond, nil)
+	if err != nil || len(p.fit.sets) != 6 {
+		t.Fatalf("%d sets; engine: %v", len(p.fit.sets), err)
+	}
+	for i, s := range want {
+		got := p.fit.sets[i]
+		if s.Err != nil || got.Err != nil || got.Result.Test.SE != s.Result.Test.SE || got.Result.Train.D != s.Result.Train.D || got.Result.Test.N == 0 {
+			t.Errorf("%s: page %+v, engine %+v", s.Set.Name, got.Result.Test, s.Result.Test)
+		}
+	}
+	if p.fit.chart == "" || !p.fit.seconds || p.fit.trainN+p.fit.testN != tbl.Len() {
+		t.Errorf("chart %d bytes, seconds %v, %d + %d rows", len(p.fit.chart), p.fit.seconds, p.fit.trainN, p.fit.testN)
+	}
+	if !p.useFit(nil) {
+		t.Fatal("the fits were not used")
+	}
+	s1, _, _ := numl.MessageCoef(want[0].Result.Model)
+	m1, _, _ := numl.MessageCoef(want[3].Result.Model)
+	exStd, exM1 := numl.ExampleCoefficients()
+	s1.Delta, s1.BetaMem = exStd.Delta, exStd.BetaMem
+	m1.Delta, m1.BetaMem, m1.GammaMem = exM1.Delta, exM1.BetaMem, exM1.GammaMem
+	if p.form.text["std"] != s1.String() || p.form.text["m1"] != m1.String() || !p.out.in.convOK {
+		t.Errorf("std %q, m1 %q; want %q, %q", p.form.text["std"], p.form.text["m1"], s1, m1)
+	}
+	if !strings.Contains(p.fragment(), "train=W+%21%3D+4000") && !strings.Contains(p.fragment(), "train=W") {
+		t.Errorf("fragment %q lacks the training rows", p.fragment())
+	}
+
+	// Bad training rows and unknown data are named.
+	for _, c := range []struct{ frag, want string }{
+		{"train=W+%3E%3D", "Training rows"},
+		{"train=zz+%3D%3D+1", "Training rows"},
+		{"data=seed002-table6", "no built-in set of message times"},
+		{"data=file", "imported file"},
+		{"y=nothing", "no numeric column"},
+	} {
+		var q communicationPage
+		q.load(nil, c.frag)
+		if msgs := strings.Join(q.linkMsgs, "; "); !strings.Contains(msgs, c.want) {
+			t.Errorf("%s: messages %q, want %q", c.frag, msgs, c.want)
+		}
+	}
+	// The data menu offers only sets with n and u.
+	for _, d := range commDatasets() {
+		if strings.HasPrefix(d.ID, "seed002") {
+			t.Errorf("menu offers %s", d.ID)
+		}
 	}
 }

@@ -2,10 +2,18 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
+	"memwall/engine/dataset"
+	"memwall/engine/fit"
 	"memwall/engine/numl"
+	"memwall/engine/units"
+	"memwall/presets"
 )
 
 // engineLines is the engine's exact count and span for a shape, computed
@@ -136,4 +144,159 @@ func TestCommunication(t *testing.T) {
 	if got := b.text(t, "#link-problems"); !strings.Contains(got, "Row width W") || !strings.Contains(got, "unknown key") {
 		t.Errorf("link problems: %q", got)
 	}
+}
+
+// shownFit is what the page should show for one fitted set, formatted the
+// way the page formats it, from the engine's numbers.
+func shownFit(r *fit.Result) map[string]string {
+	rel := func(v float64, n int) string {
+		if n == 0 {
+			return "—"
+		}
+		if 100*v >= 1000 {
+			return fmt.Sprintf("%.0f%%", 100*v)
+		}
+		return fmt.Sprintf("%.3g%%", 100*v)
+	}
+	d := func(st fit.Stats) string {
+		if !st.DDefined {
+			return "—"
+		}
+		return fmt.Sprintf("%.3g", st.D)
+	}
+	return map[string]string{
+		"se-train": units.FormatSeconds(r.Train.SE), "D-train": d(r.Train),
+		"mean-train": rel(r.Train.MeanRel, r.Train.RelN), "max-train": rel(r.Train.MaxRel, r.Train.RelN),
+		"se-test": units.FormatSeconds(r.Test.SE), "D-test": d(r.Test),
+		"mean-test": rel(r.Test.MeanRel, r.Test.RelN), "max-test": rel(r.Test.MaxRel, r.Test.RelN),
+	}
+}
+
+// checkFits compares every statistic shown for the six sets with the
+// engine's fit of the same data and training rows.
+func checkFits(t *testing.T, b *browser, data fit.Columns, train string) []numl.SetFit {
+	t.Helper()
+	var cond fit.Cond
+	if train != "" {
+		var err error
+		if cond, err = fit.ParseCond(train); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sets, err := numl.FitSets(data, "time", cond, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sets {
+		if s.Err != nil {
+			t.Fatalf("%s: %v", s.Set.Name, s.Err)
+		}
+		for key, want := range shownFit(s.Result) {
+			if s.Result.Test.N == 0 && strings.HasSuffix(key, "-test") {
+				want = "—"
+			}
+			if got := b.text(t, "#fit-"+s.Set.Name+"-"+key); got != want {
+				t.Errorf("%s %s shown %q, engine %q", s.Set.Name, key, got, want)
+			}
+		}
+	}
+	return sets
+}
+
+// TestCommunicationFit opens the fitting section with the built-in
+// measurements, checks the six fits' statistics against the engine, uses
+// the S1 and M1 coefficients in the convolution, changes the training
+// rows, and imports a file.
+func TestCommunicationFit(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/communication", "#fit-table")
+
+	tbl, err := presets.Dataset("numl-devbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := checkFits(t, b, tbl, "W != 4000")
+	b.waitFor(t, "the fit chart", `document.querySelector("#fit-chart svg")`)
+
+	// The examples on the 8×32 mesh: the standard model's crossover is
+	// b = 3, M1's b = 4 (engine/numl TestExampleCrossoverDisagrees).
+	conv := numl.Conv{N: 1024, Elem: 4, Pr: 8, Pc: 32, Line: 64}
+	exStd, exM1 := numl.ExampleCoefficients()
+	cs, _ := numl.Compare(conv, exStd, 10)
+	cm, _ := numl.Compare(conv, exM1, 10)
+	if got := b.text(t, "#cross-std"); got != fmt.Sprintf("b = %d", cs.Crossover) || cs.Crossover != 3 {
+		t.Errorf("standard crossover shown %q, engine %d", got, cs.Crossover)
+	}
+	if got := b.text(t, "#cross-m1"); got != fmt.Sprintf("b = %d", cm.Crossover) || cm.Crossover != 4 {
+		t.Errorf("M1 crossover shown %q, engine %d", got, cm.Crossover)
+	}
+	b.screenshot(t, "communication-fit")
+
+	// Use the fits: the fields get S1's and M1's message costs with the
+	// example's statement costs, and the crossovers follow.
+	b.run(t, chromedp.Click("#comm-use", chromedp.ByQuery))
+	s1, _, _ := numl.MessageCoef(sets[0].Result.Model)
+	m1, _, _ := numl.MessageCoef(sets[3].Result.Model)
+	s1.Delta, s1.BetaMem = exStd.Delta, exStd.BetaMem
+	m1.Delta, m1.BetaMem, m1.GammaMem = exM1.Delta, exM1.BetaMem, exM1.GammaMem
+	b.waitFor(t, "the fitted coefficients", fmt.Sprintf(`document.querySelector("#comm-std").value === %q`, s1.String()))
+	var m1Text string
+	b.eval(t, `document.querySelector("#comm-m1").value`, &m1Text)
+	if m1Text != m1.String() {
+		t.Errorf("M1 field %q, want %q", m1Text, m1.String())
+	}
+	ps, _ := numl.ParseCoef("", s1.String())
+	pm, _ := numl.ParseCoef("", m1.String())
+	cs, _ = numl.Compare(conv, ps, 10)
+	cm, _ = numl.Compare(conv, pm, 10)
+	want := func(cv numl.Curve) string {
+		if cv.Found {
+			return fmt.Sprintf("b = %d", cv.Crossover)
+		}
+		return "none up to b = 10"
+	}
+	b.waitFor(t, "the crossover from the fits", fmt.Sprintf(`document.querySelector("#cross-std").textContent.trim() === %q && document.querySelector("#cross-m1").textContent.trim() === %q`, want(cs), want(cm)))
+	if !strings.Contains(b.text(t, "#use-note"), "statement costs were kept") {
+		t.Errorf("use note %q", b.text(t, "#use-note"))
+	}
+	b.screenshot(t, "communication-used")
+
+	// Other training rows: single messages only.
+	b.retype(t, "#comm-train", "m == 1")
+	b.waitFor(t, "the refit", `document.querySelector("#fit-source").textContent.includes("for the test")`)
+	cond, _ := fit.ParseCond("m == 1")
+	again, _ := numl.FitSets(tbl, "time", cond, []string{numl.M1})
+	b.waitFor(t, "M1 refitted", fmt.Sprintf(`document.querySelector("#fit-M1-D-test").textContent.trim() === %q`, shownFit(again[0].Result)["D-test"]))
+	checkFits(t, b, tbl, "m == 1")
+	if frag := fragment(t, b.location(t)); !strings.Contains(frag, "train=m+%3D%3D+1") && !strings.Contains(frag, "train=m") {
+		t.Errorf("fragment %q lacks the training rows", frag)
+	}
+	// A bad condition is named under the field.
+	b.retype(t, "#comm-train", "m ==")
+	b.waitFor(t, "the condition message", `document.querySelector("#comm-train-err") && document.querySelector("#comm-train-err").textContent.includes("Training rows")`)
+
+	// Import a file: per-message rows timed as 2 µs + 0.5 ns·n + 40 ns·u
+	// plus a small wobble, all rows for training.
+	var csv strings.Builder
+	csv.WriteString("kind,n,u,time_us\n")
+	for i, r := range [][2]int64{{4096, 64}, {4096, 1024}, {16384, 256}, {16384, 1024}, {65536, 1024}, {65536, 2048}, {1024, 16}, {1024, 256}} {
+		us := 2 + 0.0005*float64(r[0]) + 0.04*float64(r[1]) + 0.1*float64(i%3-1)
+		fmt.Fprintf(&csv, "%s,%d,%d,%g\n", map[bool]string{true: "rows", false: "columns"}[i%2 == 0], r[0], r[1], us)
+	}
+	file := filepath.Join(t.TempDir(), "mine.csv")
+	if err := os.WriteFile(file, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.run(t, chromedp.SetUploadFiles("#comm-file", []string{file}, chromedp.ByQuery))
+	b.waitFor(t, "the imported file", `document.querySelector("#comm-data").value === "file"`)
+	mine, _, err := dataset.Read(strings.NewReader(csv.String()), dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(t, "all rows in training", `document.querySelector("#fit-source").textContent.includes("8 for training, 0 for the test")`)
+	checkFits(t, b, mine, "")
+	b.screenshot(t, "communication-import")
+	b.noErrors(t, "communication fit")
 }

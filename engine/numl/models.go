@@ -2,8 +2,10 @@ package numl
 
 import (
 	"fmt"
+	"math"
 
 	"memwall/engine/fit"
+	"memwall/engine/units"
 )
 
 // Model set names of seed 001 Table 1.
@@ -103,8 +105,8 @@ type SetFit struct {
 // data by least squares on the rows train selects, and judges it on the
 // others (seed 001 sections 4.3–4.5: absolute least squares on normalised
 // columns; s_e, D and relative errors per set). The data must have columns
-// n and u; a missing m column, or m equal in every row, selects the
-// per-message forms.
+// n and u; a missing m column, or m equal in every training row, selects
+// the per-message forms.
 func FitSets(data fit.Columns, y string, train fit.Cond, names []string) ([]SetFit, error) {
 	if _, ok := data.Column(y); !ok {
 		return nil, &FieldError{Field: "y", Msg: fmt.Sprintf("the data has no column %q", y)}
@@ -114,10 +116,17 @@ func FitSets(data fit.Columns, y string, train fit.Cond, names []string) ([]SetF
 			return nil, &FieldError{Field: c, Msg: "the data needs a column " + c + " (bytes per message n, lines touched u)"}
 		}
 	}
+	// m is judged on the training rows: when they all carry the same
+	// number of messages, m and m² are one column there and the fit
+	// could not tell them apart.
+	trainRows, _, err := fit.Split(data, train)
+	if err != nil {
+		return nil, &FieldError{Field: "train", Msg: err.Error()}
+	}
 	perMessage := true
-	if ms, ok := data.Column("m"); ok {
-		for _, v := range ms {
-			if v != ms[0] {
+	if ms, ok := data.Column("m"); ok && len(trainRows) > 0 {
+		for _, i := range trainRows {
+			if ms[i] != ms[trainRows[0]] {
 				perMessage = false
 				break
 			}
@@ -144,4 +153,38 @@ func FitSets(data fit.Columns, y string, train fit.Cond, names []string) ([]SetF
 		out = append(out, SetFit{Set: set, Result: res, Err: err})
 	}
 	return out, nil
+}
+
+// MessageCoef reads the message costs of a fitted S1 or M1 (terms 1 or m,
+// n, and u for M1) as a Coef: α from the term 1 or m, β from n, γ from u,
+// in the unit of the fitted times (seconds for a time column). A fit can
+// come out with a negative coefficient (the seed 002 fits do too); a Coef
+// holds costs, which are not negative, so such a value is set to 0 and its
+// name and fitted value returned in clamped. A model with any other term
+// is refused.
+func MessageCoef(m fit.Model) (c Coef, clamped []string, err error) {
+	for i, t := range m.Terms {
+		v := m.Coef[i]
+		var dst *float64
+		var name string
+		switch t.Canonical() {
+		case "1", "m":
+			dst, name = &c.Alpha, "alpha"
+		case "n":
+			dst, name = &c.Beta, "beta"
+		case "u":
+			dst, name = &c.Gamma, "gamma"
+		default:
+			return Coef{}, nil, &FieldError{Field: "model", Msg: fmt.Sprintf("term %s is not a message cost (S1 and M1 have 1 or m, n and u)", t)}
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Coef{}, nil, &FieldError{Field: name, Msg: "the fitted value is not a number"}
+		}
+		if v < 0 {
+			clamped = append(clamped, fmt.Sprintf("%s = %s", name, units.FormatSecondsPrec(v, 4)))
+			v = 0
+		}
+		*dst = v
+	}
+	return c, clamped, c.Validate("")
 }

@@ -123,6 +123,25 @@ func TestFitSetsMessages(t *testing.T) {
 			t.Errorf("coef %d = %g, want %g", i, got.Coef[i], want)
 		}
 	}
+	// Trained on single messages only, m is constant where the fit sees
+	// it: the per-message forms are used (m and m² would be one column),
+	// and the sets fit (M3 is left out: on these rows u is n/64 or n/4,
+	// so n·u is a combination of n² and u²).
+	one, _ := fit.ParseCond("m == 1")
+	fits, err = FitSets(Frame(rows, y, "t"), "t", one, []string{S1, S2, S3, M1, M2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fits {
+		if f.Err != nil || fit.TermStrings(f.Result.Model.Terms)[0] != "1" {
+			t.Errorf("%s on m == 1: %v", f.Set.Name, f.Err)
+		}
+	}
+	bad, _ := fit.ParseCond("q == 1")
+	var fe *FieldError
+	if _, err := FitSets(Frame(rows, y, "t"), "t", bad, nil); !errors.As(err, &fe) || fe.Field != "train" {
+		t.Errorf("a condition on a missing column: %v", err)
+	}
 }
 
 func TestFitSetsErrors(t *testing.T) {
@@ -142,5 +161,25 @@ func TestFitSetsErrors(t *testing.T) {
 	fits, err := FitSets(f, "t", fit.Cond{}, []string{M3})
 	if err != nil || !errors.Is(fits[0].Err, fit.ErrTooFewPoints) {
 		t.Errorf("too few points: %v %v", err, fits[0].Err)
+	}
+}
+
+// TestMessageCoef reads S1 and M1 fits as coefficient lists: S1 over
+// (m, n) and M1 over (1, n, u) by hand, a negative fitted value set to 0
+// and named, and a model with a quadratic term refused.
+func TestMessageCoef(t *testing.T) {
+	s1, _ := fit.NewModel("m, n", 25e-6, 0.5e-9)
+	c, clamped, err := MessageCoef(s1)
+	if err != nil || c != (Coef{Alpha: 25e-6, Beta: 0.5e-9}) || len(clamped) != 0 {
+		t.Errorf("S1: %+v %v %v", c, clamped, err)
+	}
+	m1, _ := fit.NewModel("1, n, u", 3e-6, -0.25e-9, 40e-9)
+	c, clamped, err = MessageCoef(m1)
+	if err != nil || c != (Coef{Alpha: 3e-6, Gamma: 40e-9}) || len(clamped) != 1 || clamped[0] != "beta = -250 ps" {
+		t.Errorf("M1: %+v %q %v", c, clamped, err)
+	}
+	m2, _ := fit.NewModel("1, n, u, n^2", 1, 1, 1, 1)
+	if _, _, err := MessageCoef(m2); err == nil {
+		t.Error("M2 read as message costs")
 	}
 }

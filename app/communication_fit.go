@@ -1,0 +1,501 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/dataset"
+	"memwall/engine/fit"
+	"memwall/engine/numl"
+	"memwall/engine/units"
+	"memwall/presets"
+)
+
+// The fitting section of the Communication page: seed 001's model sets
+// S1–S3 and M1–M3 (section 4.3) fitted by engine/numl to measured message
+// times on a training set and judged on the rest (section 4.5), with the
+// S1 and M1 fits offered to the convolution below.
+
+// commDevbox is the built-in set measured by memwall numl measure; its
+// default training rows leave out the arrays of W = 4000 bytes (rows of
+// 1000 integers, whose starts walk through the lines), which form the
+// test set: shapes the fit has not seen.
+const (
+	commDevbox      = "numl-devbox"
+	commDevboxTrain = "W != 4000"
+)
+
+// commFit is the fitting section's state.
+type commFit struct {
+	file     *dataset.Table // an imported file, kept while a built-in set is shown
+	fileName string
+	tbl      *dataset.Table // the data in use
+	seconds  bool           // the measured column is a time
+	sets     []numl.SetFit
+	trainN   int
+	testN    int
+	err      string // why nothing is fitted
+	trainErr string // under the training field
+	chart    string
+	hidden   int
+
+	importErr   string
+	importMsgs  []string
+	pending     []byte
+	pendingName string
+	useNote     string
+}
+
+// commDatasets lists the built-in sets the section can fit: those with
+// bytes n and lines touched u.
+func commDatasets() []presets.DatasetInfo {
+	var out []presets.DatasetInfo
+	for _, d := range presets.Datasets() {
+		if t, err := presets.Dataset(d.ID); err == nil && hasColumn(t, "n") && hasColumn(t, "u") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (p *communicationPage) dataOptions() []option {
+	var opts []option
+	for _, d := range commDatasets() {
+		opts = append(opts, option{Value: d.ID, Label: d.Title, Group: "Built in"})
+	}
+	if p.fit.file != nil {
+		opts = append(opts, option{Value: fileData, Label: p.fit.fileName, Group: "Imported"})
+	}
+	return opts
+}
+
+// timeColumn is the measured column a table is fitted on by default: a
+// column named time, else the last time column, else the last numeric one.
+func timeColumn(t *dataset.Table) string {
+	if hasColumn(t, "time") {
+		return "time"
+	}
+	return guessColumn(t, []string{"t", "seconds"}, true)
+}
+
+// loadData reads the data keys of a link (already in the form) and says
+// what it could not use.
+func (p *communicationPage) loadData(ctx app.Context, vals map[string]string) {
+	t := p.form.text
+	id := t["data"]
+	known := false
+	for _, d := range commDatasets() {
+		known = known || d.ID == id
+	}
+	switch {
+	case id == fileData && p.fit.file != nil:
+	case id == fileData:
+		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; the built-in measurements are shown until you import the file again")
+		id = commDevbox
+	case !known:
+		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("data: no built-in set of message times %s; the built-in measurements are shown", quoteShort(id)))
+		id = commDevbox
+	}
+	fix := map[string]string{"data": id}
+	p.fit.tbl = p.tableFor(id)
+	if _, fromLink := vals["y"]; fromLink && !hasColumn(p.fit.tbl, t["y"]) {
+		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("y: the data has no numeric column %s; %s was used", quoteShort(t["y"]), timeColumn(p.fit.tbl)))
+		fix["y"] = timeColumn(p.fit.tbl)
+	}
+	p.form.set(ctx, fix)
+	p.refit()
+	if _, fromLink := vals["train"]; fromLink && p.fit.trainErr != "" {
+		p.linkMsgs = append(p.linkMsgs, p.fit.trainErr)
+	}
+}
+
+func (p *communicationPage) tableFor(id string) *dataset.Table {
+	if id == fileData && p.fit.file != nil {
+		return p.fit.file
+	}
+	t, err := presets.Dataset(id)
+	if err != nil {
+		t, _ = presets.Dataset(commDevbox)
+	}
+	return t
+}
+
+// refit fits the six sets to the data under the training condition.
+func (p *communicationPage) refit() {
+	f := &p.fit
+	f.sets, f.err, f.trainErr, f.chart, f.hidden, f.trainN, f.testN = nil, "", "", "", 0, 0, 0
+	if f.tbl == nil {
+		f.err = "No data."
+		return
+	}
+	y := p.form.text["y"]
+	c := f.tbl.Col(y)
+	if c == nil || c.Kind == dataset.Text {
+		f.err = fmt.Sprintf("Measured column: the data has no numeric column %s.", quoteShort(y))
+		return
+	}
+	f.seconds = c.Kind == dataset.Duration
+	var cond fit.Cond
+	if s := strings.TrimSpace(p.form.text["train"]); s != "" {
+		var err error
+		if cond, err = fit.ParseCond(s); err != nil {
+			f.trainErr = "Training rows: " + err.Error()
+			return
+		}
+	}
+	train, test, err := fit.Split(f.tbl, cond)
+	if err != nil {
+		f.trainErr = "Training rows: " + err.Error()
+		return
+	}
+	f.trainN, f.testN = len(train), len(test)
+	sets, err := numl.FitSets(f.tbl, y, cond, nil)
+	if err != nil {
+		f.err = err.Error()
+		return
+	}
+	f.sets = sets
+	f.chart, f.hidden = fitCompareOption(p.setResult(numl.S1), p.setResult(numl.M1), f.seconds)
+}
+
+// setResult is the fit of a named set, or nil.
+func (p *communicationPage) setResult(name string) *fit.Result {
+	for _, s := range p.fit.sets {
+		if s.Set.Name == name && s.Err == nil {
+			return s.Result
+		}
+	}
+	return nil
+}
+
+func (p *communicationPage) onData(ctx app.Context, e app.Event) {
+	id := inputValue(ctx)
+	if id == fileData && p.fit.file == nil {
+		return
+	}
+	p.useData(ctx, id)
+}
+
+// useData switches to a data set with its default measured column and
+// training rows (the file keeps a condition it can read).
+func (p *communicationPage) useData(ctx app.Context, id string) {
+	t := p.tableFor(id)
+	train := ""
+	if id == commDevbox {
+		train = commDevboxTrain
+	} else if cond, err := fit.ParseCond(strings.TrimSpace(p.form.text["train"])); err == nil {
+		if _, _, err := fit.Split(t, cond); err == nil {
+			train = p.form.text["train"]
+		}
+	}
+	p.fit.tbl, p.fit.useNote = t, ""
+	p.form.set(ctx, map[string]string{"data": id, "y": timeColumn(t), "train": train})
+	p.refit()
+	p.writeURL(ctx)
+}
+
+func (p *communicationPage) onY(ctx app.Context, e app.Event) {
+	p.form.set(ctx, map[string]string{"y": inputValue(ctx)})
+	p.fit.useNote = ""
+	p.refit()
+	p.writeURL(ctx)
+}
+
+func (p *communicationPage) onTrain(ctx app.Context, e app.Event) {
+	p.form.typed("train", inputValue(ctx))
+	p.fit.useNote = ""
+	p.refit()
+	p.writeURL(ctx)
+}
+
+func (p *communicationPage) onImport(ctx app.Context, e app.Event) {
+	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
+		f := &p.fit
+		f.importMsgs, f.pending, f.importErr, p.notice = nil, nil, "", ""
+		if err != nil {
+			f.importErr = err.Error()
+			return
+		}
+		t, _, err := dataset.Read(bytes.NewReader(data), dataset.Options{})
+		var bad *dataset.BadRowsError
+		switch {
+		case errors.As(err, &bad):
+			f.importMsgs = cellMessages(name, bad.Errors)
+			if bad.GoodRows > 0 {
+				f.pending, f.pendingName = data, name
+			}
+			return
+		case err != nil:
+			f.importErr = name + ": " + err.Error()
+			return
+		}
+		p.useFile(ctx, name, t)
+	})
+}
+
+// onImportGood imports the good rows of a file with bad ones, once the
+// user has seen the list and agreed.
+func (p *communicationPage) onImportGood(ctx app.Context, e app.Event) {
+	f := &p.fit
+	t, skipped, err := dataset.Read(bytes.NewReader(f.pending), dataset.Options{KeepGoodRows: true})
+	name := f.pendingName
+	f.pending, f.importMsgs = nil, nil
+	if err != nil {
+		f.importErr = name + ": " + err.Error()
+		return
+	}
+	p.useFile(ctx, name, t)
+	p.notice = fmt.Sprintf("Imported %d rows of %s; %d bad cell(s) were left out.", t.Len(), name, len(skipped))
+}
+
+func (p *communicationPage) onImportCancel(ctx app.Context, e app.Event) {
+	p.fit.pending, p.fit.importMsgs = nil, nil
+}
+
+func (p *communicationPage) useFile(ctx app.Context, name string, t *dataset.Table) {
+	if !hasColumn(t, "n") || !hasColumn(t, "u") {
+		p.fit.importErr = fmt.Sprintf("%s: the models need numeric columns n (bytes sent) and u (lines touched); the file has %s. memwall numl measure writes them.", name, strings.Join(t.Names(), ", "))
+		return
+	}
+	p.fit.file, p.fit.fileName = t, name
+	p.useData(ctx, fileData)
+	p.notice = fmt.Sprintf("Imported %s: %d rows, columns %s.", name, t.Len(), strings.Join(t.Names(), ", "))
+}
+
+func (p *communicationPage) onUseFit(ctx app.Context, e app.Event) {
+	if p.useFit(ctx) {
+		p.writeURL(ctx)
+	}
+}
+
+// useFit puts the S1 and M1 fits' message costs into the convolution's
+// coefficient fields, keeping their statement costs; it reports whether
+// it changed them.
+func (p *communicationPage) useFit(ctx app.Context) bool {
+	s1, m1 := p.setResult(numl.S1), p.setResult(numl.M1)
+	if s1 == nil || m1 == nil || !p.fit.seconds {
+		return false
+	}
+	std, clampS, err1 := numl.MessageCoef(s1.Model)
+	withLines, clampM, err2 := numl.MessageCoef(m1.Model)
+	if err := errors.Join(err1, err2); err != nil {
+		p.fit.useNote = "The fits cannot be used: " + err.Error()
+		return false
+	}
+	exStd, exM1 := numl.ExampleCoefficients()
+	cur, err := numl.ParseCoef("", p.form.text["std"])
+	if err != nil {
+		cur = exStd
+	}
+	std.Delta, std.BetaMem = cur.Delta, cur.BetaMem
+	if cur, err = numl.ParseCoef("", p.form.text["m1"]); err != nil {
+		cur = exM1
+	}
+	withLines.Delta, withLines.BetaMem, withLines.GammaMem = cur.Delta, cur.BetaMem, cur.GammaMem
+	p.form.set(ctx, map[string]string{"std": std.String(), "m1": withLines.String()})
+	note := "The convolution below now uses the fitted per-message and per-byte costs (and M1's per-line cost); the statement costs were kept."
+	if cl := append(clampS, clampM...); len(cl) > 0 {
+		note += " Fitted below zero and set to 0, as a cost cannot be negative: " + strings.Join(cl, ", ") + "."
+	}
+	p.fit.useNote = note
+	p.recompute()
+	return true
+}
+
+// fmtSE formats s_e for the table, in time units for a time column.
+func fmtSE(v float64, seconds bool) string {
+	if !finite(v) {
+		return "—"
+	}
+	if seconds {
+		return units.FormatSeconds(v)
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func fmtD(st fit.Stats) string {
+	if !st.DDefined {
+		return "—"
+	}
+	return fmt.Sprintf("%.3g", st.D)
+}
+
+func fmtRel(v float64, n int) string {
+	if n == 0 || !finite(v) {
+		return "—"
+	}
+	if 100*v >= 1000 {
+		return fmt.Sprintf("%.0f%%", 100*v) // 2880%, not 2.88e+03%
+	}
+	return fmt.Sprintf("%.3g%%", 100*v)
+}
+
+// modelText writes a fitted model with its coefficients in time units
+// when the measured column is a time.
+func modelText(m fit.Model, seconds bool) string {
+	var b strings.Builder
+	for i, t := range m.Terms {
+		c := m.Coef[i]
+		v := fmt.Sprintf("%.4g", c)
+		if seconds {
+			v = units.FormatSeconds(c)
+		}
+		switch {
+		case i == 0:
+			b.WriteString(v)
+		case c < 0:
+			b.WriteString(" − " + strings.TrimPrefix(v, "-"))
+		default:
+			b.WriteString(" + " + v)
+		}
+		if t.Canonical() != "1" {
+			b.WriteString("·" + t.String())
+		}
+	}
+	return b.String()
+}
+
+func (p *communicationPage) renderFit() app.UI {
+	f := p.fit
+	src := ""
+	if f.tbl != nil {
+		src = f.tbl.Title
+		if f.tbl.Source != "" {
+			src += ": " + f.tbl.Source
+		}
+		src += fmt.Sprintf(". %d rows: %d for training, %d for the test.", f.tbl.Len(), f.trainN, f.testN)
+	}
+	body := []app.UI{
+		app.H2().Text("Fit the models to measurements"),
+		app.P().Class("note").Text("Seed 001, section 4: the standard sets S1–S3 over messages m and bytes n, and M1–M3, which add the lines touched u, fitted by least squares on the training rows and judged on the others: s_e is the error's standard deviation (eq. 10), D the share of the variation left unexplained (eq. 11: 0 is perfect, below 0.01 acceptable). The built-in times were measured on the development machine by memwall numl measure; run it on yours and import the file."),
+		app.Div().Class("row").Body(
+			selectField("comm-data", "Measured data", p.form.text["data"], p.dataOptions(), p.onData),
+			selectField("comm-y", "Measured column", p.form.text["y"], columnOptions(f.tbl, ""), p.onY),
+			textField{ID: "comm-train", Label: "Training rows", Value: p.form.shown["train"], Hint: "a condition such as W != 4000 or m == 1; the other rows are the test set; empty: all rows", Err: f.trainErr, OnInput: p.onTrain, Size: 24}.UI(),
+		),
+		app.Div().Class("row actions").Body(
+			app.Label().Class("button").For("comm-file").Text("Import CSV or JSON…"),
+			app.Input().ID("comm-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
+		),
+		app.Small().Class("hint").Text("Columns n (bytes) and u (lines touched), m (messages) if it varies, and a time such as time_us: what memwall numl measure writes. The file stays in this browser."),
+		app.If(f.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(f.importErr)),
+		importReport(f.importMsgs, goodLabel(len(f.pending), "Import the good rows"), p.onImportGood, p.onImportCancel, "No row of the file could be read; nothing was changed."),
+		app.If(src != "", app.P().ID("fit-source").Class("source").Text(src)),
+	}
+	if f.err != "" {
+		body = append(body, app.P().ID("fit-error").Class("error").Text(f.err))
+	}
+	if len(f.sets) > 0 {
+		body = append(body, p.renderFitTable(), &chart{ID: "fit-chart", Label: "Predicted against measured time per row, log-log, for S1 and M1, training and test rows", Option: f.chart, Height: 380})
+		if f.hidden > 0 {
+			body = append(body, app.P().Class("note").Text(fmt.Sprintf("%d prediction(s) that are not positive cannot be drawn on log axes.", f.hidden)))
+		}
+		canUse := p.setResult(numl.S1) != nil && p.setResult(numl.M1) != nil && f.seconds
+		body = append(body,
+			app.Div().Class("row actions").Body(
+				app.Button().ID("comm-use").Type("button").Text("Use these coefficients").Disabled(!canUse).OnClick(p.onUseFit),
+			),
+			app.P().Class("note").Text("Puts the S1 fit's per-message and per-byte costs into the standard model of the convolution below, and M1's with its per-line cost into M1, keeping the statement costs, so the crossover is predicted from measured numbers."),
+			app.If(!f.seconds, app.P().Class("note").Text("The measured column is not a time (no unit such as _us in its header), so its coefficients cannot be used as costs.")),
+			app.If(f.useNote != "", app.P().ID("use-note").Class("notice").Aria("live", "polite").Text(f.useNote)),
+		)
+	}
+	return app.Section().ID("fit").Class("panel").Aria("label", "Model fitting").Body(body...)
+}
+
+func (p *communicationPage) renderFitTable() app.UI {
+	f := p.fit
+	return app.Div().Class("table-wrap").Body(app.Table().ID("fit-table").Body(
+		app.THead().Body(
+			app.Tr().Body(
+				app.Th().Text(""), app.Th().Text(""),
+				app.Th().ColSpan(4).Text(fmt.Sprintf("training (%d rows)", f.trainN)),
+				app.Th().ColSpan(4).Text(fmt.Sprintf("test (%d rows)", f.testN)),
+			),
+			app.Tr().Body(
+				app.Th().Text("model"), app.Th().Text("fitted"),
+				app.Th().Text("s_e"), app.Th().Text("D"), app.Th().Text("mean rel."), app.Th().Text("max rel."),
+				app.Th().Text("s_e"), app.Th().Text("D"), app.Th().Text("mean rel."), app.Th().Text("max rel."),
+			),
+		),
+		app.TBody().Body(app.Range(f.sets).Slice(func(i int) app.UI {
+			s := f.sets[i]
+			name := s.Set.Name
+			head := app.Th().Scope("row").Title(s.Set.Description).Text(name)
+			if s.Err != nil {
+				return app.Tr().ID("fit-"+name).Body(head, app.Td().ColSpan(9).Class("error").Text(s.Err.Error()))
+			}
+			r := s.Result
+			cell := func(key, v string) app.UI { return app.Td().ID("fit-" + name + "-" + key).Class("num").Text(v) }
+			return app.Tr().ID("fit-"+name).Body(
+				head,
+				app.Td().ID("fit-"+name+"-model").Class("model").Text(modelText(r.Model, f.seconds)),
+				cell("se-train", fmtSE(r.Train.SE, f.seconds)), cell("D-train", fmtD(r.Train)),
+				cell("mean-train", fmtRel(r.Train.MeanRel, r.Train.RelN)), cell("max-train", fmtRel(r.Train.MaxRel, r.Train.RelN)),
+				cell("se-test", map[bool]string{true: fmtSE(r.Test.SE, f.seconds), false: "—"}[r.Test.N > 0]), cell("D-test", fmtD(r.Test)),
+				cell("mean-test", fmtRel(r.Test.MeanRel, r.Test.RelN)), cell("max-test", fmtRel(r.Test.MaxRel, r.Test.RelN)),
+			)
+		})),
+	))
+}
+
+// fitCompareOption draws predicted against measured for S1 and M1,
+// log-log, training and test rows apart, with the line of agreement; it
+// returns how many points could not be drawn.
+func fitCompareOption(s1, m1 *fit.Result, seconds bool) (string, int) {
+	lo, hi := 0.0, 0.0
+	hidden := 0
+	var series []any
+	add := func(name string, res *fit.Result, symbol, color string) {
+		if res == nil {
+			return
+		}
+		var train, test [][2]float64
+		for _, pr := range res.Predictions {
+			if !(pr.Y > 0 && pr.Pred > 0 && finite(pr.Pred)) {
+				hidden++
+				continue
+			}
+			pt := [2]float64{pr.Y, pr.Pred}
+			if pr.Train {
+				train = append(train, pt)
+			} else {
+				test = append(test, pt)
+			}
+			for _, v := range pt {
+				if lo == 0 || v < lo {
+					lo = v
+				}
+				hi = max(hi, v)
+			}
+		}
+		style := map[string]any{"color": color}
+		series = append(series,
+			map[string]any{"type": "scatter", "name": name + ", training", "data": train, "symbol": symbol, "symbolSize": 7, "itemStyle": style},
+			map[string]any{"type": "scatter", "name": name + ", test", "data": test, "symbol": symbol, "symbolSize": 9,
+				"itemStyle": map[string]any{"color": "transparent", "borderColor": color, "borderWidth": 1.5}})
+	}
+	add("S1", s1, "circle", "#d97706")
+	add("M1", m1, "diamond", "#1d4ed8")
+	series = append([]any{map[string]any{"type": "line", "name": "predicted = measured", "data": [][2]float64{{lo, lo}, {hi, hi}}, "showSymbol": false, "silent": true,
+		"lineStyle": map[string]any{"type": "dashed", "color": "#888"}, "itemStyle": map[string]any{"color": "#888"}}}, series...)
+	axisFmt := map[string]any{}
+	tip := map[string]any{"trigger": "item"}
+	if seconds {
+		axisFmt = map[string]any{"formatter": "@seconds"}
+		tip["valueFormatter"] = "@seconds"
+	}
+	return chartJSON(map[string]any{
+		"animation": false,
+		"grid":      map[string]any{"left": 16, "right": 40, "top": 56, "bottom": 48, "containLabel": true},
+		"legend":    map[string]any{"top": 4, "left": 0, "right": 90, "type": "scroll"},
+		"tooltip":   tip,
+		"xAxis":     map[string]any{"type": "log", "name": "measured", "nameLocation": "middle", "nameGap": 30, "axisLabel": axisFmt},
+		"yAxis":     map[string]any{"type": "log", "name": "predicted", "axisLabel": axisFmt},
+		"series":    series,
+	}), hidden
+}
