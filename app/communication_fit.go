@@ -364,6 +364,9 @@ func (p *communicationPage) renderFit() app.UI {
 	src := ""
 	if f.tbl != nil {
 		src = f.tbl.Title
+		if src == "" && p.form.text["data"] == fileData {
+			src = f.fileName
+		}
 		if f.tbl.Source != "" {
 			src += ": " + f.tbl.Source
 		}

@@ -296,6 +296,9 @@ func TestCommunicationFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.waitFor(t, "all rows in training", `document.querySelector("#fit-source").textContent.includes("8 for training, 0 for the test")`)
+	if src := b.text(t, "#fit-source"); !strings.HasPrefix(src, "mine.csv. 8 rows") {
+		t.Errorf("source line %q", src)
+	}
 	checkFits(t, b, mine, "")
 	b.screenshot(t, "communication-import")
 	b.noErrors(t, "communication fit")
