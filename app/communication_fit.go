@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -51,8 +52,9 @@ type commFit struct {
 }
 
 // commDatasets lists the built-in sets the section can fit: those with
-// bytes n and lines touched u.
-func commDatasets() []presets.DatasetInfo {
+// bytes n and lines touched u. They are embedded and do not change, so they
+// are read once, not on every render.
+var commDatasets = sync.OnceValue(func() []presets.DatasetInfo {
 	var out []presets.DatasetInfo
 	for _, d := range presets.Datasets() {
 		if t, err := presets.Dataset(d.ID); err == nil && hasColumn(t, "n") && hasColumn(t, "u") {
@@ -60,7 +62,7 @@ func commDatasets() []presets.DatasetInfo {
 		}
 	}
 	return out
-}
+})
 
 func (p *communicationPage) dataOptions() []option {
 	var opts []option

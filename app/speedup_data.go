@@ -3,6 +3,7 @@ package app
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
@@ -70,10 +71,19 @@ func defaultsFor(id string, t *dataset.Table) dataDefaults {
 // speedupDataset reports whether a built-in data set has what the page
 // draws speedup against, a problem size N or a processor count P; the
 // other built-in sets (seed 001's messages) belong to other pages.
-func speedupDataset(id string) bool {
-	t, err := presets.Dataset(id)
-	return err == nil && (hasColumn(t, "N") || hasColumn(t, "P"))
-}
+func speedupDataset(id string) bool { return speedupDatasets()[id] }
+
+// speedupDatasets reads the built-in sets once: they are embedded and do
+// not change, and the menu is rendered on every keystroke.
+var speedupDatasets = sync.OnceValue(func() map[string]bool {
+	ok := map[string]bool{}
+	for _, d := range presets.Datasets() {
+		if t, err := presets.Dataset(d.ID); err == nil && (hasColumn(t, "N") || hasColumn(t, "P")) {
+			ok[d.ID] = true
+		}
+	}
+	return ok
+})
 
 func hasColumn(t *dataset.Table, name string) bool {
 	if t == nil {
