@@ -290,10 +290,5 @@ func (p *communicationPage) onExample(ctx app.Context, e app.Event) {
 }
 
 func (p *communicationPage) onCopy(ctx app.Context, e app.Event) {
-	if copyText(p.share) {
-		p.notice = "Link copied."
-		return
-	}
-	app.Window().GetElementByID("comm-link").Call("select")
-	p.notice = "Select the link and copy it (this browser does not allow copying from here)."
+	p.notice = copyLink(p.share, "comm-link")
 }

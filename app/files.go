@@ -95,6 +95,17 @@ func copyText(text string) bool {
 	return true
 }
 
+// copyLink copies a share link and returns the notice to show; where the
+// browser refuses, it selects the link's text field (id) for the user to
+// copy.
+func copyLink(link, id string) string {
+	if copyText(link) {
+		return "Link copied."
+	}
+	app.Window().GetElementByID(id).Call("select")
+	return "Select the link and copy it (this browser does not allow copying from here)."
+}
+
 // importReport lists what was wrong with an imported file. When part of it
 // was good (goodLabel not empty) it offers to import that part or cancel;
 // otherwise it says noneGood, if anything.

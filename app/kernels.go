@@ -235,12 +235,7 @@ func (p *kernelsPage) onCompare(id string) app.EventHandler {
 }
 
 func (p *kernelsPage) onCopy(ctx app.Context, e app.Event) {
-	if copyText(p.share) {
-		p.notice = "Link copied."
-		return
-	}
-	app.Window().GetElementByID("share-link").Call("select")
-	p.notice = "Select the link and copy it (this browser does not allow copying from here)."
+	p.notice = copyLink(p.share, "share-link")
 }
 
 func (p *kernelsPage) onDownload(ctx app.Context, e app.Event) {

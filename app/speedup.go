@@ -512,12 +512,7 @@ func cellMessages(name string, errs []*dataset.CellError) []string {
 }
 
 func (p *speedupPage) onCopy(ctx app.Context, e app.Event) {
-	if copyText(p.share) {
-		p.notice = "Link copied."
-		return
-	}
-	app.Window().GetElementByID("speedup-link").Call("select")
-	p.notice = "Select the link and copy it (this browser does not allow copying from here)."
+	p.notice = copyLink(p.share, "speedup-link")
 }
 
 func (p *speedupPage) onDownload(ctx app.Context, e app.Event) {

@@ -406,12 +406,7 @@ func (p *superstepsPage) onSelect(key string) app.EventHandler {
 }
 
 func (p *superstepsPage) onCopy(ctx app.Context, e app.Event) {
-	if copyText(p.share) {
-		p.notice = "Link copied."
-		return
-	}
-	app.Window().GetElementByID("ss-link").Call("select")
-	p.notice = "Select the link and copy it (this browser does not allow copying from here)."
+	p.notice = copyLink(p.share, "ss-link")
 }
 
 // onCoefFile loads a coefficient file (memwall superstep-fit --coef-out, or

@@ -22,6 +22,12 @@
 // L3 level (about 4 ns) up to about 8 MiB. Curve minima, not medians, feed
 // the cache detection: load from other processes only ever slows a run.
 //
+// numl.go times seed 001's messages (section 4): k whole rows or the k
+// leftmost columns of a row-major array gathered into a send buffer from
+// flushed caches, each with the lines it touches (u) counted by
+// engine/numl at the array's real offset within a line, so that the
+// message models S1–S3 and M1–M3 can be fitted to this machine.
+//
 // supersteps.go runs seed 003's experiment suites for real (section 4.1):
 // p goroutines locked to OS threads read and write one shared array in the
 // Good and Bad patterns, with a spinning barrier between the copy-in and
