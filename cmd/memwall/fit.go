@@ -38,18 +38,12 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "memwall fit: "+format+"\n", a...)
 		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
 	}
 	if *data == "" || *ycol == "" || *terms == "" {
 		return fail("--data, --y and --terms are required (memwall fit -h)")

@@ -19,7 +19,6 @@ import (
 	"memwall/engine/fit"
 	"memwall/engine/superstep"
 	"memwall/engine/units"
-	"memwall/internal/jsonx"
 	"memwall/measure"
 )
 
@@ -55,18 +54,12 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "memwall superstep-suites: "+format+"\n", a...)
 		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
 	}
 	if *reps < 1 || *reps > 1000 {
 		return fail("--reps: must be from 1 to 1000; got %d", *reps)
@@ -145,11 +138,7 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *asJSON {
-		b, err := jsonx.MarshalIndent(run)
-		if err == nil {
-			_, err = fmt.Fprintf(w, "%s\n", b)
-		}
-		if err != nil {
+		if err := writeJSON(w, run); err != nil {
 			fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", err)
 			return 1
 		}
@@ -240,18 +229,12 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if s := parseFlags(fs, args, stderr); s >= 0 {
+		return s
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "memwall superstep-fit: "+format+"\n", a...)
 		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
 	}
 	if *data == "" {
 		return fail("--data is required (a CSV file written by memwall superstep-suites)")
