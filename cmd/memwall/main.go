@@ -55,14 +55,18 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "memwall: predict running times of memory-bound programs\n\nUsage: memwall COMMAND [flags]\n\nCommands:")
+	fmt.Fprintln(w, "memwall: predict running times of memory-bound and parallel programs\n\nUsage: memwall COMMAND [flags]\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'memwall COMMAND -h' for a command's flags.")
 }

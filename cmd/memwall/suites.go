@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -23,7 +22,7 @@ import (
 )
 
 func init() {
-	register(command{name: "superstep-suites", summary: "time seed 003's good and bad supersteps (Suites 1-3) on this machine, as CSV for memwall fit", run: runSuperstepSuites})
+	register(command{name: "superstep-suites", summary: "time seed 003's good and bad supersteps (Suites 1-3) on this machine, as CSV for memwall superstep-fit", run: runSuperstepSuites})
 }
 
 // superstepColumns is the CSV header: the columns seed 003's cost
@@ -255,10 +254,11 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	for _, e := range skipped {
 		fmt.Fprintf(stderr, "memwall superstep-fit: %s: skipped %v\n", *data, e)
 	}
-	good, bad, cacheWords, err := superstepSamples(tbl)
+	meas, err := superstep.ReadMeasured(tbl)
 	if err != nil {
 		return fail("--data %s: %v", *data, err)
 	}
+	cacheWords := meas.CacheWords
 	if *cache != "" {
 		b, err := units.ParseSize(*cache)
 		if err != nil || b < 4 {
@@ -266,26 +266,24 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 		}
 		cacheWords = float64(b / 4)
 	}
-	fits := map[superstep.Family][]superstep.Fitted{}
+	fits, err := superstep.FitMeasured(meas, cacheWords, superstep.FitSpec{Weighting: wt})
+	if err != nil {
+		return fail("%v", err)
+	}
 	for _, fam := range []struct {
-		family  superstep.Family
-		samples []superstep.Sample
-		fitOn   int
-		judgeOn []int
-	}{{superstep.Good, good, 1, []int{2, 3}}, {superstep.Bad, bad, 2, []int{1, 3}}} {
-		if len(fam.samples) == 0 {
+		family superstep.Family
+		cells  []superstep.Fitted
+		spec   superstep.FitSpec
+	}{{superstep.Good, fits.Good, fits.GoodSpec}, {superstep.Bad, fits.Bad, fits.BadSpec}} {
+		fitOn, judgeOn, cells := fam.spec.FitSuite, fam.spec.ValidateSuites, fam.cells
+		if len(cells) == 0 {
 			fmt.Fprintf(stdout, "%s family: no supersteps in the file\n\n", fam.family)
 			continue
 		}
-		cells, err := superstep.FitSuites(fam.samples, superstep.FitSpec{Family: fam.family, FitSuite: fam.fitOn, ValidateSuites: fam.judgeOn, CacheWords: cacheWords, Weighting: wt})
-		if err != nil {
-			return fail("%s family: %v", fam.family, err)
-		}
-		fits[fam.family] = cells
 		fmt.Fprintf(stdout, "%s family: fitted on Suite %d, judged on Suites %d and %d (seed 003 Tables %s); C = %g words\n",
-			fam.family, fam.fitOn, fam.judgeOn[0], fam.judgeOn[1], map[superstep.Family]string{superstep.Good: "1, 2, 5, 6", superstep.Bad: "3, 4, 7, 8"}[fam.family], cacheWords)
+			fam.family, fitOn, judgeOn[0], judgeOn[1], map[superstep.Family]string{superstep.Good: "1, 2, 5, 6", superstep.Bad: "3, 4, 7, 8"}[fam.family], cacheWords)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "p\tfunction\tregion\trows\tSuite %d avg\tmax\tSuite %d avg\tmax\tcoefficients (µs)\n", fam.judgeOn[0], fam.judgeOn[1])
+		fmt.Fprintf(tw, "p\tfunction\tregion\trows\tSuite %d avg\tmax\tSuite %d avg\tmax\tcoefficients (µs)\n", judgeOn[0], judgeOn[1])
 		for _, c := range cells {
 			if c.Err != nil {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t\t\t\t\tnot fitted: %v\n", c.P, c.Function, c.Region, c.FitRows, c.Err)
@@ -306,7 +304,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 			for _, col := range append([]string{"1"}, c.Function.Columns()...) {
 				coef = append(coef, fmt.Sprintf("%s=%.4g", superstep.CoefficientName(col), c.Coef.Get(col)))
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", c.P, c.Function, c.Region, c.FitRows, cell(fam.judgeOn[0]), cell(fam.judgeOn[1]), strings.Join(coef, ", "))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", c.P, c.Function, c.Region, c.FitRows, cell(judgeOn[0]), cell(judgeOn[1]), strings.Join(coef, ", "))
 		}
 		tw.Flush()
 		fmt.Fprintln(stdout)
@@ -314,12 +312,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	if *coefOut == "" {
 		return 0
 	}
-	var ps []int
-	for _, s := range append(good, bad...) {
-		if !slices.Contains(ps, s.P) {
-			ps = append(ps, s.P)
-		}
-	}
+	ps := meas.Ps
 	p := *procs
 	if p == 0 {
 		if len(ps) != 1 {
@@ -330,7 +323,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	if *name == "" {
 		*name = filepath.Base(*data)
 	}
-	set, err := superstep.SetFromFits(fits[superstep.Good], fits[superstep.Bad], p, cacheWords, *name)
+	set, err := superstep.SetFromFits(fits.Good, fits.Bad, p, cacheWords, *name)
 	if err != nil {
 		return fail("--coef-out: %v", err)
 	}
@@ -347,42 +340,4 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "coefficients for p = %d written to %s: memwall supersteps --coef %s --p %d --algo radix --n 1e6\n", p, *coefOut, *coefOut, p)
 	return 0
-}
-
-// superstepSamples reads superstep-suites rows into the Good and Bad
-// families' samples, and C: the in-cache part h_rc of any row whose reads
-// go beyond the cache (h_rm > 0), or, when none does, the largest h (every
-// superstep then lies in R0).
-func superstepSamples(tbl *dataset.Table) (good, bad []superstep.Sample, cacheWords float64, err error) {
-	cols := map[string][]float64{}
-	for _, name := range []string{"suite", "bad", "p", "h_r", "h_w", "M", "h_rc", "h_rm", "h_wc", "h_wm", "time"} {
-		c, ok := tbl.Column(name)
-		if !ok {
-			return nil, nil, 0, fmt.Errorf("no numeric column %q (the columns memwall superstep-suites writes: %s)", name, strings.Join(superstepColumns, ", "))
-		}
-		cols[name] = c
-	}
-	if tc := tbl.Col("time"); tc == nil || tc.Kind != dataset.Duration {
-		return nil, nil, 0, errors.New("the time column has no unit: name it time_us (or time_ms, time_s)")
-	}
-	var most float64
-	for i := range tbl.Len() {
-		s := superstep.Sample{Suite: int(cols["suite"][i]), P: int(cols["p"][i]),
-			Counts: superstep.Counts{Hr: cols["h_r"][i], Hw: cols["h_w"][i], M: cols["M"][i]}, Micros: cols["time"][i] * 1e6}
-		if cols["h_rm"][i] > 0 {
-			cacheWords = cols["h_rc"][i]
-		} else if cols["h_wm"][i] > 0 {
-			cacheWords = cols["h_wc"][i]
-		}
-		most = max(most, s.Counts.Hr, s.Counts.Hw)
-		if cols["bad"][i] != 0 {
-			bad = append(bad, s)
-		} else {
-			good = append(good, s)
-		}
-	}
-	if cacheWords == 0 {
-		cacheWords = most
-	}
-	return good, bad, cacheWords, nil
 }
