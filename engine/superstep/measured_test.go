@@ -54,7 +54,7 @@ func TestReadMeasuredBad(t *testing.T) {
 		{measuredHeader + "1,0,2.5,1,1,2,1,0,1,0,5\n", "line 2: p = 2.5"},
 		{measuredHeader + "1,3,2,1,1,2,1,0,1,0,5\n", "line 2: bad = 3"},
 		{measuredHeader + "1,0,2,5,1,2,5,0,1,0,5\n", "line 2:"}, // M below h_r
-		{measuredHeader, "no data rows"}, // refused by the reader already
+		{measuredHeader, "no data rows"},                        // refused by the reader already
 	}
 	for _, tc := range tests {
 		tbl, _, err := dataset.ReadCSV(strings.NewReader(tc.csv), dataset.Options{})
