@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"memwall/engine/dataset"
 	"memwall/engine/superstep"
 	"memwall/engine/units"
 )
@@ -31,8 +32,13 @@ type superstepsPage struct {
 	stale    bool
 
 	share, shareErr, notice string
-	// fileMsg reports the last coefficient file loaded, or why it was not.
+	// fileMsg reports the last coefficient or suites file loaded, or why
+	// it was not.
 	fileMsg, fileErr string
+	// fits are the cost functions fitted to a suites file (fitsName), kept
+	// for their table; nil when none was loaded.
+	fits     *superstep.Fits
+	fitsName string
 }
 
 // Coefficient-set choices.
@@ -423,19 +429,71 @@ func (p *superstepsPage) onCoefFile(ctx app.Context, e app.Event) {
 			p.fileErr = fmt.Sprintf("%s: %v", name, err)
 			return
 		}
-		vals := map[string]string{
-			"coef":  coefTyped,
-			"p":     strconv.Itoa(set.P),
-			"good":  superstep.FormatCoefficients(superstep.HrHwMc, set.GoodR0),
-			"good1": "",
-			"bad":   superstep.FormatCoefficients(superstep.HrHwM, set.Bad),
-			"C":     strconv.FormatFloat(set.CacheWords, 'f', -1, 64),
+		p.useSet(ctx, set)
+		p.fileMsg = fmt.Sprintf("Loaded %s: coefficients for p = %d, C = %g words.", name, set.P, set.CacheWords)
+		p.recompute()
+		p.writeURL(ctx)
+	})
+}
+
+// useSet puts a coefficient set into the typed coefficients, with its
+// processor count and C.
+func (p *superstepsPage) useSet(ctx app.Context, set superstep.Set) {
+	vals := map[string]string{
+		"coef":  coefTyped,
+		"p":     strconv.Itoa(set.P),
+		"good":  superstep.FormatCoefficients(superstep.HrHwMc, set.GoodR0),
+		"good1": "",
+		"bad":   superstep.FormatCoefficients(superstep.HrHwM, set.Bad),
+		"C":     strconv.FormatFloat(set.CacheWords, 'f', -1, 64),
+	}
+	if set.GoodR1 != nil {
+		vals["good1"] = superstep.FormatCoefficients(superstep.HrHwMc, *set.GoodR1)
+	}
+	p.form.set(ctx, vals)
+}
+
+// onSuitesFile fits the cost functions to supersteps measured by memwall
+// superstep-suites (a CSV or JSON table), as seed 003 fits them (Good on
+// Suite 1, Bad on Suite 2, each judged on the other suites), shows the
+// errors like its Tables 5–8, and uses HrHwM-c and HrHwM for the interval:
+// for the page's p when the file has it, else for the file's first p.
+func (p *superstepsPage) onSuitesFile(ctx app.Context, e app.Event) {
+	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
+		p.fileMsg, p.fileErr, p.fits = "", "", nil
+		fail := func(err error) { p.fileErr = fmt.Sprintf("%s: %v", name, err) }
+		if err != nil {
+			fail(err)
+			return
 		}
-		if set.GoodR1 != nil {
-			vals["good1"] = superstep.FormatCoefficients(superstep.HrHwMc, *set.GoodR1)
+		tbl, _, err := dataset.Read(bytes.NewReader(data), dataset.Options{})
+		if err != nil {
+			fail(err)
+			return
 		}
-		p.form.set(ctx, vals)
-		p.fileMsg = fmt.Sprintf("Loaded %s: coefficients for p = %d, C = %s words.", name, set.P, vals["C"])
+		meas, err := superstep.ReadMeasured(tbl)
+		if err != nil {
+			fail(err)
+			return
+		}
+		fits, err := superstep.FitMeasured(meas, meas.CacheWords, superstep.FitSpec{})
+		if err != nil {
+			fail(err)
+			return
+		}
+		p.fits, p.fitsName = &fits, name
+		pv, _ := strconv.Atoi(strings.TrimSpace(p.form.text["p"]))
+		if !slices.Contains(meas.Ps, pv) {
+			pv = meas.Ps[0]
+		}
+		set, err := superstep.SetFromFits(fits.Good, fits.Bad, pv, meas.CacheWords, name)
+		if err != nil {
+			p.fileErr = fmt.Sprintf("%s: fitted, but no interval for p = %d: %v", name, pv, err)
+			return
+		}
+		p.useSet(ctx, set)
+		p.fileMsg = fmt.Sprintf("Fitted %s: %d good and %d bad supersteps; the interval uses HrHwM-c and HrHwM for p = %d, C = %g words.",
+			name, len(meas.Good), len(meas.Bad), pv, meas.CacheWords)
 		p.recompute()
 		p.writeURL(ctx)
 	})

@@ -27,6 +27,7 @@ func (p *superstepsPage) Render() app.UI {
 		),
 		p.renderSteps(),
 		p.renderChart(),
+		p.renderFits(),
 		p.renderTerms(),
 		p.renderShare(),
 	)
@@ -68,8 +69,10 @@ func (p *superstepsPage) renderInputs() app.UI {
 		app.Div().Class("row actions").Body(
 			app.Label().Class("button").For("ss-coef-file").Text("Load a coefficient file…"),
 			app.Input().ID("ss-coef-file").Type("file").Accept(".json,application/json").Class("visually-hidden").OnChange(p.onCoefFile),
+			app.Label().Class("button").For("ss-suites-file").Text("Fit measured supersteps…"),
+			app.Input().ID("ss-suites-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onSuitesFile),
 		),
-		app.P().Class("note").Text("memwall superstep-suites times the seed's experiment suites on your machine and memwall superstep-fit fits them and writes such a file."),
+		app.P().Class("note").Text("memwall superstep-suites times the seed's experiment suites on your machine (a CSV to fit here); memwall superstep-fit fits them and writes a coefficient file."),
 		app.If(p.fileErr != "", app.P().ID("ss-coef-file-err").Class("error").Role("alert").Text(p.fileErr)),
 		app.If(p.fileMsg != "", app.P().ID("ss-coef-file-msg").Class("note").Text(p.fileMsg)),
 		app.If(typed,
@@ -336,5 +339,54 @@ func (p *superstepsPage) renderShare() app.UI {
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
 		app.P().Class("note").Text("The link holds every input after the #, so it opens with the same numbers anywhere, also offline."),
+	)
+}
+
+// renderFits shows the cost functions fitted to a suites file with their
+// errors on the suites they were not fitted on, as seed 003's Tables 5–8.
+func (p *superstepsPage) renderFits() app.UI {
+	if p.fits == nil {
+		return nil
+	}
+	var rows []app.UI
+	for _, fam := range []struct {
+		name  string
+		cells []superstep.Fitted
+		spec  superstep.FitSpec
+	}{{"Good", p.fits.Good, p.fits.GoodSpec}, {"Bad", p.fits.Bad, p.fits.BadSpec}} {
+		for _, c := range fam.cells {
+			id := fmt.Sprintf("fit-%s-%s-%d-%s", strings.ToLower(fam.name), c.Function, c.P, c.Region)
+			tr := app.Tr().ID(id)
+			cells := []app.UI{app.Td().Text(fam.name), app.Td().Text(strconv.Itoa(c.P)), app.Td().Text(c.Function.String()), app.Td().Text(c.Region.String()), app.Td().Class("num").Text(strconv.Itoa(c.FitRows))}
+			if c.Err != nil {
+				cells = append(cells, app.Td().ColSpan(3).Text("not fitted: "+c.Err.Error()))
+				rows = append(rows, tr.Body(cells...))
+				continue
+			}
+			var errs []string
+			for _, v := range c.Validation {
+				if v.N > 0 {
+					errs = append(errs, fmt.Sprintf("Suite %d: %.1f%% / %.1f%%", v.Suite, 100*v.Mean, 100*v.Max))
+				}
+			}
+			var coef []string
+			for _, col := range append([]string{"1"}, c.Function.Columns()...) {
+				coef = append(coef, fmt.Sprintf("%s=%.4g", superstep.CoefficientName(col), c.Coef.Get(col)))
+			}
+			cells = append(cells, app.Td().Text(fmt.Sprintf("Suite %d", fam.spec.FitSuite)), app.Td().Class("errs").Text(strings.Join(errs, "; ")), app.Td().Class("coef").Text(strings.Join(coef, ", ")))
+			rows = append(rows, tr.Body(cells...))
+		}
+	}
+	return app.Section().ID("fits").Class("panel").Aria("label", "Fitted cost functions").Body(
+		app.H2().Text("Cost functions fitted to "+p.fitsName),
+		app.P().Class("note").Text("As seed 003 section 4.2: the Good family fitted on Suite 1 (h <= C and h > C apart), the Bad family on Suite 2, each judged by the average and maximum relative error on the suites it was not fitted on (its Tables 5–8). The interval above uses HrHwM-c and HrHwM."),
+		app.Div().Class("table-wrap").Body(app.Table().ID("fit-table").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("family"), app.Th().Scope("col").Text("p"), app.Th().Scope("col").Text("function"),
+				app.Th().Scope("col").Text("region"), app.Th().Scope("col").Text("rows"), app.Th().Scope("col").Text("fitted on"),
+				app.Th().Scope("col").Text("average / maximum error"), app.Th().Scope("col").Text("coefficients (µs)"),
+			)),
+			app.TBody().Body(rows...),
+		)),
 	)
 }

@@ -222,3 +222,61 @@ func TestSuperstepsCoefFile(t *testing.T) {
 	}
 	b.noErrors(t, "/supersteps")
 }
+
+// TestSuperstepsFitSuites fits the cost functions to a suites file on the
+// page: Suites 1–3 for p = 2 timed exactly by known coefficients (Good:
+// HrHwM-c, R0 and R1 apart at C = 2^19 words; Bad: HrHwM), as memwall
+// superstep-suites writes them (each suite 30 sizes × 4 patterns, in both
+// modes: 360 good and 360 bad). Least squares on exact times gives the
+// coefficients back, so the interval shown must be the engine's with the
+// generating set, and the table lists the fitted functions.
+func TestSuperstepsFitSuites(t *testing.T) {
+	needBrowser(t)
+	const cw = 1 << 19
+	r1 := superstep.Coefficients{L: 100, Ghrc: 0.002, Ghrm: 0.004, Ghwc: 0.003, Ghwm: 0.006, GM: 0.0005}
+	set := superstep.Set{P: 2, CacheWords: cw, GoodR0: superstep.Coefficients{L: 50, Ghrc: 0.002, Ghwc: 0.003, GM: 0.0005}, GoodR1: &r1,
+		Bad: superstep.Coefficients{L: 200, Ghr: 0.02, Ghw: 0.03, GM: 0.001}}
+	var csv strings.Builder
+	csv.WriteString("suite,bad,p,h_r,h_w,M,h_rc,h_rm,h_wc,h_wm,time_us\n")
+	for suite := 1; suite <= 3; suite++ {
+		exps, err := superstep.Suite(suite, 2, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range exps {
+			c, _ := e.Superstep.Counts()
+			x := c.Features(cw)
+			good, _ := set.Good(x.H)
+			tg, _ := superstep.HrHwMc.Eval(good, x)
+			tb, _ := superstep.HrHwM.Eval(set.Bad, x)
+			for bad, tm := range []float64{tg, tb} {
+				fmt.Fprintf(&csv, "%d,%d,2,%g,%g,%g,%g,%g,%g,%g,%.17g\n", suite, bad, x.Hr, x.Hw, x.M, x.Hrc, x.Hrm, x.Hwc, x.Hwm, tm)
+			}
+		}
+	}
+	file := filepath.Join(t.TempDir(), "suites.csv")
+	if err := os.WriteFile(file, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/supersteps", "#total-good")
+	b.run(t, chromedp.SetUploadFiles("#ss-suites-file", []string{file}, chromedp.ByQuery))
+	b.waitFor(t, "the fit", `document.querySelector("#fit-table")`)
+	if msg := b.text(t, "#ss-coef-file-msg"); !strings.HasPrefix(msg, "Fitted suites.csv: 360 good and 360 bad supersteps") {
+		t.Errorf("message %q", msg)
+	}
+	pr := enginePrediction(t, set, "radix", 1000000, 2)
+	b.waitText(t, "the Good total from the fit", "#total-good", units.FormatSeconds(pr.Good))
+	if got := b.text(t, "#total-bad"); got != units.FormatSeconds(pr.Bad) {
+		t.Errorf("Bad total shown %q, engine %s", got, units.FormatSeconds(pr.Bad))
+	}
+	checkSteps(t, b, pr)
+	for _, id := range []string{"#fit-good-HrHwM-c-2-R0", "#fit-good-HrHwM-c-2-R1", "#fit-bad-HrHwM-2-all", "#fit-good-H-2-R0"} {
+		if b.text(t, id) == "" {
+			t.Errorf("no row %s in the fit table", id)
+		}
+	}
+	b.screenshot(t, "supersteps-fit-suites")
+	b.noErrors(t, "/supersteps")
+}
