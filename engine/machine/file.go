@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 
 	"memwall/engine/units"
+	"memwall/internal/strictjson"
 )
 
 // MaxFileSize bounds a machine file; a real one is well under a kilobyte.
@@ -40,20 +40,8 @@ func ParseJSON(data []byte) (Machine, error) {
 		return Machine{}, fmt.Errorf("machine file: %d bytes is larger than the %d accepted", len(data), MaxFileSize)
 	}
 	var f fileMachine
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			return Machine{}, errors.New("machine file: not valid JSON: the text ends before the object is closed")
-		case errors.As(err, &se):
-			return Machine{}, fmt.Errorf("machine file: not valid JSON at byte %d: %v", se.Offset, err)
-		case errors.As(err, &te):
-			return Machine{}, fmt.Errorf("machine file: field %q has the wrong type (%s)", te.Field, te.Value)
-		}
-		return Machine{}, fmt.Errorf("machine file: %v", err)
+	if err := strictjson.Decode(data, &f, "machine file"); err != nil {
+		return Machine{}, err
 	}
 	m := Machine{ID: f.ID, Name: f.Name, Description: f.Description, Source: f.Source, Spread: f.Spread, Notes: f.Notes}
 	var es Errors

@@ -1,7 +1,6 @@
 package superstep
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"memwall/engine/units"
+	"memwall/internal/strictjson"
 )
 
 // MaxSetFileSize bounds a coefficient file; a real one is a few hundred
@@ -50,23 +50,8 @@ func ReadSet(r io.Reader) (Set, error) {
 		return Set{}, fmt.Errorf("coefficient file: larger than the %d bytes accepted", MaxSetFileSize)
 	}
 	var f setFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			return Set{}, errors.New("coefficient file: not valid JSON: the text ends before the object is closed")
-		case errors.As(err, &se):
-			return Set{}, fmt.Errorf("coefficient file: not valid JSON at byte %d: %v", se.Offset, err)
-		case errors.As(err, &te):
-			return Set{}, fmt.Errorf("coefficient file: field %q has the wrong type (%s)", te.Field, te.Value)
-		}
-		return Set{}, fmt.Errorf("coefficient file: %v", err)
-	}
-	if dec.More() {
-		return Set{}, errors.New("coefficient file: text after the JSON object")
+	if err := strictjson.Decode(data, &f, "coefficient file"); err != nil {
+		return Set{}, err
 	}
 	s := Set{Name: f.Name, Source: f.Source, CacheWords: SeedCacheWords}
 	if f.P == nil {
