@@ -452,55 +452,19 @@ func (p *communicationPage) renderFitTable() app.UI {
 // log-log, training and test rows apart, with the line of agreement; it
 // returns how many points could not be drawn.
 func fitCompareOption(s1, m1 *fit.Result, seconds bool) (string, int) {
-	lo, hi := 0.0, 0.0
-	hidden := 0
+	var sc fitScatter
 	var series []any
 	add := func(name string, res *fit.Result, symbol, color string) {
 		if res == nil {
 			return
 		}
-		var train, test [][2]float64
-		for _, pr := range res.Predictions {
-			if !(pr.Y > 0 && pr.Pred > 0 && finite(pr.Pred)) {
-				hidden++
-				continue
-			}
-			pt := [2]float64{pr.Y, pr.Pred}
-			if pr.Train {
-				train = append(train, pt)
-			} else {
-				test = append(test, pt)
-			}
-			for _, v := range pt {
-				if lo == 0 || v < lo {
-					lo = v
-				}
-				hi = max(hi, v)
-			}
-		}
-		style := map[string]any{"color": color}
+		train, test := sc.points(res)
 		series = append(series,
-			map[string]any{"type": "scatter", "name": name + ", training", "data": train, "symbol": symbol, "symbolSize": 7, "itemStyle": style},
+			map[string]any{"type": "scatter", "name": name + ", training", "data": train, "symbol": symbol, "symbolSize": 7, "itemStyle": map[string]any{"color": color}},
 			map[string]any{"type": "scatter", "name": name + ", test", "data": test, "symbol": symbol, "symbolSize": 9,
 				"itemStyle": map[string]any{"color": "transparent", "borderColor": color, "borderWidth": 1.5}})
 	}
 	add("S1", s1, "circle", "#d97706")
 	add("M1", m1, "diamond", "#1d4ed8")
-	series = append([]any{map[string]any{"type": "line", "name": "predicted = measured", "data": [][2]float64{{lo, lo}, {hi, hi}}, "showSymbol": false, "silent": true,
-		"lineStyle": map[string]any{"type": "dashed", "color": "#888"}, "itemStyle": map[string]any{"color": "#888"}}}, series...)
-	axisFmt := map[string]any{}
-	tip := map[string]any{"trigger": "item"}
-	if seconds {
-		axisFmt = map[string]any{"formatter": "@seconds"}
-		tip["valueFormatter"] = "@seconds"
-	}
-	return chartJSON(map[string]any{
-		"animation": false,
-		"grid":      map[string]any{"left": 16, "right": 40, "top": 56, "bottom": 48, "containLabel": true},
-		"legend":    map[string]any{"top": 4, "left": 0, "right": 90, "type": "scroll"},
-		"tooltip":   tip,
-		"xAxis":     map[string]any{"type": "log", "name": "measured", "nameLocation": "middle", "nameGap": 30, "axisLabel": axisFmt},
-		"yAxis":     map[string]any{"type": "log", "name": "predicted", "axisLabel": axisFmt},
-		"series":    series,
-	}), hidden
+	return sc.option(series, seconds), sc.hidden
 }

@@ -241,50 +241,12 @@ func speedOption(c *speedup.NCurve, multi, theo [][2]float64) string {
 // fitOption draws predicted against measured, log-log, with the line of
 // perfect agreement; it returns how many points could not be drawn.
 func fitOption(res *fit.Result, seconds bool) (string, int) {
-	var train, test [][2]float64
-	lo, hi := 0.0, 0.0
-	hidden := 0
-	for _, pr := range res.Predictions {
-		if !(pr.Y > 0 && pr.Pred > 0 && finite(pr.Pred)) {
-			hidden++
-			continue
-		}
-		pt := [2]float64{pr.Y, pr.Pred}
-		if pr.Train {
-			train = append(train, pt)
-		} else {
-			test = append(test, pt)
-		}
-		for _, v := range pt {
-			if lo == 0 || v < lo {
-				lo = v
-			}
-			if v > hi {
-				hi = v
-			}
-		}
-	}
-	axisFmt := map[string]any{}
-	tip := map[string]any{"trigger": "item"}
-	if seconds {
-		axisFmt = map[string]any{"formatter": "@seconds"}
-		tip["valueFormatter"] = "@seconds"
-	}
-	series := []any{
-		map[string]any{"type": "line", "name": "predicted = measured", "data": [][2]float64{{lo, lo}, {hi, hi}}, "showSymbol": false, "silent": true,
-			"lineStyle": map[string]any{"type": "dashed", "color": "#888"}, "itemStyle": map[string]any{"color": "#888"}},
+	var sc fitScatter
+	train, test := sc.points(res)
+	return sc.option([]any{
 		map[string]any{"type": "scatter", "name": "characterisation region (fitted)", "data": train, "symbolSize": 7, "large": len(train) > 2000},
 		map[string]any{"type": "scatter", "name": "prediction region (validated)", "data": test, "symbolSize": 7, "symbol": "diamond", "large": len(test) > 2000},
-	}
-	return chartJSON(map[string]any{
-		"animation": false,
-		"grid":      map[string]any{"left": 16, "right": 40, "top": 56, "bottom": 48, "containLabel": true},
-		"legend":    map[string]any{"top": 4, "left": 0, "right": 90, "type": "scroll"},
-		"tooltip":   tip,
-		"xAxis":     map[string]any{"type": "log", "name": "measured", "nameLocation": "middle", "nameGap": 30, "axisLabel": axisFmt},
-		"yAxis":     map[string]any{"type": "log", "name": "predicted", "axisLabel": axisFmt},
-		"series":    series,
-	}), hidden
+	}, seconds), sc.hidden
 }
 
 // predictionsCSV writes every row's measured and predicted value.
