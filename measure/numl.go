@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"time"
 	"unsafe"
 
 	"memwall/engine/numl"
@@ -334,7 +333,7 @@ func MeasureNUML(ctx context.Context, opt NUMLOptions) (*NUMLRun, error) {
 						}
 					}
 				}
-				secs, err := timeCold(ctx, o.Reps, flush, msg)
+				secs, err := repeatAfter(ctx, o.Reps, func() { flushCaches(flush) }, msg) // only msg is timed
 				if err != nil {
 					return nil, err
 				}
@@ -348,25 +347,4 @@ func MeasureNUML(ctx context.Context, opt NUMLOptions) (*NUMLRun, error) {
 		}
 	}
 	return run, nil
-}
-
-// timeCold runs fn once as a warm-up (page faults, code paths), then reps
-// times, each after flushing the caches, and returns the seconds of each
-// timed run. Only fn is timed, not the flush.
-func timeCold(ctx context.Context, reps int, flush []uint64, fn func()) ([]float64, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	fn()
-	out := make([]float64, 0, reps)
-	for r := 0; r < reps; r++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		flushCaches(flush)
-		t0 := time.Now()
-		fn()
-		out = append(out, time.Since(t0).Seconds())
-	}
-	return out, nil
 }

@@ -52,6 +52,12 @@ func quantile(s []float64, q float64) float64 {
 // CPU frequency settle) and then reps times, and returns the seconds of each
 // timed run. It stops early with ctx's error when ctx is cancelled.
 func repeat(ctx context.Context, reps int, fn func()) ([]float64, error) {
+	return repeatAfter(ctx, reps, nil, fn)
+}
+
+// repeatAfter is repeat with prepare (when not nil) run before each timed
+// run and left out of its time: a cache flush, for instance.
+func repeatAfter(ctx context.Context, reps int, prepare, fn func()) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -60,6 +66,9 @@ func repeat(ctx context.Context, reps int, fn func()) ([]float64, error) {
 	for r := 0; r < reps; r++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if prepare != nil {
+			prepare()
 		}
 		t0 := time.Now()
 		fn()
