@@ -174,7 +174,7 @@ func (p *communicationPage) renderConv() app.UI {
 		app.Div().Class("row actions").Body(
 			app.Button().ID("comm-example").Type("button").Text("Example coefficients").OnClick(p.onExample),
 		),
-		app.P().ID("example-note").Class("note").Text("The example coefficients are illustrative, not measured: the seed prints none. M1's are of the order of a Cray T3E (10 µs per message, 3.3 ns per byte, 100 ns per line a message touches). The standard ones describe the same machine: S1 fitted by least squares to the times M1 gives rows and line-wide columns (messages that fill every line they touch, u = n/L, as a benchmark of contiguous buffers sends), so α = 10 µs and β = 3.3 ns + 100 ns/64 = 4.8625 ns, and a statement streaming 4-byte elements costs β_mem = 1 ns + 30 ns/16 per load or store. The two agree on such messages and part on a column narrower than a line, which touches a line per row: on the default 8×32 mesh over a 1024×1024 image the standard model picks Conv-Scan at b = 3, where M1 still prefers Conv-Shift. Fit measured coefficients above and use them here."),
+		app.P().ID("example-note").Class("note").Text("The example coefficients are illustrative, not measured: the seed prints none. M1's are round numbers: 10 µs per message, 3.3 ns per byte, 100 ns per line a message touches. The standard ones describe the same machine: S1 fitted by least squares to the times M1 gives rows and line-wide columns (messages that fill every line they touch, u = n/L, as a benchmark of contiguous buffers sends), so α = 10 µs and β = 3.3 ns + 100 ns/64 = 4.8625 ns, and a statement streaming 4-byte elements costs β_mem = 1 ns + 30 ns/16 per load or store. The two agree on such messages and part on a column narrower than a line, which touches a line per row: on the default 8×32 mesh over a 1024×1024 image the standard model picks Conv-Scan at b = 3, where M1 still prefers Conv-Shift. Fit measured coefficients above and use them here."),
 	)
 	if !o.in.convOK {
 		body = append(body, app.P().Class("error").Text("Fix the marked field."))
@@ -212,7 +212,7 @@ func (p *communicationPage) renderConv() app.UI {
 				)
 			})),
 		)),
-		app.P().Class("note").Text("Ratio is Conv-Shift/Conv-Scan, as the seed's Figure 14 plots it: below 1 Conv-Shift is faster. The seed measured the crossover at b = 3 on the Cray T3E and b = 7 on the Sun E5000, where the standard model chose the wrong program."),
+		app.P().Class("note").Text("Ratio is Conv-Shift/Conv-Scan, as the seed's Figure 14 plots it: below 1 Conv-Shift is faster. The seed finds that the crossover depends on the machine (b = 7 on the Sun E5000) and that the standard model chooses the inferior program for some b, where the model with lines touched does not."),
 	)
 	return app.Section().ID("conv").Class("panel").Aria("label", "Convolution").Body(body...)
 }

@@ -273,9 +273,9 @@ func Compare(conv Conv, c Coef, bmax int64) (Curve, error) {
 }
 
 // ExampleCoefficients are illustrative values, not measurements: the seed
-// prints no fitted coefficients. The M1 example is of the order of a
-// late-1990s machine like the Cray T3E (about 10 µs per message, 300 MB/s,
-// a memory line in about 100 ns). The standard example describes the same
+// prints no fitted coefficients. The M1 example is round numbers (10 µs
+// per message, 3.3 ns per byte, 100 ns per memory line touched). The
+// standard example describes the same
 // machine: its α and β are the least-squares S1 fit (StandardFit) to the
 // times the M1 example gives for ExampleMessages, rows and line-wide
 // columns, on which u = n/L, so the fit is exact: α' = α and β' = β + γ/L
