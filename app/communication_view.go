@@ -14,12 +14,7 @@ func (p *communicationPage) Render() app.UI {
 	return shell("/communication",
 		app.H1().Text("Communication"),
 		app.P().Class("lead").Text("A column of a row-major array costs more to send than a row of the same bytes: each of its elements drags a whole memory line through the cache. Seed 001 adds u, the number of distinct memory lines a message touches, to the usual per-message and per-byte costs."),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Style("margin-bottom", "1rem").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderShapeInputs(),
 			p.renderLines(),

@@ -17,12 +17,7 @@ func (p *dataPage) Render() app.UI {
 	return shell("/data",
 		app.H1().Text("Data"),
 		app.P().Class("lead").Text("How far is a measured time from what the hardware allows? Import times measured for the MBRAM kernels; each row is predicted on the machine it names, and measured is set against predicted."),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Style("margin-bottom", "1rem").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderInputs(),
 			p.renderSummary(),

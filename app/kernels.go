@@ -289,12 +289,7 @@ func (p *kernelsPage) Render() app.UI {
 	return shell("/",
 		app.H1().Text("Kernels"),
 		app.P().Class("lead").Text("How long will it take? Pick a machine and a kernel; the MBRAM model of seed 000 predicts the time from memory bandwidths, the cache and the branch-misprediction penalty."),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			app.Section().Class("panel inputs").Aria("label", "Inputs").Body(
 				app.H2().Text("Machine"),

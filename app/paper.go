@@ -106,12 +106,7 @@ func (p *paperPage) Render() app.UI {
 				})),
 			),
 		),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		p.renderReplication(),
 		p.renderFig1(),
 		p.renderAcross(),

@@ -90,3 +90,15 @@ func pageHead(ctx app.Context, title, description string) {
 	ctx.Page().SetTitle(title + " · memwall")
 	ctx.Page().SetDescription(description)
 }
+
+// linkProblems lists what a share link got wrong, above a page that used
+// the rest of it; nothing when the link was sound.
+func linkProblems(msgs []string) app.UI {
+	if len(msgs) == 0 {
+		return nil
+	}
+	return app.Div().ID("link-problems").Class("callout warn").Aria("live", "polite").Body(
+		app.P().Text("This link had problems; everything else in it was used:"),
+		app.Ul().Body(app.Range(msgs).Slice(func(i int) app.UI { return app.Li().Text(msgs[i]) })),
+	)
+}

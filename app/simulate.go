@@ -373,12 +373,7 @@ func (p *simulatePage) Render() app.UI {
 	return shell("/simulate",
 		app.H1().Text("Simulate"),
 		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (seed 000, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it."),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			app.Form().Class("panel inputs").Aria("label", "Inputs").OnSubmit(p.onSubmit).Body(
 				app.H2().Text("Machine"),

@@ -295,12 +295,7 @@ func (p *speedupPage) Render() app.UI {
 	return shell("/speedup",
 		app.H1().Text("Speedup"),
 		app.P().Class("lead").Text("Will it run faster on more processors, and up to how many? Fit a running time T(N, P) = Seq(N, P) + Par(N, P)/P, written as terms from the algorithm's analysis, to times measured on a small characterisation region, and predict speedup beyond it (seed 002)."),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Style("margin-bottom", "1rem").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderInputs(),
 			p.renderFit(),

@@ -15,12 +15,7 @@ func (p *superstepsPage) Render() app.UI {
 	return shell("/supersteps",
 		app.H1().Text("Supersteps"),
 		app.P().Class("lead").Text("On a shared-memory machine the same reads and writes can cost a hundred times more when they miss the cache and fight over lines. Seed 003 fits two cost functions on the SGI Power Challenge, one for access patterns that use the memory hierarchy best (Good) and one for the worst (Bad); together they bound a superstep's communication time."),
-		app.If(len(p.linkMsgs) > 0,
-			app.Div().ID("link-problems").Class("callout warn").Style("margin-bottom", "1rem").Aria("live", "polite").Body(
-				app.P().Text("This link had problems; everything else in it was used:"),
-				app.Ul().Body(app.Range(p.linkMsgs).Slice(func(i int) app.UI { return app.Li().Text(p.linkMsgs[i]) })),
-			),
-		),
+		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderInputs(),
 			p.renderTotal(),
