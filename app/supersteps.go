@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/dataset"
+	"memwall/engine/fit"
 	"memwall/engine/superstep"
 	"memwall/engine/units"
 )
@@ -476,7 +477,7 @@ func (p *superstepsPage) onSuitesFile(ctx app.Context, e app.Event) {
 			fail(err)
 			return
 		}
-		fits, err := superstep.FitMeasured(meas, meas.CacheWords, superstep.FitSpec{})
+		fits, err := superstep.FitMeasured(meas, fit.Absolute)
 		if err != nil {
 			fail(err)
 			return

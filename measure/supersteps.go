@@ -186,6 +186,11 @@ func PlanSupersteps(o SuperstepOptions) ([]Superstep, error) {
 	if err != nil {
 		return nil, err
 	}
+	return o.plan()
+}
+
+// plan is PlanSupersteps for settled options.
+func (o SuperstepOptions) plan() ([]Superstep, error) {
 	var plan []Superstep
 	for _, p := range o.P {
 		for _, suite := range o.Suites {
@@ -213,7 +218,7 @@ func RunSupersteps(ctx context.Context, o SuperstepOptions) (*SuperstepRun, erro
 	if err != nil {
 		return nil, err
 	}
-	plan, err := PlanSupersteps(o)
+	plan, err := o.plan()
 	if err != nil {
 		return nil, err
 	}

@@ -258,15 +258,14 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("--data %s: %v", *data, err)
 	}
-	cacheWords := meas.CacheWords
 	if *cache != "" {
 		b, err := units.ParseSize(*cache)
 		if err != nil || b < 4 {
 			return fail("--cache: a size of at least 4 bytes, e.g. 2MiB; got %q", *cache)
 		}
-		cacheWords = float64(b / 4)
+		meas.CacheWords = float64(b / 4)
 	}
-	fits, err := superstep.FitMeasured(meas, cacheWords, superstep.FitSpec{Weighting: wt})
+	fits, err := superstep.FitMeasured(meas, wt)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -281,7 +280,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		fmt.Fprintf(stdout, "%s family: fitted on Suite %d, judged on Suites %d and %d (seed 003 Tables %s); C = %g words\n",
-			fam.family, fitOn, judgeOn[0], judgeOn[1], map[superstep.Family]string{superstep.Good: "1, 2, 5, 6", superstep.Bad: "3, 4, 7, 8"}[fam.family], cacheWords)
+			fam.family, fitOn, judgeOn[0], judgeOn[1], map[superstep.Family]string{superstep.Good: "1, 2, 5, 6", superstep.Bad: "3, 4, 7, 8"}[fam.family], meas.CacheWords)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "p\tfunction\tregion\trows\tSuite %d avg\tmax\tSuite %d avg\tmax\tcoefficients (µs)\n", judgeOn[0], judgeOn[1])
 		for _, c := range cells {
@@ -323,7 +322,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	if *name == "" {
 		*name = filepath.Base(*data)
 	}
-	set, err := superstep.SetFromFits(fits.Good, fits.Bad, p, cacheWords, *name)
+	set, err := superstep.SetFromFits(fits.Good, fits.Bad, p, meas.CacheWords, *name)
 	if err != nil {
 		return fail("--coef-out: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"memwall/engine/dataset"
+	"memwall/engine/fit"
 )
 
 // MeasuredColumns are the columns a table of measured supersteps needs, as
@@ -94,13 +95,14 @@ type Fits struct {
 }
 
 // FitMeasured fits both families as seed 003 section 4.2 does: the Good
-// family on Suite 1 (R0 and R1 apart), judged on Suites 2 and 3; the Bad
-// family on Suite 2, judged on Suites 1 and 3. A family with no measured
+// family on Suite 1 (R0 and R1 apart at m.CacheWords), judged on Suites 2
+// and 3; the Bad family on Suite 2, judged on Suites 1 and 3; all four
+// functions of each, with weighting w. A family with no measured
 // supersteps is left out.
-func FitMeasured(m Measured, cacheWords float64, spec FitSpec) (Fits, error) {
+func FitMeasured(m Measured, w fit.Weighting) (Fits, error) {
 	f := Fits{
-		GoodSpec: FitSpec{Family: Good, FitSuite: 1, ValidateSuites: []int{2, 3}, CacheWords: cacheWords, Weighting: spec.Weighting, Functions: spec.Functions},
-		BadSpec:  FitSpec{Family: Bad, FitSuite: 2, ValidateSuites: []int{1, 3}, CacheWords: cacheWords, Weighting: spec.Weighting, Functions: spec.Functions},
+		GoodSpec: FitSpec{Family: Good, FitSuite: 1, ValidateSuites: []int{2, 3}, CacheWords: m.CacheWords, Weighting: w},
+		BadSpec:  FitSpec{Family: Bad, FitSuite: 2, ValidateSuites: []int{1, 3}, CacheWords: m.CacheWords, Weighting: w},
 	}
 	var err error
 	if len(m.Good) > 0 {
