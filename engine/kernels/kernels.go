@@ -203,6 +203,8 @@ func (e *env) alloc(n int) uint64 {
 	return base
 }
 
+func (e *env) permutation(n int) []uint32 { return permutation(e.rng, n) }
+
 // permutation is a uniformly random permutation of 0..n-1: Fisher–Yates
 // for small n; for large n, the values scattered into shuffleBuckets
 // buckets at random and each bucket shuffled (Sanders, "Random
@@ -211,16 +213,16 @@ func (e *env) alloc(n int) uint64 {
 // swap inside a bucket the host's cache holds, where Fisher–Yates over a
 // large array misses the cache on every swap (it took as long as
 // simulating the permutation product at N = 2^22).
-func (e *env) permutation(n int) []uint32 {
+func permutation(rng *splitMix, n int) []uint32 {
 	a := make([]uint32, n)
 	if n < bucketShuffleMin {
 		for i := range a {
 			a[i] = uint32(i)
 		}
-		shuffle(e.rng, a)
+		shuffle(rng, a)
 		return a
 	}
-	bucketPermutation(e.rng, a, shuffleBuckets)
+	bucketPermutation(rng, a, shuffleBuckets)
 	return a
 }
 
@@ -268,10 +270,12 @@ func bucketPermutation(rng *splitMix, a []uint32, k int) {
 
 // uniform is n integers drawn uniformly from 0..max-1 (seed 000 Fig. 5:
 // "input data uniformly distributed between 0 and N").
-func (e *env) uniform(n int, max uint32) []uint32 {
+func (e *env) uniform(n int, max uint32) []uint32 { return uniform(e.rng, n, max) }
+
+func uniform(rng *splitMix, n int, max uint32) []uint32 {
 	a := make([]uint32, n)
 	for i := range a {
-		a[i] = e.rng.Uint32N(max)
+		a[i] = rng.Uint32N(max)
 	}
 	return a
 }

@@ -37,3 +37,26 @@ func (r *splitMix) Uint32N(n uint32) uint32 {
 	}
 	return uint32(m >> 32)
 }
+
+// Data draws a run's inputs the way the built-in kernels draw theirs: the
+// same seed and the same sequence of calls give the same numbers, so a
+// program written in engine/lang that declares the same inputs in the same
+// order runs on the same data as the kernel.
+type Data struct{ r *splitMix }
+
+// NewData starts the generator of a run with the given seed.
+func NewData(seed uint64) *Data { return &Data{newSplitMix(seed)} }
+
+// Permutation is a uniformly random permutation of 0..n-1 (the inputs of
+// the permutation products).
+func (d *Data) Permutation(n int) []uint32 { return permutation(d.r, n) }
+
+// Uniform is n integers uniform in 0..max-1 (the sorts' keys, with
+// max = n; the matrices' entries, with max = 1024). max must be positive.
+func (d *Data) Uniform(n int, max uint32) []uint32 { return uniform(d.r, n, max) }
+
+// Uint32N is one number uniform in 0..n-1, n > 0.
+func (d *Data) Uint32N(n uint32) uint32 { return d.r.Uint32N(n) }
+
+// Uint64 is one uniform 64-bit number.
+func (d *Data) Uint64() uint64 { return d.r.Uint64() }

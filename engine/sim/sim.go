@@ -888,3 +888,11 @@ func (s *Sim) slice() {
 		panic(&Stop{err})
 	}
 }
+
+// Traffic is the line fills, write-backs and sequential transfers so far:
+// three loads, cheap enough for an interpreter to attribute each access's
+// transfers to its source line by comparing them before and after it.
+func (s *Sim) Traffic() (fills, writebacks, seq int64) { return s.misses, s.writebacks, s.seq }
+
+// Mispredictions is the mispredicted branches so far.
+func (s *Sim) Mispredictions() int64 { return s.mispred }
