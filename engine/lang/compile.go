@@ -155,9 +155,6 @@ func (c *compiler) lookup(name string) *symbol {
 		if s, ok := c.fs.syms[name]; ok {
 			return s
 		}
-		if s := c.g.syms[name]; s != nil && s.implicit {
-			return nil
-		}
 	}
 	return c.g.syms[name]
 }
@@ -308,7 +305,9 @@ func (rt *runtime) indexError(p Pos, name string, a *array, idx []int64) {
 
 func (c *compiler) load(ix *Index) value {
 	sym, ref, idx, deps := c.index(ix)
-	site := &accessSite{pos: ix.P, node: c.graph.node(true), deps: deps}
+	// A register array's values are not loaded from memory: they count
+	// as a variable's, not as loaded data.
+	site := &accessSite{pos: ix.P, node: c.graph.node(!sym.regist), deps: deps}
 	c.graph.link(site.node, deps, false)
 	c.rt.access = append(c.rt.access, site)
 	rt := c.rt
@@ -369,7 +368,9 @@ func (c *compiler) assign(s *Assign) sfn {
 	switch l := s.L.(type) {
 	case *Name:
 		sym := c.lookup(l.ID)
-		if sym == nil {
+		if sym == nil || c.fs != nil && sym.global && sym.implicit {
+			// A first assignment declares the name: in a function, a
+			// local, even where the top level assigned the same name.
 			sym = c.declareScalar(l.ID, r.k, l.P)
 			sym.implicit = sym.global
 		}
@@ -395,7 +396,7 @@ func (c *compiler) assign(s *Assign) sfn {
 // element read once and written once, as C does.
 func (c *compiler) updateElement(ix *Index, op string, r value) sfn {
 	sym, ref, idx, deps := c.index(ix)
-	ls := &accessSite{pos: ix.P, node: c.graph.node(true), deps: deps}
+	ls := &accessSite{pos: ix.P, node: c.graph.node(!sym.regist), deps: deps}
 	c.graph.link(ls.node, deps, false)
 	ss := &accessSite{pos: ix.P, write: true, deps: deps}
 	c.rt.access = append(c.rt.access, ls, ss)

@@ -57,4 +57,9 @@
 // scan that depends on nothing loaded, so many loads of Y can be in flight
 // at once. The analysis is static (per access site) and costs nothing at
 // run time; a run counts the dependent accesses for the hierarchy model.
+//
+// The analysis follows variables, not single assignments: a variable that
+// holds loaded data anywhere in its scope makes every condition on it a
+// data branch. A loop counter that elsewhere holds a key is best given a
+// name of its own (the shipped examples do).
 package lang
