@@ -95,7 +95,7 @@ func (c *compiler) declArray(d *VarDecl, it DeclItem) sfn {
 	size := typeSizes[d.Type]
 	name, p, elem, reg := it.Name, it.P, d.Type, d.Register
 	return func(f *frame) ctl {
-		a := &array{name: name, decl: p, elemType: elem, shift: shiftOf(size), float: isFloatType(elem), register: reg}
+		a := &array{name: name, decl: p, elemType: elem, wrapKind: wrapKindOf(elem), shift: shiftOf(size), float: isFloatType(elem), register: reg}
 		n := int64(1)
 		for k, e := range dims {
 			v := e(f)
@@ -117,11 +117,13 @@ func (c *compiler) declArray(d *VarDecl, it DeclItem) sfn {
 			}
 		}
 		npages := (n + pageLen - 1) / pageLen
-		rt.mem += npages * 8
-		if rt.mem > rt.maxMem {
-			rt.fail(p, "%s needs more memory than the %d bytes allowed here; use a smaller size", name, rt.maxMem)
+		rt.charge(npages*8, p)
+		if size <= 4 && !a.float {
+			a.pages32 = make([]*page32, npages)
+			a.unsigned = elem == "uint32"
+		} else {
+			a.pages = make([]*page, npages)
 		}
-		a.pages = make([]*page, npages)
 		rt.declare(a, off)
 		g.a[slot] = a
 		rt.arrays = append(rt.arrays, a)
@@ -172,7 +174,11 @@ func (c *compiler) initialiser(d *VarDecl, it DeclItem) func(*frame, *array) {
 			}
 			rt.reserve(a.n*4, p)
 			v := rt.data.Permutation(int(a.n))
-			rt.fill(a, func(i int64) int64 { return conv(int64(v[i])) }, p)
+			if float {
+				rt.fill(a, func(i int64) int64 { return conv(int64(v[i])) }, p)
+			} else {
+				rt.fillU32(a, v, p)
+			}
 			rt.mem -= a.n * 4
 		}
 	case "uniform":
@@ -197,7 +203,11 @@ func (c *compiler) initialiser(d *VarDecl, it DeclItem) func(*frame, *array) {
 			} else {
 				v = rt.data.Uniform(int(a.n), uint32(hi-lo))
 			}
-			rt.fill(a, func(i int64) int64 { return conv(lo + int64(v[i])) }, p)
+			if lo == 0 && !float {
+				rt.fillU32(a, v, p)
+			} else {
+				rt.fill(a, func(i int64) int64 { return conv(lo + int64(v[i])) }, p)
+			}
 			rt.mem -= a.n * 4
 		}
 	case "seq":
@@ -346,7 +356,7 @@ func (c *compiler) call(e *Call) value {
 			c.fail(e.P, "phase takes a name in quotes: phase(\"merge\")")
 		}
 		name := s.V
-		return value{k: kVoid, p: e.P, i: func(*frame) int64 { rt.s.Phase(name); return 0 }}
+		return value{k: kVoid, p: e.P, i: func(*frame) int64 { rt.flush(); rt.s.Phase(name); return 0 }}
 	}
 	c.fail(e.P, "%s is not a function (built-ins: rand, min, max, abs, log2, sqrt, int, float, sizeof, len, phase)", e.Fn)
 	return value{}

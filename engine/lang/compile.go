@@ -134,6 +134,12 @@ type fnInfo struct {
 	frees  []*frame
 }
 
+// siteKey finds the access site compiled for an element's read or write.
+type siteKey struct {
+	ix    *Index
+	write bool
+}
+
 type compiler struct {
 	rt    *runtime
 	g     *scope
@@ -144,6 +150,7 @@ type compiler struct {
 	ctrl  [][]int
 	loops int
 	inner int // ifs and loops around the statement being compiled
+	sites map[siteKey]*accessSite
 }
 
 func (c *compiler) fail(p Pos, format string, a ...any) {
@@ -308,6 +315,7 @@ func (c *compiler) load(ix *Index) value {
 	// A register array's values are not loaded from memory: they count
 	// as a variable's, not as loaded data.
 	site := &accessSite{pos: ix.P, node: c.graph.node(!sym.regist), deps: deps}
+	c.sites[siteKey{ix, false}] = site
 	c.graph.link(site.node, deps, false)
 	c.rt.access = append(c.rt.access, site)
 	rt := c.rt
@@ -331,6 +339,7 @@ func (c *compiler) load(ix *Index) value {
 func (c *compiler) storeTo(ix *Index, v value) sfn {
 	sym, ref, idx, deps := c.index(ix)
 	site := &accessSite{pos: ix.P, write: true, deps: deps}
+	c.sites[siteKey{ix, true}] = site
 	c.rt.access = append(c.rt.access, site)
 	rt := c.rt
 	if isFloatType(sym.elem) || sym.ndims < 0 && sym.k == kFloat {
@@ -399,6 +408,7 @@ func (c *compiler) updateElement(ix *Index, op string, r value) sfn {
 	ls := &accessSite{pos: ix.P, node: c.graph.node(!sym.regist), deps: deps}
 	c.graph.link(ls.node, deps, false)
 	ss := &accessSite{pos: ix.P, write: true, deps: deps}
+	c.sites[siteKey{ix, false}], c.sites[siteKey{ix, true}] = ls, ss
 	c.rt.access = append(c.rt.access, ls, ss)
 	k := kInt
 	if isFloatType(sym.elem) || sym.ndims < 0 && sym.k == kFloat {
@@ -731,7 +741,7 @@ func (c *compiler) binop(p Pos, op string, l, r value) value {
 }
 
 // branch wraps a statement's condition: a branch site at its position.
-func (c *compiler) branch(e Expr) (bexpr, []int) {
+func (c *compiler) branch(e Expr) (bexpr, []int, *branchSite) {
 	b, deps := c.cond(e)
 	site := &branchSite{pos: e.pos(), id: len(c.rt.branch), deps: deps}
 	c.rt.branch = append(c.rt.branch, site)
@@ -740,7 +750,7 @@ func (c *compiler) branch(e Expr) (bexpr, []int) {
 		t := b(f)
 		rt.branchAt(site, t)
 		return t
-	}, deps
+	}, deps, site
 }
 
 func (c *compiler) block(stmts []Stmt) sfn {
@@ -818,7 +828,7 @@ func (c *compiler) stmt(s Stmt) sfn {
 		sym.sk = symConst
 		return set
 	case *If:
-		cb, deps := c.branch(s.C)
+		cb, deps, _ := c.branch(s.C)
 		c.ctrl = append(c.ctrl, deps)
 		c.inner++
 		then := c.stmt(s.Then)
@@ -866,8 +876,9 @@ func (c *compiler) stmt(s Stmt) sfn {
 func (c *compiler) loop(s *Loop) sfn {
 	init := c.block(s.Init)
 	var cond bexpr
+	var site *branchSite
 	if s.C != nil {
-		cond, _ = c.branch(s.C)
+		cond, _, site = c.branch(s.C)
 	}
 	c.loops++
 	c.inner++
@@ -876,6 +887,9 @@ func (c *compiler) loop(s *Loop) sfn {
 	c.inner--
 	c.loops--
 	rt, p := c.rt, s.P
+	if v := c.vectorize(s, init, site); v != nil {
+		return v
+	}
 	if s.Do {
 		return func(f *frame) ctl {
 			for {

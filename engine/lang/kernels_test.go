@@ -19,8 +19,8 @@ import (
 // with every condition charged the program's branch count would include
 // its loop tests.
 func TestExamplesMatchKernels(t *testing.T) {
-	p4, _ := presets.Machine("p4-1.7-pc133")   // C = 256 KiB, B = 128
-	p3, _ := presets.Machine("p3-0.6-pc100")   // C = 512 KiB, B = 32
+	p4, _ := presets.Machine("p4-1.7-pc133") // C = 256 KiB, B = 128
+	p3, _ := presets.Machine("p3-0.6-pc100") // C = 512 KiB, B = 32
 	small := p4
 	small.C = 16 << 10 // a small cache, so that matrices of n = 96 miss
 	cases := []struct {

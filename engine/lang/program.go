@@ -111,7 +111,7 @@ func (p *Program) build(vals map[string]int64, cacheSize, lineSize int64) (img *
 		}
 	}()
 	rt := &runtime{g: &frame{}, cacheSize: cacheSize, lineSize: lineSize}
-	c := &compiler{rt: rt, g: newScope(""), funcs: map[string]*fnInfo{}, graph: &graph{}}
+	c := &compiler{rt: rt, g: newScope(""), funcs: map[string]*fnInfo{}, graph: &graph{}, sites: map[siteKey]*accessSite{}}
 	var sets []sfn
 	for _, d := range p.Params {
 		if builtinNames[d.Name] {
@@ -407,7 +407,9 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rt.buf, rt.bufSite = make([]uint64, 0, bufLen), make([]*accessSite, 0, bufLen)
 	img.top(rt.g)
+	rt.flush()
 	_, w0, _ := s.Traffic()
 	s.Finish()
 	_, w1, _ := s.Traffic()

@@ -19,7 +19,10 @@ const (
 	pageMask = pageLen - 1
 )
 
-type page [pageLen]int64
+type (
+	page   [pageLen]int64
+	page32 [pageLen]int32
+)
 
 // array is a declared array: its shape, its simulated address and its
 // values (float arrays keep the bits of their float64 values).
@@ -27,13 +30,19 @@ type array struct {
 	name     string
 	decl     Pos
 	elemType string
-	shift    uint // log2 of the element size
+	wrapKind uint8 // how a stored value is narrowed (see wrap)
+	shift    uint  // log2 of the element size
 	float    bool
 	dims     []int64
 	n        int64
 	base     uint64
 	register bool
+	// Integer elements of 4 bytes or fewer live in 32-bit pages (half the
+	// host memory, as the built-in kernels' uint32 arrays), the others in
+	// 64-bit pages; one of the two tables is used.
 	pages    []*page
+	pages32  []*page32
+	unsigned bool // a uint32 array: its 32-bit values read back unsigned
 }
 
 // Limits of a run.
@@ -110,6 +119,8 @@ type runtime struct {
 	mem      int64
 	maxMem   int64
 
+	buf      []uint64 // accesses not yet simulated (see flush)
+	bufSite  []*accessSite
 	access   []*accessSite
 	branch   []*branchSite
 	arrays   []*array
@@ -146,6 +157,7 @@ func (rt *runtime) check(p Pos) {
 		panic(stop{err})
 	}
 	if rt.progress != nil {
+		rt.flush()
 		rt.progress(Progress{Steps: rt.steps, Accesses: rt.s.Counts().Accesses})
 		if err := rt.ctx.Err(); err != nil {
 			panic(stop{err})
@@ -153,71 +165,153 @@ func (rt *runtime) check(p Pos) {
 	}
 }
 
+// The accesses of a run are buffered and simulated in batches of
+// bufLen: the interpreter's own reads of the values then follow each
+// other without the simulator's work in between, so that the host
+// overlaps its cache misses on a large array (as engine/kernels' batched
+// loops do). Branches go to the predictor at once: its state does not
+// depend on the cache.
+const bufLen = 1024
+
 // load reads element i of a, an index already checked.
 func (rt *runtime) load(a *array, i int64, st *accessSite) int64 {
+	var v int64
+	if a.pages32 != nil {
+		if pg := a.pages32[i>>pageBits]; pg != nil {
+			v = int64(pg[i&pageMask])
+			if a.unsigned {
+				v = int64(uint32(v))
+			}
+		}
+	} else if pg := a.pages[i>>pageBits]; pg != nil {
+		v = pg[i&pageMask]
+	}
 	if !a.register {
-		s := rt.s
-		st.n++
-		f0, w0, q0 := s.Traffic()
-		s.Read(a.base + uint64(i)<<a.shift)
-		if f1, w1, q1 := s.Traffic(); f1 != f0 || w1 != w0 {
-			st.fills += f1 - f0
-			st.wbs += w1 - w0
-			st.seq += q1 - q0
+		rt.buf = append(rt.buf, a.base+uint64(i)<<a.shift)
+		rt.bufSite = append(rt.bufSite, st)
+		if len(rt.buf) == bufLen {
+			rt.flush()
 		}
 	}
-	pg := a.pages[i>>pageBits]
-	if pg == nil {
-		return 0
-	}
-	return pg[i&pageMask]
+	return v
 }
 
 // store writes element i of a.
 func (rt *runtime) store(a *array, i, v int64, st *accessSite) {
 	if !a.register {
-		s := rt.s
+		rt.buf = append(rt.buf, a.base+uint64(i)<<a.shift|writeFlag)
+		rt.bufSite = append(rt.bufSite, st)
+		if len(rt.buf) == bufLen {
+			rt.flush()
+		}
+	}
+	rt.put(a, i, a.wrap(v), st.pos)
+}
+
+// put stores a narrowed value, allocating its page on first use.
+func (rt *runtime) put(a *array, i, v int64, p Pos) {
+	if a.pages32 != nil {
+		pg := a.pages32[i>>pageBits]
+		if pg == nil {
+			rt.charge(pageLen*4, p)
+			pg = new(page32)
+			a.pages32[i>>pageBits] = pg
+		}
+		pg[i&pageMask] = int32(v)
+		return
+	}
+	pg := a.pages[i>>pageBits]
+	if pg == nil {
+		rt.charge(pageLen*8, p)
+		pg = new(page)
+		a.pages[i>>pageBits] = pg
+	}
+	pg[i&pageMask] = v
+}
+
+// writeFlag marks a write in the buffer: bit 63, which no address of a
+// run reaches.
+const writeFlag = 1 << 63
+
+// flush simulates the buffered accesses, charging each one's transfers
+// to its site.
+func (rt *runtime) flush() {
+	s := rt.s
+	for k, op := range rt.buf {
+		st := rt.bufSite[k]
 		st.n++
 		f0, w0, q0 := s.Traffic()
-		s.Write(a.base + uint64(i)<<a.shift)
+		if op&writeFlag != 0 {
+			s.Write(op &^ writeFlag)
+		} else {
+			s.Read(op)
+		}
 		if f1, w1, q1 := s.Traffic(); f1 != f0 || w1 != w0 {
 			st.fills += f1 - f0
 			st.wbs += w1 - w0
 			st.seq += q1 - q0
 		}
 	}
-	pg := a.pages[i>>pageBits]
-	if pg == nil {
-		pg = rt.newPage(a, st.pos)
-		a.pages[i>>pageBits] = pg
-	}
-	pg[i&pageMask] = wrap(a.elemType, v)
+	rt.buf = rt.buf[:0]
+	rt.bufSite = rt.bufSite[:0]
 }
 
-func (rt *runtime) newPage(a *array, p Pos) *page {
-	rt.mem += pageLen * 8
+// charge counts n bytes of pages against the run's memory limit.
+func (rt *runtime) charge(n int64, p Pos) {
+	rt.mem += n
 	if rt.mem > rt.maxMem {
-		rt.fail(p, "the arrays need more than %s of memory to run (%s is the limit here); use a smaller size", units.FormatSize(rt.maxMem), units.FormatSize(rt.maxMem))
+		rt.fail(p, "the arrays need more than %s of memory to run (the limit here); use a smaller size", units.FormatSize(rt.maxMem))
 	}
-	return new(page)
 }
 
-// wrap stores v as an element of type t would hold it.
-func wrap(t string, v int64) int64 {
+// Narrowings of a stored value, by element type.
+const (
+	wrapNone uint8 = iota
+	wrapI32
+	wrapU32
+	wrapI8
+	wrapU8
+	wrapI16
+	wrapU16
+	wrapF32
+)
+
+func wrapKindOf(t string) uint8 {
 	switch t {
 	case "int", "int32":
-		return int64(int32(v))
+		return wrapI32
 	case "uint32":
-		return int64(uint32(v))
+		return wrapU32
 	case "char", "int8":
-		return int64(int8(v))
+		return wrapI8
 	case "byte", "uint8":
-		return int64(uint8(v))
+		return wrapU8
 	case "short", "int16":
-		return int64(int16(v))
+		return wrapI16
 	case "uint16":
-		return int64(uint16(v))
+		return wrapU16
 	case "float", "float32":
+		return wrapF32
+	}
+	return wrapNone
+}
+
+// wrap narrows v to what an element of a's type holds.
+func (a *array) wrap(v int64) int64 {
+	switch a.wrapKind {
+	case wrapI32:
+		return int64(int32(v))
+	case wrapU32:
+		return int64(uint32(v))
+	case wrapI8:
+		return int64(int8(v))
+	case wrapU8:
+		return int64(uint8(v))
+	case wrapI16:
+		return int64(int16(v))
+	case wrapU16:
+		return int64(uint16(v))
+	case wrapF32:
 		return int64(math.Float64bits(float64(float32(math.Float64frombits(uint64(v))))))
 	}
 	return v
@@ -251,11 +345,25 @@ func (rt *runtime) declare(a *array, offset int64) {
 // fill stores an initialiser's values.
 func (rt *runtime) fill(a *array, vals func(i int64) int64, p Pos) {
 	for i := int64(0); i < a.n; i++ {
-		pg := a.pages[i>>pageBits]
-		if pg == nil {
-			pg = rt.newPage(a, p)
-			a.pages[i>>pageBits] = pg
+		rt.put(a, i, a.wrap(vals(i)), p)
+	}
+}
+
+// fillU32 stores generated values page by page: an integer array of 4
+// bytes or fewer takes them as they are (narrowed), so that generating the
+// input costs what the built-in kernels pay for theirs.
+func (rt *runtime) fillU32(a *array, v []uint32, p Pos) {
+	if a.pages32 == nil || a.wrapKind != wrapI32 && a.wrapKind != wrapU32 {
+		rt.fill(a, func(i int64) int64 { return int64(v[i]) }, p)
+		return
+	}
+	for pi := range a.pages32 {
+		rt.charge(pageLen*4, p)
+		pg := new(page32)
+		lo := pi * pageLen
+		for k, x := range v[lo:min(lo+pageLen, len(v))] {
+			pg[k] = int32(x)
 		}
-		pg[i&pageMask] = wrap(a.elemType, vals(i))
+		a.pages32[pi] = pg
 	}
 }
