@@ -31,6 +31,11 @@ var exampleList = []Example{
 	{ID: "bucket-count", Title: "Bucket sort (distribution count)", Kernel: "bucket-count", Size: "N"},
 	{ID: "radix", Title: "Radix sort (simple)", Kernel: "radix", Size: "N"},
 	{ID: "radix-count", Title: "Radix sort (distribution count)", Kernel: "radix-count", Size: "N"},
+	{ID: "binary-search", Title: "Binary search", Size: "N"},
+	{ID: "list-vs-array", Title: "Linked-list walk against an array scan", Size: "N"},
+	{ID: "transpose", Title: "Transpose: rows, columns and tiles", Size: "N"},
+	{ID: "hash-probe", Title: "Hash table with linear probing", Size: "N"},
+	{ID: "blocked-matmul", Title: "Blocked matrix product", Size: "N"},
 }
 
 func init() {
