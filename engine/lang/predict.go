@@ -506,5 +506,3 @@ func solveOn(pts []Point, rows []int, y []float64, terms []fit.Term, limit int64
 	}
 	return sol.Coef, nil
 }
-
-
