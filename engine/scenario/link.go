@@ -49,21 +49,7 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 		b.WriteByte('=')
 		b.WriteString(escape(v))
 	}
-	if p, ok := lookup(presets, s.Machine.ID); ok && p.SameParameters(s.Machine) {
-		add("machine", p.ID)
-	} else {
-		m := s.Machine
-		add("machine", CustomMachine)
-		if m.Name != "" {
-			add("name", m.Name)
-		}
-		add("beta1", exact(m.Beta1, units.ParseBandwidth, bandwidthForms))
-		add("beta2", exact(m.Beta2, units.ParseBandwidth, bandwidthForms))
-		add("mu1", strconv.Itoa(m.Mu1))
-		add("cache", exactSize(m.C))
-		add("line", exactSize(m.B))
-		add("mispredict", exact(m.M, units.ParseDuration, durationForms))
-	}
+	WriteMachine(add, s.Machine, presets)
 	add("kernel", s.Kernel)
 	add("n", units.FormatCount(s.Params.N))
 	add("w", strconv.FormatInt(s.Params.W, 10))
@@ -87,6 +73,38 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 		return "", fmt.Errorf("this scenario needs a %d-byte link, more than the %d a link may carry; export it as a file instead", b.Len(), MaxLink)
 	}
 	return b.String(), nil
+}
+
+// WriteMachine writes a machine's link keys through add: a preset whose
+// numbers are unchanged by id, any other machine inline. Every page's link
+// writes its machine this way.
+func WriteMachine(add func(key, value string), m machine.Machine, presets Lookup) {
+	if p, ok := lookup(presets, m.ID); ok && p.SameParameters(m) {
+		add("machine", p.ID)
+		return
+	}
+	add("machine", CustomMachine)
+	if m.Name != "" {
+		add("name", m.Name)
+	}
+	add("beta1", exact(m.Beta1, units.ParseBandwidth, bandwidthForms))
+	add("beta2", exact(m.Beta2, units.ParseBandwidth, bandwidthForms))
+	add("mu1", strconv.Itoa(m.Mu1))
+	add("cache", exactSize(m.C))
+	add("line", exactSize(m.B))
+	add("mispredict", exact(m.M, units.ParseDuration, durationForms))
+}
+
+// MachineKey reports whether a link key belongs to the machine.
+func MachineKey(k string) bool { return k == "machine" || slices.Contains(machineKeys, k) }
+
+// ReadMachine applies a link's machine keys (vals, already unescaped) over
+// m and returns the machine with the problems of the keys it could not
+// use; with problems the machine is m unchanged.
+func ReadMachine(vals map[string]string, m machine.Machine, presets Lookup) (machine.Machine, Problems) {
+	s := Scenario{Machine: m}
+	ps := s.applyMachine(vals, presets)
+	return s.Machine, ps
 }
 
 // ParseFragment reads a share-link fragment (with or without the leading
