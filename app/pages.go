@@ -20,6 +20,7 @@ func Pages() []Page {
 	return []Page{
 		{Path: "/", Title: "Kernels", New: func() app.Composer { return &kernelsPage{} }},
 		{Path: "/simulate", Title: "Simulate", New: func() app.Composer { return &simulatePage{} }},
+		{Path: "/program", Title: "Program", New: func() app.Composer { return &programPage{} }},
 		{Path: "/speedup", Title: "Speedup", New: func() app.Composer { return &speedupPage{} }},
 		{Path: "/communication", Title: "Communication", New: func() app.Composer { return &communicationPage{} }},
 		{Path: "/supersteps", Title: "Supersteps", New: func() app.Composer { return &superstepsPage{} }},

@@ -1,0 +1,192 @@
+package e2e
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"memwall/engine/lang"
+	"memwall/engine/sim"
+	"memwall/presets"
+)
+
+// waitProgram waits until the Program page's job is in state.
+func waitProgram(t testing.TB, b *browser, state string, limit time.Duration) {
+	t.Helper()
+	waitLong(t, b, "the program to be "+state, `document.querySelector("#outcome")?.dataset.state === "`+state+`"`, limit)
+}
+
+// runNative runs a program as the page would, natively.
+func runNative(t testing.TB, src, machineID string, params map[string]int64) *lang.Result {
+	t.Helper()
+	p, err := lang.Compile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := presets.Machine(machineID)
+	r, err := p.Run(context.Background(), m, sim.Majority, lang.Options{Params: params, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func checkProgramResult(t testing.TB, b *browser, want *lang.Result) {
+	t.Helper()
+	checkSeconds(t, b, "#prog-seconds", want.Seconds)
+	c := want.Counts
+	for key, n := range map[string]int64{"accesses": c.Accesses, "misses": c.Misses, "writebacks": c.Writebacks,
+		"branches": c.Branches, "mispredictions": c.Mispredictions, "dependent": want.Dependent} {
+		var got string
+		b.eval(t, `document.querySelector('#prog-counts td[data-count="`+key+`"]')?.dataset.value ?? ""`, &got)
+		if got != strconv.FormatInt(n, 10) {
+			t.Errorf("count %s: page %q, engine %d", key, got, n)
+		}
+	}
+}
+
+// TestProgramRunProfile writes the Fig. 1 program in the editor, runs it
+// and checks the result and the per-line profile against the engine.
+func TestProgramRunProfile(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/program", "#run")
+	b.screenshot(t, "program-idle")
+	src := "param N = 2^16\nint X[N] = perm(), Y[N] = perm(), Z[N];\nfor (i = 0; i < N; i++) Z[i] = Y[X[i]];\n"
+	b.typeInto(t, "#src-a", src)
+	b.waitFor(t, "the program to compile", `document.querySelector("#compile-a")?.textContent.includes("Compiles")`)
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitProgram(t, b, "done", 60*time.Second)
+	want := runNative(t, src, "p4-2.66-ddr266", nil)
+	checkProgramResult(t, b, want)
+	// The loop's line makes every access: 3 per element.
+	var acc string
+	b.eval(t, `document.querySelector('#profile-table tr[data-line="3"] td[data-accesses]')?.dataset.accesses ?? ""`, &acc)
+	if acc != strconv.Itoa(3<<16) {
+		t.Errorf("profile of line 3: %q accesses, want %d", acc, 3<<16)
+	}
+	b.screenshot(t, "program-results")
+	b.phone(t)
+	b.screenshot(t, "program-results-phone")
+	b.noErrors(t, "program run")
+}
+
+// TestProgramSyntaxError: a syntax error shows its line:column and the
+// text stays as typed.
+func TestProgramSyntaxError(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/program", "#run")
+	src := "param N = 1000\nint A[N];\nfor (i = 0; i < N i++) A[i] = i;"
+	b.typeInto(t, "#src-a", src)
+	b.waitFor(t, "the error", `document.querySelector("#compile-a.error")`)
+	msg := b.text(t, "#compile-a")
+	if !strings.Contains(msg, "line 3:19: expected ';' after the loop's condition") {
+		t.Errorf("error shown: %q", msg)
+	}
+	var kept string
+	b.eval(t, `document.querySelector("#src-a").value`, &kept)
+	if kept != src {
+		t.Errorf("the editor holds %q, want the text typed", kept)
+	}
+	var disabled bool
+	b.eval(t, `document.querySelector("#run").disabled`, &disabled)
+	if !disabled {
+		t.Error("Run is enabled on a program that does not compile")
+	}
+	var errLine string
+	b.eval(t, `document.querySelector("#gutter-a").dataset.errorLine`, &errLine)
+	if errLine != "3" {
+		t.Errorf("gutter marks line %q, want 3", errLine)
+	}
+	b.screenshot(t, "program-error")
+	b.noErrors(t, "program error")
+}
+
+// TestProgramCancel starts a long run and cancels it.
+func TestProgramCancel(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/program", "#run")
+	b.typeInto(t, "#f-p-N", "2^25")
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitLong(t, b, "the run to start", `document.querySelector("#outcome")?.dataset.state === "running"`, 10*time.Second)
+	b.waitFor(t, "accesses to be simulated", `/[1-9]/.test(document.querySelector("#status-text").textContent)`)
+	b.run(t, chromedp.Click("#cancel", chromedp.ByQuery))
+	waitProgram(t, b, "cancelled", 10*time.Second)
+	b.noErrors(t, "program cancel")
+}
+
+// TestProgramShareLinkOffline: the link the page writes, opened in a fresh
+// browser, gives the same numbers; so does it with the server stopped.
+func TestProgramShareLinkOffline(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	a := newBrowser(t)
+	a.open(t, srv.URL+"/program", "#run")
+	a.choose(t, "#example", "heapsort")
+	a.typeInto(t, "#f-p-N", "2^12")
+	a.choose(t, "#machine", "p2-0.35-pc66")
+	a.waitFor(t, "the link", `document.querySelector("#share-link").value.includes("p.N=4Ki")`)
+	var link string
+	a.eval(t, `document.querySelector("#share-link").value`, &link)
+	if len(link) > 2048 {
+		t.Errorf("link of %d bytes", len(link))
+	}
+	ex, _ := lang.LookupExample("heapsort")
+	want := runNative(t, ex.Source, "p2-0.35-pc66", map[string]int64{"N": 1 << 12})
+
+	b := newBrowser(t)
+	b.open(t, link, "#run")
+	waitProgram(t, b, "done", 30*time.Second) // small: runs by itself
+	checkProgramResult(t, b, want)
+	b.serviceWorkerReady(t)
+	srv.stop()
+	c := b // the same browser, now offline, with a link it never opened
+	c.open(t, strings.Replace(link, "p.N=4Ki", "p.N=2Ki", 1), "#run")
+	waitProgram(t, c, "done", 30*time.Second)
+	checkProgramResult(t, c, runNative(t, ex.Source, "p2-0.35-pc66", map[string]int64{"N": 1 << 11}))
+	c.noErrors(t, "program link offline")
+}
+
+// TestProgramAB compares the two permutation products on the 2.66 GHz
+// Pentium 4 and checks the crossover against the engine's.
+func TestProgramAB(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/program", "#run")
+	b.run(t, chromedp.Click("#toggle-ab", chromedp.ByQuery))
+	b.waitFor(t, "program B", `document.querySelector("#src-b")`)
+	b.typeInto(t, "#f-from", "2^12")
+	b.typeInto(t, "#f-to", "2^20")
+	b.run(t, chromedp.Click("#compare", chromedp.ByQuery))
+	waitProgram(t, b, "done", 90*time.Second)
+	pa, _ := lang.LookupExample("perm")
+	pb, _ := lang.LookupExample("perm-twopass")
+	a, _ := lang.Compile(pa.Source)
+	bb, _ := lang.Compile(pb.Source)
+	m, _ := presets.Machine("p4-2.66-ddr266")
+	want, err := lang.Compare(context.Background(), a, bb, "N", lang.Sizes(1<<12, 1<<20, 2), m, sim.Majority, lang.Options{Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Crossovers) != 1 {
+		t.Fatalf("engine crossovers: %v", want.Crossovers)
+	}
+	got, err := strconv.ParseFloat(dataAttr(t, b, "#crossover", "n"), 64)
+	if err != nil || math.Abs(got-math.Round(want.Crossovers[0])) > 0.5 {
+		t.Errorf("crossover shown %v (%v), engine %v", got, err, want.Crossovers[0])
+	}
+	b.waitFor(t, "the A/B chart", `document.querySelector("#ab-chart svg, #ab-chart canvas")`)
+	b.screenshot(t, "program-ab")
+	b.noErrors(t, "program A/B")
+}
