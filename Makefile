@@ -41,7 +41,7 @@ bench:
 # The simulator's benchmarks again as WebAssembly in Chromium, for the
 # browser's rate beside the native one.
 bench-wasm: $(WASMEXEC)
-	GOOS=js GOARCH=wasm $(GO) test -exec $(WASMEXEC) -run '^$$' -bench 'Perm' -benchtime 3x ./engine/sim/ ./engine/kernels/
+	GOOS=js GOARCH=wasm $(GO) test -exec $(WASMEXEC) -run '^$$' -bench 'Perm' -benchtime 3x ./engine/sim/ ./engine/kernels/ ./engine/lang/
 
 cli:
 	$(GO) build -o bin/memwall ./cmd/memwall
