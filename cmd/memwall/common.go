@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -120,6 +123,18 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// quoteName shows a user-given name (a file, a column, a key) in a message:
+// as it is when every character is printable, else quoted with Go escapes,
+// so control characters never reach the terminal.
+func quoteName(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func fail(stderr io.Writer, cmd string, err error) int {

@@ -367,6 +367,7 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	msgs := fs.String("m", "", "message counts, comma-separated (default 1,4; 1 with --quick)")
 	scatter := fs.Bool("scatter", false, "also time each shape gathered and scattered back")
 	outArg := fs.String("out", "", "write to this file instead of standard output")
+	force := forceFlag(fs)
 	asJSON := fs.Bool("json", false, "write a memwall data set (JSON with title, source and column units) instead of CSV")
 	title := fs.String("title", "Gathers of rows and columns on this machine", "title of the data set (--json)")
 	where := fs.String("machine", "this machine", "what the source says was measured (--json)")
@@ -390,8 +391,8 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	}
 	if *lineArg != "" {
 		b, err := units.ParseSize(*lineArg)
-		if err != nil {
-			return failf(fmt.Errorf("-L: %v", err))
+		if err != nil || b < 8 || b > 4096 || b&(b-1) != 0 {
+			return failf(fmt.Errorf("-L: a power of two from 8 to 4096 bytes, e.g. 64; got %q", *lineArg))
 		}
 		opt.Line = b
 	}
@@ -407,14 +408,9 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	if len(*title) > 200 || len(*where) > 200 {
 		return failf(fmt.Errorf("--title, --machine: at most 200 characters"))
 	}
-	w := stdout
-	if *outArg != "" {
-		f, err := os.Create(*outArg)
-		if err != nil {
-			return failf(fmt.Errorf("--out: %v", err))
-		}
-		defer f.Close()
-		w = f
+	out := output{"--out", *outArg}
+	if err := checkOutputs(*force, nil, out); err != nil {
+		return failf(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -430,11 +426,12 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failf(err)
 	}
-	if *asJSON {
-		err = writeNUMLDataset(w, run, *title, *where, time.Now())
-	} else {
-		err = writeNUMLCSV(w, run)
-	}
+	err = writeTo(stdout, out, func(w io.Writer) error {
+		if *asJSON {
+			return writeNUMLDataset(w, run, *title, *where, time.Now())
+		}
+		return writeNUMLCSV(w, run)
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "memwall numl measure: %v\n", err)
 		return 1
