@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"memwall/internal/strictjson"
+
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -107,6 +109,9 @@ type jsonColumn struct {
 func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 	b, err := readAll(r, opt)
 	if err != nil {
+		return nil, nil, err
+	}
+	if b, err = strictjson.Check(b, "JSON"); err != nil {
 		return nil, nil, err
 	}
 	lineAt := func(off int64) int { return 1 + bytes.Count(b[:off], []byte("\n")) }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"memwall/engine/units"
@@ -80,6 +81,30 @@ func (t *Table) Column(name string) ([]float64, bool) {
 		return c.Values, true
 	}
 	return nil, false
+}
+
+// Numeric returns the values of a numeric column, or an error that says
+// why there are none: no column of that name (the columns are listed), or
+// a column of text, named by its first cell that is not a number, with its
+// line.
+func (t *Table) Numeric(name string) ([]float64, error) {
+	c := t.Col(name)
+	if c == nil {
+		return nil, fmt.Errorf("no column %q (the columns are %s)", name, strings.Join(t.Names(), ", "))
+	}
+	if c.Kind != Text {
+		return c.Values, nil
+	}
+	for i, s := range c.Strings {
+		if _, err := units.ParseNumber(s); err != nil {
+			line := i + 1
+			if i < len(t.Lines) {
+				line = t.Lines[i]
+			}
+			return nil, fmt.Errorf("column %q holds text, not numbers: line %d has %q", name, line, s)
+		}
+	}
+	return nil, fmt.Errorf("column %q holds text, not numbers", name)
 }
 
 // Col returns the named column or nil.
@@ -218,6 +243,22 @@ func parseCell(s string) (float64, Kind, error) {
 	return 0, Plain, fmt.Errorf("%q is not a number or a quantity with a unit (e.g. 8Mi, 2^23, 1.5ms, 256KiB, 2GB/s)", s)
 }
 
+// MaxCell bounds the magnitude of a cell: anything a model computes from
+// it (products, squares in least squares) then stays finite.
+const MaxCell = 1e100
+
+// checkRange refuses a cell that is not finite, larger in magnitude than
+// MaxCell, or a negative time, size or bandwidth.
+func checkRange(v float64, k Kind, s string) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxCell {
+		return fmt.Errorf("%q is beyond the accepted range: magnitude at most %g", s, MaxCell)
+	}
+	if v < 0 && k != Plain && k != Text {
+		return fmt.Errorf("%q is a negative %s; a %s is 0 or more", s, k, k)
+	}
+	return nil
+}
+
 // rawCell is a cell before conversion.
 type rawCell struct {
 	s       string
@@ -319,6 +360,9 @@ func build(header []string, desc []string, hunits []string, rows [][]rawCell, li
 				}
 			} else {
 				v, k, err = parseCell(s)
+			}
+			if err == nil {
+				err = checkRange(v, k, s)
 			}
 			if err != nil {
 				rowErrs = append(rowErrs, &CellError{Line: lines[i], Col: j + 1, Column: h, Value: s, Msg: err.Error()})

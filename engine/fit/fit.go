@@ -127,9 +127,9 @@ func Fit(data Columns, spec Spec) (*Result, error) {
 			return nil, fmt.Errorf("term %d is empty", i+1)
 		}
 	}
-	y, ok := data.Column(spec.Y)
-	if !ok {
-		return nil, fmt.Errorf("the data set has no column %q to fit", spec.Y)
+	y, err := NumericColumn(data, spec.Y)
+	if err != nil {
+		return nil, fmt.Errorf("the column to fit: %v", err)
 	}
 	n := data.Len()
 	all := make([]int, n)
