@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"memwall/engine/kernels"
 	"memwall/engine/mbram"
@@ -73,7 +74,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	cfg.Window = *window
 	s, err := sim.New(cfg)
 	if err != nil {
-		return fail(stderr, "simulate", fmt.Errorf("--%v", err))
+		return fail(stderr, "simulate", simConfigError(err, *machineArg))
 	}
 	out := simOutput{Machine: m.ID, Predictor: pred.String(), Window: s.Config().Window, Note: simNote}
 	var closed *mbram.Breakdown
@@ -178,4 +179,24 @@ func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.
 			fmt.Fprintf(w, "  %12s  %s (misses %d, write-backs %d)\n", units.FormatSeconds(p.Seconds), p.Name, p.Counts.Misses, p.Counts.Writebacks)
 		}
 	}
+}
+
+// simConfigError names what the user can change for a simulator setting
+// out of range: --window and --predictor are flags; the line, cache,
+// streams, bandwidths and penalty come from the machine file's fields of
+// the same names.
+func simConfigError(err error, machineArg string) error {
+	msg := err.Error()
+	for _, f := range []string{"window", "predictor"} {
+		if strings.HasPrefix(msg, f+":") {
+			return fmt.Errorf("--%s", msg)
+		}
+	}
+	fields := map[string]string{"line": "line", "cache": "cache", "mu1": "mu1", "beta1": "beta1", "beta2": "beta2", "mispredict": "mispredict"}
+	if name, rest, ok := strings.Cut(msg, ":"); ok {
+		if field, ok := fields[name]; ok {
+			return fmt.Errorf("--machine %s: field %q:%s", quoteName(machineArg), field, rest)
+		}
+	}
+	return fmt.Errorf("--machine %s: %s", quoteName(machineArg), msg)
 }
