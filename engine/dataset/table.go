@@ -293,6 +293,9 @@ func build(header []string, desc []string, hunits []string, rows [][]rawCell, li
 		if name == "" {
 			return nil, nil, fmt.Errorf("line 1, column %d: empty column name", j+1)
 		}
+		if i := strings.IndexFunc(h, func(r rune) bool { return r != '\t' && (r < 0x20 || (r >= 0x7f && r < 0xa0)) }); i >= 0 {
+			return nil, nil, fmt.Errorf("line 1, column %d: the column name %q holds a control character; names are printable", j+1, h)
+		}
 		if prev, dup := seen[name]; dup {
 			return nil, nil, fmt.Errorf("line 1, column %d: column name %q repeats column %d", j+1, name, prev+1)
 		}
