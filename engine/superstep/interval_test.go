@@ -77,13 +77,13 @@ func TestCountsValidate(t *testing.T) {
 // TestIntervalHand evaluates the seed's coefficients by hand.
 func TestIntervalHand(t *testing.T) {
 	tests := []struct {
-		name       string
-		p          int
-		c          Counts
-		region     Region
-		good, bad  float64 // µs
-		err        string // the exact error, when the interval is refused
-		goodNeg    bool   // the Good function is negative: t_g is 0, warned
+		name      string
+		p         int
+		c         Counts
+		region    Region
+		good, bad float64 // µs
+		err       string  // the exact error, when the interval is refused
+		goodNeg   bool    // the Good function is negative: t_g is 0, warned
 	}{
 		{
 			// p = 8, h_r = h_w = 10^6 (> C = 524288, so R1), M = 8·10^6.
