@@ -414,15 +414,10 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opt.Progress = func(done, total int) {
-		if done%20 == 0 || done == total {
-			fmt.Fprintf(stderr, "\rpoint %d of %d", done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		}
-	}
+	prog := newProgress(stderr, "numl measure")
+	opt.Progress = func(done, total int) { prog.update(int64(done), int64(total), "points") }
 	run, err := measure.MeasureNUML(ctx, opt)
+	prog.done()
 	if err != nil {
 		return failf(err)
 	}

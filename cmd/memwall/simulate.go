@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 
 	"memwall/engine/kernels"
@@ -77,6 +78,8 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "simulate", simConfigError(err, *machineArg))
 	}
 	out := simOutput{Machine: m.ID, Predictor: pred.String(), Window: s.Config().Window, Note: simNote}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	var closed *mbram.Breakdown
 	switch {
 	case (*kernelID == "") == (*traceFile == ""):
@@ -95,7 +98,11 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		if err := parseSets(sets, &p); err != nil {
 			return fail(stderr, "simulate", err)
 		}
-		if err := kernels.Run(context.Background(), s, k.ID, p, kernels.Options{Seed: *seed}); err != nil {
+		prog := newProgress(stderr, "simulate")
+		opts := kernels.Options{Seed: *seed, Progress: func(_ *sim.Sim, done, total int64) { prog.update(done, total, "accesses") }}
+		err := kernels.Run(ctx, s, k.ID, p, opts)
+		prog.done()
+		if err != nil {
 			var pe *mbram.ParamError
 			if errors.As(err, &pe) {
 				return fail(stderr, "simulate", fmt.Errorf("--set %v", err))
@@ -129,7 +136,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 			defer file.Close()
 			in = file
 		}
-		st, err := trace.Replay(context.Background(), s, trace.NewReader(in, f, limit), 0, nil)
+		prog := newProgress(stderr, "simulate")
+		st, err := trace.Replay(ctx, s, trace.NewReader(in, f, limit), 0, func(_ *sim.Sim, st trace.Stats) { prog.update(st.Records, 0, "records") })
+		prog.done()
 		if err != nil {
 			return fail(stderr, "simulate", fmt.Errorf("--trace %s: %v", *traceFile, err))
 		}

@@ -119,15 +119,10 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opt.Progress = func(done, total int) {
-		if done%50 == 0 || done == total {
-			fmt.Fprintf(stderr, "\rsuperstep %d of %d", done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		}
-	}
+	prog := newProgress(stderr, "superstep-suites")
+	opt.Progress = func(done, total int) { prog.update(int64(done), int64(total), "supersteps") }
 	run, err := measure.RunSupersteps(ctx, opt)
+	prog.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", err)
 		return 1
