@@ -259,14 +259,28 @@ func checkRange(v float64, k Kind, s string) error {
 	return nil
 }
 
-// rawCell is a cell before conversion.
+// rawCell is a cell before conversion, trimmed; "" is a missing value.
 type rawCell struct {
-	s       string
-	missing bool
+	s string
 }
 
+func (c rawCell) missing() bool { return c.s == "" }
+
+// grid holds the rows a reader kept, width cells each, in one slice: a
+// million-row file costs one allocation, not a million.
+type grid struct {
+	width int
+	cells []rawCell
+}
+
+func (g *grid) len() int { return len(g.cells) / max(g.width, 1) }
+
+func (g *grid) row(i int) []rawCell { return g.cells[i*g.width : (i+1)*g.width] }
+
+func (g *grid) add(row []rawCell) { g.cells = append(g.cells, row...) }
+
 // build converts raw rows into a table, validating every cell.
-func build(header []string, desc []string, hunits []string, rows [][]rawCell, lines []int, opt Options) (*Table, []*CellError, error) {
+func build(header []string, desc []string, hunits []string, rows *grid, lines []int, opt Options) (*Table, []*CellError, error) {
 	t := &Table{}
 	seen := map[string]int{}
 	type colInfo struct {
@@ -321,27 +335,39 @@ func build(header []string, desc []string, hunits []string, rows [][]rawCell, li
 			continue
 		}
 		text[j] = true
-		for _, r := range rows {
-			if j < len(r) && !r[j].missing {
+		for i := 0; i < rows.len(); i++ {
+			if r := rows.row(i); j < len(r) && !r[j].missing() {
 				if _, _, err := parseCell(r[j].s); err == nil {
 					text[j] = false
 					break
 				}
 			}
 		}
-		if text[j] && len(rows) > 0 {
+		if text[j] && rows.len() > 0 {
 			t.Columns[j].Kind = Text
 		}
 	}
 	var errs []*CellError
 	bad := 0
-	for i, r := range rows {
-		vals := make([]float64, len(header))
-		kinds := make([]Kind, len(header))
+	n := rows.len()
+	for j := range header {
+		if text[j] {
+			t.Columns[j].Strings = make([]string, 0, n)
+		} else {
+			t.Columns[j].Values = make([]float64, 0, n)
+		}
+	}
+	t.Lines = make([]int, 0, n)
+	vals := make([]float64, len(header))
+	kinds := make([]Kind, len(header))
+	for i := 0; i < n; i++ {
+		r := rows.row(i)
+		clear(vals)
+		clear(kinds)
 		var rowErrs []*CellError
 		for j := range header {
 			h := t.Columns[j].Header
-			if j >= len(r) || r[j].missing {
+			if j >= len(r) || r[j].missing() {
 				rowErrs = append(rowErrs, &CellError{Line: lines[i], Col: j + 1, Column: h, Msg: "missing value"})
 				continue
 			}

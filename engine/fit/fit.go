@@ -262,6 +262,22 @@ func zeroY(y []float64, rows []int) (int, bool) {
 
 // solveRows solves the least-squares problem on a subset of rows.
 func solveRows(A [][]float64, y []float64, rows []int, wt Weighting, labels []string) (*Solution, error) {
+	// Every row, in order (the usual case): LeastSquares copies what it
+	// changes, so A and y are passed as they are, not copied once more.
+	all := len(A) > 0 && len(rows) == len(y) && len(A[0]) == len(y)
+	for j := 0; all && j < len(rows); j++ {
+		all = rows[j] == j
+	}
+	if all {
+		var w []float64
+		if wt == Relative {
+			w = make([]float64, len(y))
+			for i, v := range y {
+				w[i] = 1 / math.Abs(v)
+			}
+		}
+		return LeastSquares(A, y, w, labels)
+	}
 	sub := make([][]float64, len(A))
 	for k := range A {
 		c := make([]float64, len(rows))
