@@ -54,6 +54,11 @@ func readCSV(b []byte, opt Options) (*Table, []*CellError, error) {
 	if bytes.IndexByte(b, '"') < 0 {
 		return readPlainCSV(string(b), opt)
 	}
+	return readQuotedCSV(b, opt)
+}
+
+// readQuotedCSV reads any CSV with encoding/csv.
+func readQuotedCSV(b []byte, opt Options) (*Table, []*CellError, error) {
 	cr := csv.NewReader(bytes.NewReader(b))
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
