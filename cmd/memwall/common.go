@@ -125,6 +125,19 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
+// signedPercent formats a fraction as a signed percentage with the given
+// decimals; a value that rounds to zero is "+0.0%", never "-0.0%".
+func signedPercent(frac float64, decimals int) string {
+	s := strconv.FormatFloat(100*frac, 'f', decimals, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + "%"
+}
+
 // quoteName shows a user-given name (a file, a column, a key) in a message:
 // as it is when every character is printable, else quoted with Go escapes,
 // so control characters never reach the terminal.
