@@ -162,7 +162,7 @@ func TestNUMLMeasureErrors(t *testing.T) {
 		{[]string{"numl", "measure", "--reps", "-1"}, "--reps:"},
 		{[]string{"numl", "measure", "--flush", "lots"}, "--flush:"},
 		{[]string{"numl", "measure", "-m", "0"}, "-m:"},
-		{[]string{"numl", "measure", "-L", "48", "--flush", "0"}, "line:"},
+		{[]string{"numl", "measure", "-L", "48", "--flush", "0"}, "-L: a power of two from 8 to 4096 bytes"},
 		{[]string{"numl", "measure", "extra"}, "unexpected argument"},
 	} {
 		_, errs, st := runCLI(c.args...)
