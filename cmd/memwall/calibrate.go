@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"time"
 
 	"memwall/engine/units"
 	"memwall/measure"
@@ -50,8 +51,14 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	began := time.Now()
 	opts.Progress = func(p measure.Progress) {
-		fmt.Fprintf(stderr, "[%d/%d] %s\n", p.Done, p.Total, p.Step)
+		left := ""
+		if p.Done > 0 && p.Total > p.Done {
+			el := time.Since(began).Seconds()
+			left = fmt.Sprintf(" (%s elapsed, about %s left)", units.FormatSeconds(el), units.FormatSeconds(el*float64(p.Total-p.Done)/float64(p.Done)))
+		}
+		fmt.Fprintf(stderr, "[%d/%d] %s%s\n", p.Done, p.Total, p.Step, left)
 	}
 	res, err := measure.Calibrate(ctx, opts)
 	for _, w := range res.Warnings {
