@@ -38,6 +38,8 @@ func TestFlagsMeanWhatTheySay(t *testing.T) {
 		{[]string{"machines", "--mu1", "4"}, "memwall machines: --mu1: only with --kerncraft FILE\n"},
 		{[]string{"numl", "measure", "-L", "0"}, "memwall numl measure: -L: a power of two from 8 to 4096 bytes, e.g. 64; got \"0\"\n"},
 		{[]string{"numl", "measure", "-L", "48"}, "memwall numl measure: -L: a power of two from 8 to 4096 bytes, e.g. 64; got \"48\"\n"},
+		{[]string{"numl", "conv", "--std", "alpha=NaN"}, "memwall numl conv: --std: alpha: \"NaN\" does not start with a number (a time such as 10us, 3.3ns)\n"},
+		{[]string{"numl", "conv", "--m1", "zeta=1"}, "memwall numl conv: --m1: unknown coefficient \"zeta\" (keys alpha, beta, gamma, delta, beta_mem, gamma_mem)\n"},
 		{[]string{"simulate", "--machine", big, "--kernel", "quicksort", "--set", "n=1000"},
 			"memwall simulate: --machine " + big + ": field \"cache\": must hold from 1 to 4194304 lines (C/B); got " + strconv.FormatInt((64<<30)/line, 10) + "\n"},
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -265,14 +266,14 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	}
 	std, err := numl.ParseCoef("std.", *stdArg)
 	if err != nil {
-		return failf(fmt.Errorf("--%v", err))
+		return failf(coefFlagError("--std", "std.", err))
 	}
 	if std.Gamma != 0 || std.GammaMem != 0 {
 		return failf(fmt.Errorf("--std: the standard model has no lines-touched terms; leave out gamma and gamma_mem"))
 	}
 	m1, err := numl.ParseCoef("m1.", *m1Arg)
 	if err != nil {
-		return failf(fmt.Errorf("--%v", err))
+		return failf(coefFlagError("--m1", "m1.", err))
 	}
 	cs, err := numl.Compare(c, std, bmax)
 	if err != nil {
@@ -508,4 +509,17 @@ func writeNUMLDataset(w io.Writer, run *measure.NUMLRun, title, where string, no
 	b.WriteString("  ]\n}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// coefFlagError names the flag of a coefficient list and the key in it
+// ("--m1: gamma: ..."), rather than the engine's field ("m1.gamma").
+func coefFlagError(flag, prefix string, err error) error {
+	var fe *numl.FieldError
+	if errors.As(err, &fe) {
+		if key := strings.TrimPrefix(fe.Field, prefix); key != "" && key != fe.Field {
+			return fmt.Errorf("%s: %s: %s", flag, key, fe.Msg)
+		}
+		return fmt.Errorf("%s: %s", flag, fe.Msg)
+	}
+	return fmt.Errorf("%s: %v", flag, err)
 }
