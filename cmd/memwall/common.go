@@ -138,6 +138,15 @@ func signedPercent(frac float64, decimals int) string {
 	return s + "%"
 }
 
+// isSet reports whether the flag was given on the command line, so that a
+// value that happens to equal the default ("--reps 0") is checked like any
+// other rather than read as "not given".
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // quoteName shows a user-given name (a file, a column, a key) in a message:
 // as it is when every character is printable, else quoted with Go escapes,
 // so control characters never reach the terminal.

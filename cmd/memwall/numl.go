@@ -376,7 +376,7 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 		return s
 	}
 	failf := func(err error) int { return fail(stderr, "numl measure", err) }
-	if *reps < 0 || *reps > 1000 {
+	if isSet(fs, "reps") && (*reps < 1 || *reps > 1000) {
 		return failf(fmt.Errorf("--reps: from 1 to 1000; got %d", *reps))
 	}
 	opt := measure.NUMLOptions{Quick: *quick, Reps: *reps, Scatter: *scatter}

@@ -83,6 +83,9 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return fail("--h: %v", err)
 			}
+			if v < 1 {
+				return fail("--h: access counts of at least 1; got %s", f)
+			}
 			opt.H = append(opt.H, v)
 		}
 	} else {
@@ -229,6 +232,9 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	if *data == "" {
 		return fail("--data is required (a CSV file written by memwall superstep-suites)")
 	}
+	if isSet(fs, "p") && *procs < 1 {
+		return fail("--p: a processor count of at least 1; got %d", *procs)
+	}
 	coefFile := output{"--coef-out", *coefOut}
 	if err := checkOutputs(*force, []output{{"--data", *data}}, coefFile); err != nil {
 		return fail("%v", err)
@@ -308,7 +314,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	}
 	ps := meas.Ps
 	p := *procs
-	if p == 0 {
+	if !isSet(fs, "p") {
 		if len(ps) != 1 {
 			return fail("--p: the file has supersteps for p = %v; say which one --coef-out gets", ps)
 		}

@@ -84,14 +84,14 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(stderr, "validate", fmt.Errorf("--sizes %q: want paper, large or small", *sizesArg))
 	}
-	if *reps != 0 {
+	if isSet(fs, "reps") {
 		if *reps < 1 || *reps > 100 {
 			return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", *reps))
 		}
 		sz.reps = *reps
 	}
 	mat2 := regime2N(m, *sizesArg)
-	if *matN != 0 {
+	if isSet(fs, "matrix-n") {
 		if *matN < 2 || *matN > 5000 {
 			return fail(stderr, "validate", fmt.Errorf("--matrix-n %d: want 2 to 5000", *matN))
 		}
