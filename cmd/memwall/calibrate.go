@@ -65,7 +65,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memwall calibrate: warning: %s\n", w)
 	}
 	if err != nil {
-		return fail(stderr, "calibrate", err)
+		return fail(stderr, "calibrate", measureError(err, outs...))
 	}
 	m := res.Machine
 	m.ID = *id

@@ -420,7 +420,7 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	run, err := measure.MeasureNUML(ctx, opt)
 	prog.done()
 	if err != nil {
-		return failf(err)
+		return failf(measureError(err, out))
 	}
 	err = writeTo(stdout, out, func(w io.Writer) error {
 		if *asJSON {

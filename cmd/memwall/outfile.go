@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -174,4 +175,18 @@ func writeTo(stdout io.Writer, o output, write func(io.Writer) error) error {
 		return write(stdout)
 	}
 	return writeOutput(o, write)
+}
+
+// measureError explains a measurement that stopped: Ctrl-C says what was
+// left as it was (the outputs are written only after measuring).
+func measureError(err error, outs ...output) error {
+	if !errors.Is(err, context.Canceled) {
+		return err
+	}
+	for _, o := range outs {
+		if o.path != "" {
+			return fmt.Errorf("interrupted before anything was written; %s %s is unchanged", o.flag, quoteName(o.path))
+		}
+	}
+	return errors.New("interrupted")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -114,5 +115,49 @@ func TestWriteOutputKeepsOldFile(t *testing.T) {
 				t.Errorf("directory holds %d entries, want the file alone", len(ents))
 			}
 		})
+	}
+}
+
+// TestInterruptKeepsOldOutput: Ctrl-C during a measurement (superstep-suites
+// with 1000 repetitions a superstep runs for minutes) stops it with a
+// message, and the file --out names keeps its previous content, with no
+// temporary file beside it.
+func TestInterruptKeepsOldOutput(t *testing.T) {
+	// While the test listens for SIGINT, the signal does not end the test
+	// process; the command's own listener sees it as well.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "supersteps.csv")
+	if err := os.WriteFile(path, []byte("previous\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		errs   string
+		status int
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, errs, st := runCLI("superstep-suites", "--p", "1", "--reps", "1000", "--out", path, "--force")
+		done <- result{errs, st}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the command did not stop on Ctrl-C")
+	}
+	want := "memwall superstep-suites: interrupted before anything was written; --out " + path + " is unchanged\n"
+	if r.status != 1 || r.errs != want {
+		t.Errorf("status %d, stderr %q; want 1 and %q", r.status, r.errs, want)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "previous\n" {
+		t.Errorf("the file now holds %.40q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the directory holds %d entries, want the file alone", len(ents))
 	}
 }

@@ -127,7 +127,7 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	run, err := measure.RunSupersteps(ctx, opt)
 	prog.done()
 	if err != nil {
-		fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", err)
+		fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", measureError(err, outFile))
 		return 1
 	}
 	err = writeTo(stdout, outFile, func(w io.Writer) error {
