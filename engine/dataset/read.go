@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"memwall/internal/strictjson"
+	"unicode"
 
 	"bytes"
 	"encoding/csv"
@@ -123,26 +124,28 @@ func readPlainCSV(text string, opt Options) (*Table, []*CellError, error) {
 	var lines []int
 	var errs []*CellError
 	bad := 0
-	var row []rawCell
-	for len(text) > 0 {
-		var l string
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			l, text = text[:i], text[i+1:]
+	for pos := 0; pos < len(text); {
+		start := pos
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
 		} else {
-			l, text = text, ""
+			end += pos
 		}
+		pos = end + 1
 		lineNo++
-		l = strings.TrimSuffix(l, "\r")
+		l := strings.TrimSuffix(text[start:end], "\r")
 		if l == "" || l[0] == '#' {
 			continue
 		}
 		if header == nil {
-			header = strings.Split(l, ",")
+			// The names are copied: a substring would keep the whole
+			// text alive as long as the table.
+			header = strings.Split(strings.Clone(l), ",")
 			hline = lineNo
-			n := strings.Count(text, "\n") + 1
-			rows = &grid{width: len(header), cells: make([]rawCell, 0, n*len(header))}
+			n := strings.Count(text[min(pos, len(text)):], "\n") + 1
+			rows = &grid{width: len(header), text: text, spans: make([]span, 0, n*len(header))}
 			lines = make([]int, 0, n)
-			row = make([]rawCell, len(header))
 			continue
 		}
 		fields := strings.Count(l, ",") + 1
@@ -154,14 +157,17 @@ func readPlainCSV(text string, opt Options) (*Table, []*CellError, error) {
 			bad++
 			continue
 		}
-		for j := range row {
+		off := start
+		for range header {
 			cell := l
 			if i := strings.IndexByte(l, ','); i >= 0 {
 				cell, l = l[:i], l[i+1:]
 			}
-			row[j] = rawCell{s: strings.TrimSpace(cell)}
+			lead := len(cell) - len(strings.TrimLeftFunc(cell, unicode.IsSpace))
+			trimmed := strings.TrimSpace(cell)
+			rows.spans = append(rows.spans, span{uint32(off + lead), uint32(len(trimmed))})
+			off += len(cell) + 1
 		}
-		rows.add(row)
 		lines = append(lines, lineNo)
 	}
 	if header == nil {

@@ -267,15 +267,40 @@ type rawCell struct {
 func (c rawCell) missing() bool { return c.s == "" }
 
 // grid holds the rows a reader kept, width cells each, in one slice: a
-// million-row file costs one allocation, not a million.
+// million-row file costs one allocation, not a million. A plain CSV keeps
+// its cells as spans of its text instead (8 bytes a cell, not 16), and row
+// fills a buffer from them.
 type grid struct {
 	width int
 	cells []rawCell
+	text  string
+	spans []span
+	buf   []rawCell
 }
 
-func (g *grid) len() int { return len(g.cells) / max(g.width, 1) }
+// span is a cell's offset and length in grid.text.
+type span struct{ off, n uint32 }
 
-func (g *grid) row(i int) []rawCell { return g.cells[i*g.width : (i+1)*g.width] }
+func (g *grid) len() int {
+	if g.spans != nil {
+		return len(g.spans) / max(g.width, 1)
+	}
+	return len(g.cells) / max(g.width, 1)
+}
+
+// row returns row i; with spans, the slice is reused by the next call.
+func (g *grid) row(i int) []rawCell {
+	if g.spans == nil {
+		return g.cells[i*g.width : (i+1)*g.width]
+	}
+	if g.buf == nil {
+		g.buf = make([]rawCell, g.width)
+	}
+	for j, sp := range g.spans[i*g.width : (i+1)*g.width] {
+		g.buf[j] = rawCell{s: g.text[sp.off : sp.off+sp.n]}
+	}
+	return g.buf
+}
 
 func (g *grid) add(row []rawCell) { g.cells = append(g.cells, row...) }
 

@@ -391,10 +391,14 @@ func crossValidate(A [][]float64, y []float64, fs []Fold, wt Weighting, labels [
 }
 
 func relSummary(rel []float64) (mean, median, max float64) {
-	if len(rel) == 0 {
+	return relSummaryInPlace(append([]float64(nil), rel...))
+}
+
+// relSummaryInPlace is relSummary on a slice it may reorder.
+func relSummaryInPlace(s []float64) (mean, median, max float64) {
+	if len(s) == 0 {
 		return 0, 0, 0
 	}
-	s := append([]float64(nil), rel...)
 	sort.Float64s(s)
 	for _, v := range s {
 		mean += v
@@ -421,7 +425,7 @@ func statsOf(preds []Prediction, rows []int, p int) Stats {
 	}
 	mean /= float64(len(rows))
 	sst := 0.0
-	var rel []float64
+	rel := make([]float64, 0, len(rows))
 	for _, r := range rows {
 		d := preds[r].Y - mean
 		sst += d * d
@@ -440,6 +444,6 @@ func statsOf(preds []Prediction, rows []int, p int) Stats {
 		st.DDefined = true
 	}
 	st.RelN = len(rel)
-	st.MeanRel, st.MedianRel, st.MaxRel = relSummary(rel)
+	st.MeanRel, st.MedianRel, st.MaxRel = relSummaryInPlace(rel)
 	return st
 }
