@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -120,6 +123,40 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// signedPercent formats a fraction as a signed percentage with the given
+// decimals; a value that rounds to zero is "+0.0%", never "-0.0%".
+func signedPercent(frac float64, decimals int) string {
+	s := strconv.FormatFloat(100*frac, 'f', decimals, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + "%"
+}
+
+// isSet reports whether the flag was given on the command line, so that a
+// value that happens to equal the default ("--reps 0") is checked like any
+// other rather than read as "not given".
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// quoteName shows a user-given name (a file, a column, a key) in a message:
+// as it is when every character is printable, else quoted with Go escapes,
+// so control characters never reach the terminal.
+func quoteName(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func fail(stderr io.Writer, cmd string, err error) int {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"memwall/engine/machine"
@@ -27,6 +29,23 @@ func runMachines(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "with --kerncraft: the machine's name (default the file's model name)")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
+	}
+	if *kc == "" {
+		// The --kerncraft companions mean nothing without it.
+		var stray []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "json" {
+				stray = append(stray, "--"+f.Name)
+			}
+		})
+		if len(stray) > 0 {
+			return fail(stderr, "machines", fmt.Errorf("%s: only with --kerncraft FILE", strings.Join(stray, ", ")))
+		}
+	}
+	mu1Set := false
+	fs.Visit(func(f *flag.Flag) { mu1Set = mu1Set || f.Name == "mu1" })
+	if mu1Set && (*mu1 < 1 || *mu1 > machine.MaxMu1) {
+		return fail(stderr, "machines", fmt.Errorf("--mu1: sequential streams at full speed, a whole number from 1 to %d; got %d", machine.MaxMu1, *mu1))
 	}
 	if *kc != "" {
 		m, err := importKerncraft(*kc, *beta1, *beta2, *mispredict, *mu1, *name)

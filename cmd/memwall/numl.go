@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -265,14 +266,14 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	}
 	std, err := numl.ParseCoef("std.", *stdArg)
 	if err != nil {
-		return failf(fmt.Errorf("--%v", err))
+		return failf(coefFlagError("--std", "std.", err))
 	}
 	if std.Gamma != 0 || std.GammaMem != 0 {
 		return failf(fmt.Errorf("--std: the standard model has no lines-touched terms; leave out gamma and gamma_mem"))
 	}
 	m1, err := numl.ParseCoef("m1.", *m1Arg)
 	if err != nil {
-		return failf(fmt.Errorf("--%v", err))
+		return failf(coefFlagError("--m1", "m1.", err))
 	}
 	cs, err := numl.Compare(c, std, bmax)
 	if err != nil {
@@ -367,6 +368,7 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	msgs := fs.String("m", "", "message counts, comma-separated (default 1,4; 1 with --quick)")
 	scatter := fs.Bool("scatter", false, "also time each shape gathered and scattered back")
 	outArg := fs.String("out", "", "write to this file instead of standard output")
+	force := forceFlag(fs)
 	asJSON := fs.Bool("json", false, "write a memwall data set (JSON with title, source and column units) instead of CSV")
 	title := fs.String("title", "Gathers of rows and columns on this machine", "title of the data set (--json)")
 	where := fs.String("machine", "this machine", "what the source says was measured (--json)")
@@ -374,7 +376,7 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 		return s
 	}
 	failf := func(err error) int { return fail(stderr, "numl measure", err) }
-	if *reps < 0 || *reps > 1000 {
+	if isSet(fs, "reps") && (*reps < 1 || *reps > 1000) {
 		return failf(fmt.Errorf("--reps: from 1 to 1000; got %d", *reps))
 	}
 	opt := measure.NUMLOptions{Quick: *quick, Reps: *reps, Scatter: *scatter}
@@ -390,8 +392,8 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	}
 	if *lineArg != "" {
 		b, err := units.ParseSize(*lineArg)
-		if err != nil {
-			return failf(fmt.Errorf("-L: %v", err))
+		if err != nil || b < 8 || b > 4096 || b&(b-1) != 0 {
+			return failf(fmt.Errorf("-L: a power of two from 8 to 4096 bytes, e.g. 64; got %q", *lineArg))
 		}
 		opt.Line = b
 	}
@@ -407,34 +409,25 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 	if len(*title) > 200 || len(*where) > 200 {
 		return failf(fmt.Errorf("--title, --machine: at most 200 characters"))
 	}
-	w := stdout
-	if *outArg != "" {
-		f, err := os.Create(*outArg)
-		if err != nil {
-			return failf(fmt.Errorf("--out: %v", err))
-		}
-		defer f.Close()
-		w = f
+	out := output{"--out", *outArg}
+	if err := checkOutputs(*force, nil, out); err != nil {
+		return failf(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opt.Progress = func(done, total int) {
-		if done%20 == 0 || done == total {
-			fmt.Fprintf(stderr, "\rpoint %d of %d", done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		}
-	}
+	prog := newProgress(stderr, "numl measure")
+	opt.Progress = func(done, total int) { prog.update(int64(done), int64(total), "points") }
 	run, err := measure.MeasureNUML(ctx, opt)
+	prog.done()
 	if err != nil {
-		return failf(err)
+		return failf(measureError(err, out))
 	}
-	if *asJSON {
-		err = writeNUMLDataset(w, run, *title, *where, time.Now())
-	} else {
-		err = writeNUMLCSV(w, run)
-	}
+	err = writeTo(stdout, out, func(w io.Writer) error {
+		if *asJSON {
+			return writeNUMLDataset(w, run, *title, *where, time.Now())
+		}
+		return writeNUMLCSV(w, run)
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "memwall numl measure: %v\n", err)
 		return 1
@@ -516,4 +509,17 @@ func writeNUMLDataset(w io.Writer, run *measure.NUMLRun, title, where string, no
 	b.WriteString("  ]\n}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// coefFlagError names the flag of a coefficient list and the key in it
+// ("--m1: gamma: ..."), rather than the engine's field ("m1.gamma").
+func coefFlagError(flag, prefix string, err error) error {
+	var fe *numl.FieldError
+	if errors.As(err, &fe) {
+		if key := strings.TrimPrefix(fe.Field, prefix); key != "" && key != fe.Field {
+			return fmt.Errorf("%s: %s: %s", flag, key, fe.Msg)
+		}
+		return fmt.Errorf("%s: %s", flag, fe.Msg)
+	}
+	return fmt.Errorf("%s: %v", flag, err)
 }

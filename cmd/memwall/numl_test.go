@@ -80,7 +80,7 @@ func TestNUMLErrors(t *testing.T) {
 		{[]string{"numl", "--rows", "-W", "100", "-x"}, "flag provided but not defined: -x"},
 		{[]string{"numl", "conv", "--pr", "0"}, "-pr: "},
 		{[]string{"numl", "conv", "-N", "16", "--pr", "4", "--pc", "4", "--bmax", "10"}, "-bmax: "},
-		{[]string{"numl", "conv", "--m1", "alpha=soon"}, "--m1.alpha: "},
+		{[]string{"numl", "conv", "--m1", "alpha=soon"}, "--m1: alpha: "},
 		{[]string{"numl", "conv", "--std", "gamma=1ns"}, "--std: the standard model has no lines-touched terms"},
 	} {
 		_, errs, st := runCLI(c.args...)
@@ -162,7 +162,7 @@ func TestNUMLMeasureErrors(t *testing.T) {
 		{[]string{"numl", "measure", "--reps", "-1"}, "--reps:"},
 		{[]string{"numl", "measure", "--flush", "lots"}, "--flush:"},
 		{[]string{"numl", "measure", "-m", "0"}, "-m:"},
-		{[]string{"numl", "measure", "-L", "48", "--flush", "0"}, "line:"},
+		{[]string{"numl", "measure", "-L", "48", "--flush", "0"}, "-L: a power of two from 8 to 4096 bytes"},
 		{[]string{"numl", "measure", "extra"}, "unexpected argument"},
 	} {
 		_, errs, st := runCLI(c.args...)

@@ -46,8 +46,8 @@ func runReplicate(args []string, stdout, stderr io.Writer) int {
 			}
 			mark = fmt.Sprintf(" [%d]", k+1)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.*f\t%.*f\t%.*f\t%+.1f%%%s\t\n", r.Figure, r.Machine, r.Kernel, r.Params.N,
-			r.Decimals, r.Measured, r.Decimals, r.Printed, r.Decimals+1, r.Engine, 100*r.RelDiff, mark)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.*f\t%.*f\t%.*f\t%s%s\t\n", r.Figure, r.Machine, r.Kernel, r.Params.N,
+			r.Decimals, r.Measured, r.Decimals, r.Printed, r.Decimals+1, r.Engine, signedPercent(r.RelDiff, 1), mark)
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)

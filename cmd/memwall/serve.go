@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,10 +33,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	var fsys fs.FS
 	if *dir != "" {
-		if _, err := os.Stat(*dir + "/index.html"); err != nil {
-			return fail(stderr, "serve", fmt.Errorf("--dir %s: no index.html; generate a site with go run ./wasm -out %s", *dir, *dir))
+		root, err := openSiteDir(*dir)
+		if err != nil {
+			return fail(stderr, "serve", err)
 		}
-		fsys = os.DirFS(*dir)
+		defer root.Close()
+		fsys = root.FS()
 	} else {
 		var err error
 		if fsys, err = site.Embedded(); err != nil {
@@ -45,7 +49,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
-	srv := &http.Server{Handler: site.NewHandler(fsys), ReadHeaderTimeout: 10 * time.Second}
+	srv, ln := newServer(site.NewHandler(fsys), ln, defaultLimits)
 	fmt.Fprintf(stdout, "memwall: serving the web app on http://%s/ (Ctrl-C stops)\n", displayAddr(ln.Addr()))
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -65,6 +69,21 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// openSiteDir opens --dir as an os.Root, which confines every open to the
+// directory: "..", absolute names and symbolic links that lead out of it
+// are refused, so a link to /etc serves nothing.
+func openSiteDir(dir string) (*os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--dir %s: %v", quoteName(dir), unwrapPath(err))
+	}
+	if _, err := root.Stat("index.html"); err != nil {
+		root.Close()
+		return nil, fmt.Errorf("--dir %s: no index.html; generate a site with go run ./wasm -out %s", quoteName(dir), quoteName(dir))
+	}
+	return root, nil
+}
+
 // displayAddr shows a wildcard listener as localhost, which a browser opens.
 func displayAddr(a net.Addr) string {
 	host, port, err := net.SplitHostPort(a.String())
@@ -75,4 +94,96 @@ func displayAddr(a net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// limits bound what one client can hold of the server.
+type limits struct {
+	// Header is the time a client has to send a request's headers, Read
+	// the whole request.
+	Header, Read time.Duration
+	// Stall is the longest a reply may wait on a client that stopped
+	// reading; a client reading at any pace keeps the connection.
+	Stall time.Duration
+	// Idle is how long a keep-alive connection waits for its next request.
+	Idle time.Duration
+	// Conns caps the open connections; further clients wait in the
+	// listener's backlog until one closes.
+	Conns int
+}
+
+var defaultLimits = limits{Header: 10 * time.Second, Read: 20 * time.Second, Stall: 30 * time.Second, Idle: 60 * time.Second, Conns: 256}
+
+// newServer wraps h and ln with the limits.
+func newServer(h http.Handler, ln net.Listener, l limits) (*http.Server, net.Listener) {
+	stalling := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		rc.SetWriteDeadline(time.Now().Add(l.Stall))
+		h.ServeHTTP(stallWriter{w, rc, l.Stall}, r)
+	})
+	srv := &http.Server{
+		Handler:           stalling,
+		ReadHeaderTimeout: l.Header,
+		ReadTimeout:       l.Read,
+		IdleTimeout:       l.Idle,
+		MaxHeaderBytes:    64 << 10,
+	}
+	return srv, &limitListener{Listener: ln, slots: make(chan struct{}, l.Conns), done: make(chan struct{})}
+}
+
+// stallWriter moves the connection's write deadline on with every write,
+// so a reply can take as long as the client keeps reading, and a client
+// that stops reading is dropped Stall after its last progress. It hides
+// the ResponseWriter's ReadFrom, so a file is copied in 32 KiB writes.
+type stallWriter struct {
+	http.ResponseWriter
+	rc    *http.ResponseController
+	stall time.Duration
+}
+
+func (s stallWriter) Write(p []byte) (int, error) {
+	s.rc.SetWriteDeadline(time.Now().Add(s.stall))
+	return s.ResponseWriter.Write(p)
+}
+
+func (s stallWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// limitListener accepts at most cap(slots) connections at once.
+type limitListener struct {
+	net.Listener
+	slots     chan struct{}
+	open      atomic.Int64 // connections accepted and not yet closed
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	l.open.Add(1)
+	return &limitConn{Conn: c, release: func() { l.open.Add(-1); <-l.slots }}, nil
+}
+
+func (l *limitListener) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strings"
 
 	"memwall/engine/kernels"
 	"memwall/engine/mbram"
@@ -73,9 +75,11 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	cfg.Window = *window
 	s, err := sim.New(cfg)
 	if err != nil {
-		return fail(stderr, "simulate", fmt.Errorf("--%v", err))
+		return fail(stderr, "simulate", simConfigError(err, *machineArg))
 	}
 	out := simOutput{Machine: m.ID, Predictor: pred.String(), Window: s.Config().Window, Note: simNote}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	var closed *mbram.Breakdown
 	switch {
 	case (*kernelID == "") == (*traceFile == ""):
@@ -94,7 +98,11 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		if err := parseSets(sets, &p); err != nil {
 			return fail(stderr, "simulate", err)
 		}
-		if err := kernels.Run(context.Background(), s, k.ID, p, kernels.Options{Seed: *seed}); err != nil {
+		prog := newProgress(stderr, "simulate")
+		opts := kernels.Options{Seed: *seed, Progress: func(_ *sim.Sim, done, total int64) { prog.update(done, total, "accesses") }}
+		err := kernels.Run(ctx, s, k.ID, p, opts)
+		prog.done()
+		if err != nil {
 			var pe *mbram.ParamError
 			if errors.As(err, &pe) {
 				return fail(stderr, "simulate", fmt.Errorf("--set %v", err))
@@ -128,7 +136,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 			defer file.Close()
 			in = file
 		}
-		st, err := trace.Replay(context.Background(), s, trace.NewReader(in, f, limit), 0, nil)
+		prog := newProgress(stderr, "simulate")
+		st, err := trace.Replay(ctx, s, trace.NewReader(in, f, limit), 0, func(_ *sim.Sim, st trace.Stats) { prog.update(st.Records, 0, "records") })
+		prog.done()
 		if err != nil {
 			return fail(stderr, "simulate", fmt.Errorf("--trace %s: %v", *traceFile, err))
 		}
@@ -178,4 +188,24 @@ func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.
 			fmt.Fprintf(w, "  %12s  %s (misses %d, write-backs %d)\n", units.FormatSeconds(p.Seconds), p.Name, p.Counts.Misses, p.Counts.Writebacks)
 		}
 	}
+}
+
+// simConfigError names what the user can change for a simulator setting
+// out of range: --window and --predictor are flags; the line, cache,
+// streams, bandwidths and penalty come from the machine file's fields of
+// the same names.
+func simConfigError(err error, machineArg string) error {
+	msg := err.Error()
+	for _, f := range []string{"window", "predictor"} {
+		if strings.HasPrefix(msg, f+":") {
+			return fmt.Errorf("--%s", msg)
+		}
+	}
+	fields := map[string]string{"line": "line", "cache": "cache", "mu1": "mu1", "beta1": "beta1", "beta2": "beta2", "mispredict": "mispredict"}
+	if name, rest, ok := strings.Cut(msg, ":"); ok {
+		if field, ok := fields[name]; ok {
+			return fmt.Errorf("--machine %s: field %q:%s", quoteName(machineArg), field, rest)
+		}
+	}
+	return fmt.Errorf("--machine %s: %s", quoteName(machineArg), msg)
 }

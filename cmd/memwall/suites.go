@@ -44,9 +44,10 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	reps := fs.Int("reps", 3, "timed runs of each superstep (the median is written)")
 	seed := fs.Uint64("seed", 1, "random `seed` of Suites 2 and 3")
 	out := fs.String("out", "", "write to this `file` instead of standard output")
+	force := forceFlag(fs)
 	asJSON := fs.Bool("json", false, "write JSON (per-processor counts and every sample) instead of CSV")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: memwall superstep-suites [--p 2] [--suites 1,2,3] [--modes good,bad] [--h seed|LIST] [--scale F] [--out FILE] [--json]")
+		fmt.Fprintln(stderr, "Usage: memwall superstep-suites [--p 2] [--suites 1,2,3] [--modes good,bad] [--h seed|LIST] [--scale F] [--out FILE [--force]] [--json]")
 		fmt.Fprintln(stderr, "\nThen fit seed 003's cost functions to the times and predict a sort's interval on this machine:")
 		fmt.Fprintln(stderr, "  memwall superstep-fit --data FILE --coef-out here.json")
 		fmt.Fprintln(stderr, "  memwall supersteps --coef here.json --p 2 --algo radix --n 1e6")
@@ -82,6 +83,9 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return fail("--h: %v", err)
 			}
+			if v < 1 {
+				return fail("--h: access counts of at least 1; got %s", f)
+			}
 			opt.H = append(opt.H, v)
 		}
 	} else {
@@ -112,38 +116,27 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 		return fail("--%v", err)
 	}
 
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fail("--out: %v", err)
-		}
-		defer f.Close()
-		w = f
+	outFile := output{"--out", *out}
+	if err := checkOutputs(*force, nil, outFile); err != nil {
+		return fail("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opt.Progress = func(done, total int) {
-		if done%50 == 0 || done == total {
-			fmt.Fprintf(stderr, "\rsuperstep %d of %d", done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		}
-	}
+	prog := newProgress(stderr, "superstep-suites")
+	opt.Progress = func(done, total int) { prog.update(int64(done), int64(total), "supersteps") }
 	run, err := measure.RunSupersteps(ctx, opt)
+	prog.done()
 	if err != nil {
-		fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", err)
+		fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", measureError(err, outFile))
 		return 1
 	}
-	if *asJSON {
-		if err := writeJSON(w, run); err != nil {
-			fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", err)
-			return 1
+	err = writeTo(stdout, outFile, func(w io.Writer) error {
+		if *asJSON {
+			return writeJSON(w, run)
 		}
-		return 0
-	}
-	if err := writeSuperstepCSV(w, run); err != nil {
+		return writeSuperstepCSV(w, run)
+	})
+	if err != nil {
 		fmt.Fprintf(stderr, "memwall superstep-suites: %v\n", err)
 		return 1
 	}
@@ -220,11 +213,12 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	procs := fs.Int("p", 0, "the processor `count` whose coefficients --coef-out gets (needed when the file has several)")
 	cache := fs.String("cache", "", "cache `size` C splitting R0 from R1 (default: read from the file's h_rc and h_rm)")
 	coefOut := fs.String("coef-out", "", "write the interval's coefficients (HrHwM-c, HrHwM) to this `file`, for memwall supersteps --coef")
+	force := forceFlag(fs)
 	name := fs.String("name", "", "`name` of the coefficient set (default: the file's name)")
 	keep := fs.Bool("keep-good-rows", false, "use the good rows of a file with bad rows")
 	weight := fs.String("weight", "abs", "least squares: abs (the seed's) or rel (each superstep weighted by 1/t², even over the sizes)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: memwall superstep-fit --data FILE [--p P] [--weight abs|rel] [--coef-out FILE]")
+		fmt.Fprintln(stderr, "Usage: memwall superstep-fit --data FILE [--p P] [--weight abs|rel] [--coef-out FILE [--force]]")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -237,6 +231,13 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	}
 	if *data == "" {
 		return fail("--data is required (a CSV file written by memwall superstep-suites)")
+	}
+	if isSet(fs, "p") && *procs < 1 {
+		return fail("--p: a processor count of at least 1; got %d", *procs)
+	}
+	coefFile := output{"--coef-out", *coefOut}
+	if err := checkOutputs(*force, []output{{"--data", *data}}, coefFile); err != nil {
+		return fail("%v", err)
 	}
 	wt, err := fit.ParseWeighting(*weight)
 	if err != nil || wt == fit.Auto {
@@ -313,7 +314,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	}
 	ps := meas.Ps
 	p := *procs
-	if p == 0 {
+	if !isSet(fs, "p") {
 		if len(ps) != 1 {
 			return fail("--p: the file has supersteps for p = %v; say which one --coef-out gets", ps)
 		}
@@ -326,16 +327,8 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("--coef-out: %v", err)
 	}
-	out, err := os.Create(*coefOut)
-	if err != nil {
-		return fail("--coef-out: %v", err)
-	}
-	if err := superstep.WriteSet(out, set); err != nil {
-		out.Close()
-		return fail("--coef-out: %v", err)
-	}
-	if err := out.Close(); err != nil {
-		return fail("--coef-out: %v", err)
+	if err := writeOutput(coefFile, func(w io.Writer) error { return superstep.WriteSet(w, set) }); err != nil {
+		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "coefficients for p = %d written to %s: memwall supersteps --coef %s --p %d --algo radix --n 1e6\n", p, *coefOut, *coefOut, p)
 	return 0

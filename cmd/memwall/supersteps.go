@@ -105,8 +105,8 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return bad("--measured-total: %v", err)
 		}
-		if v < 0 {
-			return bad("--measured-total: %s is negative; a time >= 0 is needed", *measuredTotal)
+		if v < 0 || v > superstep.MaxSeconds {
+			return bad("--measured-total: %s; accepted 0 to %g s", *measuredTotal, superstep.MaxSeconds)
 		}
 		total = &v
 	}
@@ -154,8 +154,8 @@ func parseMeasured(s string, count int) (map[int]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("superstep %d: %v", i+1, err)
 		}
-		if v < 0 {
-			return nil, fmt.Errorf("superstep %d: %s is negative; a time >= 0 is needed", i+1, part)
+		if v < 0 || v > superstep.MaxSeconds {
+			return nil, fmt.Errorf("superstep %d: %s; accepted 0 to %g s", i+1, part, superstep.MaxSeconds)
 		}
 		out[i] = v
 	}

@@ -113,11 +113,12 @@ func TestSuperstepsErrors(t *testing.T) {
 		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--key-bits", "0"}, "--key-bits, --radix-bits and --oversample must be at least 1"},
 		{[]string{"--algo", "sample", "--n", "100", "--p", "2", "--oversample", "-1"}, "--oversample: oversampling = -1"},
 		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--coef", "nosuch.json"}, "--coef: open nosuch.json"},
-		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--measured", "1ms,2ms,3ms,4ms,5ms"}, "--measured: 5 times given but the sort has 4 supersteps"},
-		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--measured", "1ms,soon"}, "--measured: superstep 2:"},
-		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--measured", "-1ms"}, "--measured: superstep 1: -1ms is negative"},
-		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--measured-total", "NaN"}, "--measured-total:"},
-		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--measured-total", "-2s"}, "--measured-total: -2s is negative"},
+		{[]string{"--algo", "radix", "--n", "1e6", "--p", "2", "--measured", "1ms,2ms,3ms,4ms,5ms"}, "--measured: 5 times given but the sort has 4 supersteps"},
+		{[]string{"--algo", "radix", "--n", "1e6", "--p", "2", "--measured", "1ms,soon"}, "--measured: superstep 2:"},
+		{[]string{"--algo", "radix", "--n", "1e6", "--p", "2", "--measured", "-1ms"}, "--measured: superstep 1: -1ms; accepted 0 to 1e+07 s"},
+		{[]string{"--algo", "radix", "--n", "1e6", "--p", "2", "--measured-total", "NaN"}, "--measured-total:"},
+		{[]string{"--algo", "radix", "--n", "1e6", "--p", "2", "--measured-total", "-2s"}, "--measured-total: -2s; accepted 0 to 1e+07 s"},
+		{[]string{"--algo", "radix", "--n", "1e6", "--p", "2", "--measured-total", "1e308s"}, "memwall supersteps: --measured-total: 1e308s; accepted 0 to 1e+07 s\n"},
 		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "stray"}, `unexpected argument "stray"`},
 	} {
 		_, errs, st := runCLI(append([]string{"supersteps"}, c.args...)...)

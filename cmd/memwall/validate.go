@@ -84,14 +84,14 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(stderr, "validate", fmt.Errorf("--sizes %q: want paper, large or small", *sizesArg))
 	}
-	if *reps != 0 {
+	if isSet(fs, "reps") {
 		if *reps < 1 || *reps > 100 {
 			return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", *reps))
 		}
 		sz.reps = *reps
 	}
 	mat2 := regime2N(m, *sizesArg)
-	if *matN != 0 {
+	if isSet(fs, "matrix-n") {
 		if *matN < 2 || *matN > 5000 {
 			return fail(stderr, "validate", fmt.Errorf("--matrix-n %d: want 2 to 5000", *matN))
 		}
@@ -151,8 +151,23 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progress func(string)) ([]validateRow, error) {
 	var rows []validateRow
 	rng := rand.New(rand.NewPCG(2004, 0))
+	began := time.Now()
 	add := func(kernel, params string, n int64, fn func(), setup func()) error {
-		progress(kernel + " " + params)
+		// The estimate is the closed form's time (a lower bound) for each
+		// run, scaled by how far the kernels so far took longer than it.
+		est := ""
+		if b, err := mbram.Predict(m, kernel, mbram.DefaultParams(n)); err == nil && b.Seconds > 0 {
+			scale := 1.0
+			if len(rows) > 0 {
+				sum := 0.0
+				for _, r := range rows {
+					sum += max(r.Ratio, 1)
+				}
+				scale = sum / float64(len(rows))
+			}
+			est = fmt.Sprintf(" (%d runs, about %s; %s elapsed)", sz.reps+1, units.FormatSeconds(scale*b.Seconds*float64(sz.reps+1)), units.FormatSeconds(time.Since(began).Seconds()))
+		}
+		progress(kernel + " " + params + est)
 		var secs []float64
 		for r := 0; r <= sz.reps; r++ {
 			setup()

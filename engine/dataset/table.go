@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"memwall/engine/units"
@@ -80,6 +81,30 @@ func (t *Table) Column(name string) ([]float64, bool) {
 		return c.Values, true
 	}
 	return nil, false
+}
+
+// Numeric returns the values of a numeric column, or an error that says
+// why there are none: no column of that name (the columns are listed), or
+// a column of text, named by its first cell that is not a number, with its
+// line.
+func (t *Table) Numeric(name string) ([]float64, error) {
+	c := t.Col(name)
+	if c == nil {
+		return nil, fmt.Errorf("no column %q (the columns are %s)", name, strings.Join(t.Names(), ", "))
+	}
+	if c.Kind != Text {
+		return c.Values, nil
+	}
+	for i, s := range c.Strings {
+		if _, err := units.ParseNumber(s); err != nil {
+			line := i + 1
+			if i < len(t.Lines) {
+				line = t.Lines[i]
+			}
+			return nil, fmt.Errorf("column %q holds text, not numbers: line %d has %q", name, line, s)
+		}
+	}
+	return nil, fmt.Errorf("column %q holds text, not numbers", name)
 }
 
 // Col returns the named column or nil.
@@ -218,14 +243,69 @@ func parseCell(s string) (float64, Kind, error) {
 	return 0, Plain, fmt.Errorf("%q is not a number or a quantity with a unit (e.g. 8Mi, 2^23, 1.5ms, 256KiB, 2GB/s)", s)
 }
 
-// rawCell is a cell before conversion.
-type rawCell struct {
-	s       string
-	missing bool
+// MaxCell bounds the magnitude of a cell: anything a model computes from
+// it (products, squares in least squares) then stays finite.
+const MaxCell = 1e100
+
+// checkRange refuses a cell that is not finite, larger in magnitude than
+// MaxCell, or a negative time, size or bandwidth.
+func checkRange(v float64, k Kind, s string) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxCell {
+		return fmt.Errorf("%q is beyond the accepted range: magnitude at most %g", s, MaxCell)
+	}
+	if v < 0 && k != Plain && k != Text {
+		return fmt.Errorf("%q is a negative %s; a %s is 0 or more", s, k, k)
+	}
+	return nil
 }
 
+// rawCell is a cell before conversion, trimmed; "" is a missing value.
+type rawCell struct {
+	s string
+}
+
+func (c rawCell) missing() bool { return c.s == "" }
+
+// grid holds the rows a reader kept, width cells each, in one slice: a
+// million-row file costs one allocation, not a million. A plain CSV keeps
+// its cells as spans of its text instead (8 bytes a cell, not 16), and row
+// fills a buffer from them.
+type grid struct {
+	width int
+	cells []rawCell
+	text  string
+	spans []span
+	buf   []rawCell
+}
+
+// span is a cell's offset and length in grid.text.
+type span struct{ off, n uint32 }
+
+func (g *grid) len() int {
+	if g.spans != nil {
+		return len(g.spans) / max(g.width, 1)
+	}
+	return len(g.cells) / max(g.width, 1)
+}
+
+// row returns row i; with spans, the slice is reused by the next call.
+func (g *grid) row(i int) []rawCell {
+	if g.spans == nil {
+		return g.cells[i*g.width : (i+1)*g.width]
+	}
+	if g.buf == nil {
+		g.buf = make([]rawCell, g.width)
+	}
+	for j, sp := range g.spans[i*g.width : (i+1)*g.width] {
+		g.buf[j] = rawCell{s: g.text[sp.off : sp.off+sp.n]}
+	}
+	return g.buf
+}
+
+func (g *grid) add(row []rawCell) { g.cells = append(g.cells, row...) }
+
 // build converts raw rows into a table, validating every cell.
-func build(header []string, desc []string, hunits []string, rows [][]rawCell, lines []int, opt Options) (*Table, []*CellError, error) {
+func build(header []string, desc []string, hunits []string, rows *grid, lines []int, opt Options) (*Table, []*CellError, error) {
 	t := &Table{}
 	seen := map[string]int{}
 	type colInfo struct {
@@ -252,6 +332,9 @@ func build(header []string, desc []string, hunits []string, rows [][]rawCell, li
 		if name == "" {
 			return nil, nil, fmt.Errorf("line 1, column %d: empty column name", j+1)
 		}
+		if i := strings.IndexFunc(h, func(r rune) bool { return r != '\t' && (r < 0x20 || (r >= 0x7f && r < 0xa0)) }); i >= 0 {
+			return nil, nil, fmt.Errorf("line 1, column %d: the column name %q holds a control character; names are printable", j+1, h)
+		}
 		if prev, dup := seen[name]; dup {
 			return nil, nil, fmt.Errorf("line 1, column %d: column name %q repeats column %d", j+1, name, prev+1)
 		}
@@ -277,27 +360,39 @@ func build(header []string, desc []string, hunits []string, rows [][]rawCell, li
 			continue
 		}
 		text[j] = true
-		for _, r := range rows {
-			if j < len(r) && !r[j].missing {
+		for i := 0; i < rows.len(); i++ {
+			if r := rows.row(i); j < len(r) && !r[j].missing() {
 				if _, _, err := parseCell(r[j].s); err == nil {
 					text[j] = false
 					break
 				}
 			}
 		}
-		if text[j] && len(rows) > 0 {
+		if text[j] && rows.len() > 0 {
 			t.Columns[j].Kind = Text
 		}
 	}
 	var errs []*CellError
 	bad := 0
-	for i, r := range rows {
-		vals := make([]float64, len(header))
-		kinds := make([]Kind, len(header))
+	n := rows.len()
+	for j := range header {
+		if text[j] {
+			t.Columns[j].Strings = make([]string, 0, n)
+		} else {
+			t.Columns[j].Values = make([]float64, 0, n)
+		}
+	}
+	t.Lines = make([]int, 0, n)
+	vals := make([]float64, len(header))
+	kinds := make([]Kind, len(header))
+	for i := 0; i < n; i++ {
+		r := rows.row(i)
+		clear(vals)
+		clear(kinds)
 		var rowErrs []*CellError
 		for j := range header {
 			h := t.Columns[j].Header
-			if j >= len(r) || r[j].missing {
+			if j >= len(r) || r[j].missing() {
 				rowErrs = append(rowErrs, &CellError{Line: lines[i], Col: j + 1, Column: h, Msg: "missing value"})
 				continue
 			}
@@ -319,6 +414,9 @@ func build(header []string, desc []string, hunits []string, rows [][]rawCell, li
 				}
 			} else {
 				v, k, err = parseCell(s)
+			}
+			if err == nil {
+				err = checkRange(v, k, s)
 			}
 			if err != nil {
 				rowErrs = append(rowErrs, &CellError{Line: lines[i], Col: j + 1, Column: h, Value: s, Msg: err.Error()})

@@ -127,9 +127,9 @@ func Fit(data Columns, spec Spec) (*Result, error) {
 			return nil, fmt.Errorf("term %d is empty", i+1)
 		}
 	}
-	y, ok := data.Column(spec.Y)
-	if !ok {
-		return nil, fmt.Errorf("the data set has no column %q to fit", spec.Y)
+	y, err := NumericColumn(data, spec.Y)
+	if err != nil {
+		return nil, fmt.Errorf("the column to fit: %v", err)
 	}
 	n := data.Len()
 	all := make([]int, n)
@@ -262,6 +262,22 @@ func zeroY(y []float64, rows []int) (int, bool) {
 
 // solveRows solves the least-squares problem on a subset of rows.
 func solveRows(A [][]float64, y []float64, rows []int, wt Weighting, labels []string) (*Solution, error) {
+	// Every row, in order (the usual case): LeastSquares copies what it
+	// changes, so A and y are passed as they are, not copied once more.
+	all := len(A) > 0 && len(rows) == len(y) && len(A[0]) == len(y)
+	for j := 0; all && j < len(rows); j++ {
+		all = rows[j] == j
+	}
+	if all {
+		var w []float64
+		if wt == Relative {
+			w = make([]float64, len(y))
+			for i, v := range y {
+				w[i] = 1 / math.Abs(v)
+			}
+		}
+		return LeastSquares(A, y, w, labels)
+	}
 	sub := make([][]float64, len(A))
 	for k := range A {
 		c := make([]float64, len(rows))
@@ -375,10 +391,14 @@ func crossValidate(A [][]float64, y []float64, fs []Fold, wt Weighting, labels [
 }
 
 func relSummary(rel []float64) (mean, median, max float64) {
-	if len(rel) == 0 {
+	return relSummaryInPlace(append([]float64(nil), rel...))
+}
+
+// relSummaryInPlace is relSummary on a slice it may reorder.
+func relSummaryInPlace(s []float64) (mean, median, max float64) {
+	if len(s) == 0 {
 		return 0, 0, 0
 	}
-	s := append([]float64(nil), rel...)
 	sort.Float64s(s)
 	for _, v := range s {
 		mean += v
@@ -405,7 +425,7 @@ func statsOf(preds []Prediction, rows []int, p int) Stats {
 	}
 	mean /= float64(len(rows))
 	sst := 0.0
-	var rel []float64
+	rel := make([]float64, 0, len(rows))
 	for _, r := range rows {
 		d := preds[r].Y - mean
 		sst += d * d
@@ -424,6 +444,6 @@ func statsOf(preds []Prediction, rows []int, p int) Stats {
 		st.DDefined = true
 	}
 	st.RelN = len(rel)
-	st.MeanRel, st.MedianRel, st.MaxRel = relSummary(rel)
+	st.MeanRel, st.MedianRel, st.MaxRel = relSummaryInPlace(rel)
 	return st
 }

@@ -14,6 +14,27 @@ type Columns interface {
 	Column(name string) ([]float64, bool)
 }
 
+// MaxValue bounds the magnitude of a term's value on a row: the normal
+// equations square it, and 1e100 squared stays far inside float64.
+const MaxValue = 1e100
+
+// NumericColumn returns the values of a column. When there are none and the
+// data can say why (a dataset.Table names a column of text by its first
+// cell that is not a number), its reason is the error.
+func NumericColumn(data Columns, name string) ([]float64, error) {
+	if v, ok := data.Column(name); ok {
+		return v, nil
+	}
+	if n, ok := data.(interface {
+		Numeric(string) ([]float64, error)
+	}); ok {
+		if _, err := n.Numeric(name); err != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("no column %q", name)
+}
+
 // Frame is a minimal Columns: Names[i] labels Cols[i].
 type Frame struct {
 	Names []string
@@ -144,7 +165,10 @@ func design(data Columns, terms []Term, rows []int) ([][]float64, error) {
 				x[i] = cols[i][r]
 			}
 			v := t.Eval(x)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if math.IsInf(v, 0) || (!math.IsNaN(v) && math.Abs(v) > MaxValue) {
+				return nil, &RowError{Row: r, Msg: fmt.Sprintf("term %q overflows at %s: its value is beyond the accepted range (magnitude at most %g)", t.text, describe(t.vars, x), MaxValue)}
+			}
+			if math.IsNaN(v) {
 				return nil, &RowError{Row: r, Msg: fmt.Sprintf("term %q is not defined at %s (log2 of a non-positive number or division by zero)", t.text, describe(t.vars, x))}
 			}
 			col[j] = v

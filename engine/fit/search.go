@@ -85,9 +85,9 @@ func Search(data Columns, spec SearchSpec) (*SearchResult, error) {
 	if len(spec.Vocabulary) == 0 {
 		return nil, errors.New("the vocabulary is empty")
 	}
-	y, ok := data.Column(spec.Y)
-	if !ok {
-		return nil, fmt.Errorf("the data set has no column %q to fit", spec.Y)
+	y, err := NumericColumn(data, spec.Y)
+	if err != nil {
+		return nil, fmt.Errorf("the column to fit: %v", err)
 	}
 	maxT := spec.MaxTerms
 	if maxT <= 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"memwall/engine/units"
 	"memwall/internal/strictjson"
@@ -52,6 +53,11 @@ func ParseJSON(data []byte) (Machine, error) {
 			return
 		}
 		*dst = v
+	}
+	for _, t := range []struct{ name, v string }{{"id", f.ID}, {"name", f.Name}, {"description", f.Description}, {"source", f.Source}} {
+		if i := strings.IndexFunc(t.v, isControl); i >= 0 {
+			es = append(es, &FieldError{Field: t.name, Msg: fmt.Sprintf("holds the control character %q at byte %d; names and texts are printable", t.v[i:i+1], i)})
+		}
 	}
 	var c, b, mu1 float64
 	field("beta1", f.Beta1, units.ParseBandwidth, &m.Beta1)
@@ -118,3 +124,7 @@ func (m Machine) JSON() []byte {
 	}
 	return append(b, '\n')
 }
+
+// isControl reports a character that would act on a terminal rather than
+// show (escape sequences, backspace, carriage return); tab is allowed.
+func isControl(r rune) bool { return r != '\t' && (r < 0x20 || (r >= 0x7f && r < 0xa0)) }

@@ -56,6 +56,9 @@ func ParseKerncraft(data []byte) (Kerncraft, error) {
 		return k, errors.New("kerncraft: the file must be a YAML mapping with the keys of a Kerncraft machine file (model name, clock, cacheline size, memory hierarchy, benchmarks)")
 	}
 	root := doc.Content[0]
+	if err := yamlDuplicates(root, ""); err != nil {
+		return k, err
+	}
 
 	name, err := scalar(root, "model name")
 	if err != nil {
@@ -241,4 +244,35 @@ func scalar(n *yaml.Node, key string) (string, error) {
 		return "", fmt.Errorf("kerncraft: %s: missing, or not a single value", key)
 	}
 	return c.Value, nil
+}
+
+// yamlDuplicates refuses a key given twice in one mapping, naming it by
+// its path and line: the YAML decoder would keep one of them without a
+// word. Aliases are not followed, so the walk is as long as the file.
+func yamlDuplicates(n *yaml.Node, path string) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			p := key
+			if path != "" {
+				p = path + "." + key
+			}
+			if line, dup := seen[key]; dup {
+				return fmt.Errorf("kerncraft: %q: the key appears twice (lines %d and %d); give it once", p, line, n.Content[i].Line)
+			}
+			seen[key] = n.Content[i].Line
+			if err := yamlDuplicates(n.Content[i+1], p); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if err := yamlDuplicates(c, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

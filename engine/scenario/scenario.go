@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"memwall/internal/strictjson"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -126,6 +127,10 @@ const MaxJSONSize = 64 << 10
 func ParseJSON(data []byte) (Scenario, error) {
 	if len(data) > MaxJSONSize {
 		return Scenario{}, fmt.Errorf("scenario file: %d bytes is larger than the %d accepted", len(data), MaxJSONSize)
+	}
+	data, err := strictjson.Check(data, "scenario file")
+	if err != nil {
+		return Scenario{}, err
 	}
 	var s Scenario
 	if err := json.Unmarshal(data, &s); err != nil {

@@ -45,7 +45,29 @@ func (s Set) Validate() error {
 	if err := s.Bad.Validate(HrHwM); err != nil {
 		return fmt.Errorf("coefficients: Bad: %v", err)
 	}
+	for _, f := range []struct {
+		name string
+		c    *Coefficients
+		fn   Function
+	}{{"good", &s.GoodR0, HrHwMc}, {"good_r1", s.GoodR1, HrHwMc}, {"bad", &s.Bad, HrHwM}} {
+		if f.c != nil && f.c.zero(f.fn) {
+			return fmt.Errorf("coefficients: %s: every coefficient is 0, so every prediction would be 0 s; give fitted coefficients (memwall superstep-fit writes them)", f.name)
+		}
+	}
 	return nil
+}
+
+// MaxSeconds is the longest measured time accepted (about 116 days).
+const MaxSeconds = 1e7
+
+// zero reports whether every coefficient of f is 0.
+func (c Coefficients) zero(f Function) bool {
+	for _, col := range append([]string{"1"}, functionColumns[f]...) {
+		if c.Get(col) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Good returns the Good coefficients that apply to a superstep with
@@ -94,12 +116,16 @@ func (s Set) Interval(c Counts) (Interval, error) {
 	}
 	// The constant L of a fit "plays a second order role and ... is very
 	// sensitive to noise" (section 4.3); for tiny supersteps it can make a
-	// prediction negative (Table 2, p = 2, R0: L = −30 µs).
-	if tg < 0 {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Good function predicts %.4g µs < 0: for a superstep this small its fitted constant L = %g µs outweighs the access terms (fitted constants are sensitive to noise, seed 003 section 4.3)", tg, good.L))
-	}
+	// prediction negative (Table 2, p = 2, R0: L = −30 µs). A time is never
+	// negative: the Good function is a lower bound, and 0 is as true a
+	// lower bound, so it is reported as 0; a negative Bad function, an
+	// upper bound, leaves no interval, and the superstep is refused.
 	if tb < 0 {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Bad function predicts %.4g µs < 0: the coefficients do not describe a superstep this small", tb))
+		return Interval{}, fmt.Errorf("the Bad function predicts %.4g µs, a negative time: its constant L = %g µs outweighs the access terms; give Bad coefficients whose predictions are 0 or more for this superstep", tb, s.Bad.L)
+	}
+	if tg < 0 {
+		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Good function gives %.4g µs < 0: for a superstep this small its fitted constant L = %g µs outweighs the access terms (a fitted constant is sensitive to noise); the lower bound t_g is taken as 0", tg, good.L))
+		iv.Good = 0
 	}
 	if tb < tg {
 		iv.Warnings = append(iv.Warnings, "the Bad prediction is below the Good one: the interval is empty for these coefficients")
@@ -144,8 +170,8 @@ func MG(tm, tg float64) (float64, error) {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func checkTimes(tm, tg, tb float64) error {
-	if math.IsNaN(tm) || math.IsInf(tm, 0) || tm < 0 {
-		return fmt.Errorf("measured time t_m = %g s; a finite time >= 0 is needed", tm)
+	if math.IsNaN(tm) || math.IsInf(tm, 0) || tm < 0 || tm > MaxSeconds {
+		return fmt.Errorf("measured time t_m = %g s; accepted 0 to %g s", tm, MaxSeconds)
 	}
 	for _, v := range []struct {
 		name string

@@ -77,12 +77,13 @@ func TestCountsValidate(t *testing.T) {
 // TestIntervalHand evaluates the seed's coefficients by hand.
 func TestIntervalHand(t *testing.T) {
 	tests := []struct {
-		name       string
-		p          int
-		c          Counts
-		region     Region
-		good, bad  float64 // µs
-		goodNegErr bool
+		name      string
+		p         int
+		c         Counts
+		region    Region
+		good, bad float64 // µs
+		err       string  // the exact error, when the interval is refused
+		goodNeg   bool    // the Good function is negative: t_g is 0, warned
 	}{
 		{
 			// p = 8, h_r = h_w = 10^6 (> C = 524288, so R1), M = 8·10^6.
@@ -96,11 +97,12 @@ func TestIntervalHand(t *testing.T) {
 		{
 			// p = 2, radix sort's prefix sum: h_r = h_w = 64, M = 128·2.
 			// Table 2 R0: −30 + 0.0184·64 + 0.0086·64 + 0.00009·256 =
-			// −30 + 1.1776 + 0.5504 + 0.02304 = −28.24896 (negative: warned).
+			// −30 + 1.1776 + 0.5504 + 0.02304 = −28.24896: negative, so the
+			// lower bound is reported as 0 with a warning.
 			// Table 4: 10444 + 0.5062·64 + 1.0377·64 + 0.0484·256 =
 			// 10444 + 32.3968 + 66.4128 + 12.3904 = 10555.2.
 			name: "p=2 R0 small", p: 2, c: Counts{Hr: 64, Hw: 64, M: 256}, region: R0,
-			good: -28.24896, bad: 10555.2, goodNegErr: true,
+			good: -28.24896, bad: 10555.2, goodNeg: true,
 		},
 		{
 			// p = 12, h = C exactly is still R0 (the seed: R0 has h <= 2^19).
@@ -119,14 +121,24 @@ func TestIntervalHand(t *testing.T) {
 				t.Fatal(err)
 			}
 			iv, err := set.Interval(tc.c)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			if iv.Region != tc.region {
 				t.Errorf("region = %v, want %v", iv.Region, tc.region)
 			}
-			if !near(iv.Good, tc.good*1e-6, 1e-12) || !near(iv.Bad, tc.bad*1e-6, 1e-12) {
-				t.Errorf("interval = [%.10g, %.10g] µs, want [%.10g, %.10g]", iv.Good*1e6, iv.Bad*1e6, tc.good, tc.bad)
+			wantGood := tc.good
+			if tc.goodNeg {
+				wantGood = 0
+			}
+			if !near(iv.Good, wantGood*1e-6, 1e-12) || !near(iv.Bad, tc.bad*1e-6, 1e-12) {
+				t.Errorf("interval = [%.10g, %.10g] µs, want [%.10g, %.10g]", iv.Good*1e6, iv.Bad*1e6, wantGood, tc.bad)
 			}
 			sum := 0.0
 			for _, term := range iv.GoodTerms {
@@ -135,8 +147,8 @@ func TestIntervalHand(t *testing.T) {
 			if !near(sum, tc.good, 1e-12) {
 				t.Errorf("Good terms sum to %g µs, want %g", sum, tc.good)
 			}
-			if got := len(iv.Warnings) > 0; got != tc.goodNegErr {
-				t.Errorf("warnings = %q, want some: %v", iv.Warnings, tc.goodNegErr)
+			if got := len(iv.Warnings) > 0; got != tc.goodNeg {
+				t.Errorf("warnings = %q, want some: %v", iv.Warnings, tc.goodNeg)
 			}
 		})
 	}
@@ -174,7 +186,8 @@ func TestLocMG(t *testing.T) {
 		{name: "NaN measured", tm: math.NaN(), tg: 1, tb: 2, locErr: "t_m", mgErr: "t_m"},
 		{name: "negative measured", tm: -1, tg: 1, tb: 2, locErr: "t_m", mgErr: "t_m"},
 		{name: "Inf prediction", tm: 1, tg: math.Inf(1), tb: 2, locErr: "t_g", mgErr: "t_g"},
-		{name: "tiny interval", tm: 1e300, tg: 0, tb: 1e-300, locErr: "too small", mgErr: "not positive"},
+		{name: "too long measured", tm: 1e308, tg: 0, tb: 1, locErr: "measured time t_m = 1e+308 s; accepted 0 to 1e+07 s", mgErr: "measured time t_m = 1e+308 s; accepted 0 to 1e+07 s"},
+		{name: "tiny interval", tm: 1e7, tg: 0, tb: 1e-305, locErr: "too small", mgErr: "not positive"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,6 +34,10 @@ func ReadMeasured(t *dataset.Table) (Measured, error) {
 	cols := map[string][]float64{}
 	for _, name := range MeasuredColumns {
 		c, ok := t.Column(name)
+		if !ok && t.Col(name) != nil {
+			_, err := t.Numeric(name)
+			return m, err
+		}
 		if !ok {
 			return m, fmt.Errorf("no numeric column %q (measured supersteps need %s, as memwall superstep-suites writes them)", name, strings.Join(MeasuredColumns, ", "))
 		}

@@ -207,9 +207,14 @@ func ParseNumber(s string) (float64, error) {
 	return finite(s, v*f)
 }
 
+// finite refuses NaN and ±Inf and turns "-0" into 0, so a negative zero
+// typed by a user never reaches an output.
 func finite(s string, v float64) (float64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	if v == 0 {
+		return 0, nil
 	}
 	return v, nil
 }
