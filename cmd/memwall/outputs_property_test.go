@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"memwall/engine/lang"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,6 +63,28 @@ func TestOutputsFiniteAndNonNegative(t *testing.T) {
 		{[]string{"kernels"}, nil},
 		{[]string{"replicate", "mbram"}, nil},
 	}
+	// Programs of the language, for run and compare.
+	dir := t.TempDir()
+	prog := func(id string) string {
+		ex, _ := lang.LookupExample(id)
+		path := filepath.Join(dir, id+".mw")
+		if err := os.WriteFile(path, []byte(ex.Source), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	qs, perm, twopass := prog("quicksort"), prog("perm"), prog("perm-twopass")
+	commands = append(commands,
+		struct {
+			base  []string
+			flags []flagSpec
+		}{[]string{"run", qs, "--set", "N=1000"}, []flagSpec{sets("N", small), {"--seed", []string{"0", "1", "-1"}}, {"--predictor", []string{"majority", "2bit", "x"}},
+			{"--branches", []string{"all", "data", "x"}}, {"--at", []string{"2^13", "0", "-1", "abc", "1e308"}}, {"--budget", []string{"1", "1000000", "0", "-5"}}}},
+		struct {
+			base  []string
+			flags []flagSpec
+		}{[]string{"compare", perm, twopass}, []flagSpec{{"--from", small}, {"--to", []string{"16", "1000", "2^12", "0", "-0", "1e308"}}, {"--per-doubling", []string{"1", "2", "0", "17"}}}},
+	)
 	rng := rand.New(rand.NewPCG(14, 3))
 	start := time.Now()
 	runs, ok := 0, 0

@@ -192,18 +192,22 @@ func runProgram(args []string, stdout, stderr io.Writer) int {
 		if err != nil || budget < 1 {
 			return fail(stderr, "run", fmt.Errorf("--budget: %v", errOrMsg(err, "must be at least 1")))
 		}
+		rep := newProgress(stderr, "run --at")
 		pr, err := p.Predict(ctx, s.Machine, pred, lang.PredictOptions{Options: opt, Size: *sizeArg, At: at, Budget: budget,
 			Step: func(pt lang.Point, used float64) {
-				progress(stderr, fmt.Sprintf("simulated %s = %d (%.0f%% of the budget)", nameOr(*sizeArg, p), pt.Size, 100*used))
+				rep.update(int64(used*float64(budget)), budget, "accesses of the budget")
 			}})
-		progress(stderr, "")
+		rep.done()
 		if err != nil {
 			return fail(stderr, "run", prefixFile(file, err))
 		}
 		out.Prediction = pr
 		out.Result = pr.Last
 	} else {
+		rep := newProgress(stderr, "run")
+		opt.Progress = func(pr lang.Progress) { rep.update(pr.Accesses, 0, "accesses") }
 		r, err := p.Run(ctx, s.Machine, pred, opt)
+		rep.done()
 		if err != nil {
 			return fail(stderr, "run", prefixFile(file, err))
 		}
@@ -454,10 +458,11 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}
+	rep := newProgress(stderr, "compare")
 	cmp, err := lang.Compare(context.Background(), a, b, *sizeArg, sizes, s.Machine, pred, opt, func(done, total int) {
-		progress(stderr, fmt.Sprintf("simulated %d of %d sizes", done, total))
+		rep.update(int64(done), int64(total), "sizes")
 	})
-	progress(stderr, "")
+	rep.done()
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}
@@ -485,17 +490,4 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\ncrossover at %s ≈ %s\n", cmp.Size, units.FormatCount(int64(math.Round(x))))
 	}
 	return 0
-}
-
-// progress writes a status line on a terminal (and nothing into a file or
-// a pipe); "" clears it.
-func progress(w io.Writer, msg string) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return
-	}
-	fmt.Fprintf(f, "\r\033[K%s", msg)
 }

@@ -124,7 +124,7 @@ func (s Set) Interval(c Counts) (Interval, error) {
 		return Interval{}, fmt.Errorf("the Bad function predicts %.4g µs, a negative time: its constant L = %g µs outweighs the access terms; give Bad coefficients whose predictions are 0 or more for this superstep", tb, s.Bad.L)
 	}
 	if tg < 0 {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Good function gives %.4g µs < 0: for a superstep this small its fitted constant L = %g µs outweighs the access terms (a fitted constant is sensitive to noise); the lower bound t_g is taken as 0", tg, good.L))
+		iv.Warnings = append(iv.Warnings, fmt.Sprintf("the Good function falls below zero here (%.3g µs below): for a superstep this small its fitted constant L (%.3g µs below zero) outweighs the access terms (a fitted constant is sensitive to noise); the lower bound t_g is taken as 0", -tg, -good.L))
 		iv.Good = 0
 	}
 	if tb < tg {
