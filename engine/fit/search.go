@@ -197,9 +197,13 @@ func Search(data Columns, spec SearchSpec) (*SearchResult, error) {
 	if len(cands) == 0 {
 		return nil, errors.New("no term set could be validated: every candidate is rank deficient on some fold, or the folds are too small")
 	}
+	// Scores equal to a billionth (rounding noise: on exact data every
+	// superset of the right terms scores about 1e-15) tie, and a tie goes
+	// to the fewer terms.
 	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].Score != cands[j].Score {
-			return cands[i].Score < cands[j].Score
+		qi, qj := math.Round(cands[i].Score*1e9), math.Round(cands[j].Score*1e9)
+		if qi != qj {
+			return qi < qj
 		}
 		return len(cands[i].Terms) < len(cands[j].Terms)
 	})
