@@ -205,9 +205,9 @@ func (p *programPage) renderPrediction(v *programView) []app.UI {
 	out := []app.UI{
 		app.P().Class("total").Body(
 			app.Span().ID("pred-seconds").DataSet("seconds", strconv.FormatFloat(pr.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(pr.Seconds)),
-			app.Text(fmt.Sprintf(" at %s = %s", pr.Size, units.FormatCount(pr.At))),
-			app.Text(map[bool]string{true: ", simulated directly (it fit in the budget).", false: ", extrapolated."}[pr.Direct]),
 		),
+		app.P().Text(fmt.Sprintf("at %s = %s", pr.Size, units.FormatCount(pr.At))+
+			map[bool]string{true: ", simulated directly (it fit in the budget).", false: ", extrapolated from the simulated sizes on the chart."}[pr.Direct]),
 	}
 	if !pr.Direct {
 		out = append(out,

@@ -190,3 +190,32 @@ func TestProgramAB(t *testing.T) {
 	b.screenshot(t, "program-ab")
 	b.noErrors(t, "program A/B")
 }
+
+// TestProgramPredict extrapolates quicksort to N = 2^22 in the browser and
+// checks the prediction and its held-out error against the engine's, which
+// is deterministic: the same ladder, the same runs, the same fit.
+func TestProgramPredict(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/program", "#run")
+	b.choose(t, "#example", "quicksort")
+	b.choose(t, "#machine", "p4-1.7-pc133")
+	b.typeInto(t, "#f-at", "2^22")
+	b.run(t, chromedp.Click("#predict", chromedp.ByQuery))
+	waitProgram(t, b, "done", 120*time.Second)
+	ex, _ := lang.LookupExample("quicksort")
+	p, _ := lang.Compile(ex.Source)
+	m, _ := presets.Machine("p4-1.7-pc133")
+	want, err := p.Predict(context.Background(), m, sim.Majority, lang.PredictOptions{Options: lang.Options{Seed: 1, Params: map[string]int64{}}, At: 1 << 22, Budget: 60_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSeconds(t, b, "#pred-seconds", want.Seconds)
+	if got := b.text(t, "#pred-model code"); got != want.Model() {
+		t.Errorf("model shown %q, engine %q", got, want.Model())
+	}
+	b.waitFor(t, "the prediction chart", `document.querySelector("#pred-chart svg, #pred-chart canvas")`)
+	b.screenshot(t, "program-predict")
+	b.noErrors(t, "program predict")
+}
