@@ -175,28 +175,16 @@ func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Sce
 	for k, v := range base.Params {
 		s.Params[k] = v
 	}
-	var ps scenario.Problems
 	mvals := map[string]string{}
-	for _, pair := range strings.Split(fragment, "&") {
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil {
-			ps = append(ps, scenario.Problem{Key: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
-			continue
-		}
-		val = strings.TrimSpace(val)
+	problem := func(key, msg string) *scenario.Problem { return &scenario.Problem{Key: key, Msg: msg} }
+	ps := scenario.Pairs(fragment, func(key, val string) *scenario.Problem {
 		switch {
 		case scenario.MachineKey(key):
 			mvals[key] = val
 		case key == "prog" || key == "cmp":
 			src, err := unpack(val)
 			if err != nil {
-				ps = append(ps, scenario.Problem{Key: key, Msg: "the program in the link " + err.Error()})
-				continue
+				return problem(key, "the program in the link "+err.Error())
 			}
 			if key == "prog" {
 				s.Source = src
@@ -207,42 +195,38 @@ func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Sce
 			name := key[2:]
 			n, err := units.ParseCount(val)
 			if err != nil || !isIdentName(name) {
-				ps = append(ps, scenario.Problem{Key: key, Msg: fmt.Sprintf("param %s: %v", clip(name), errOr(err, "not a name"))})
-				continue
+				return problem(key, fmt.Sprintf("param %s: %v", clip(name), errOr(err, "not a name")))
 			}
 			s.Params[name] = n
 		case key == "seed":
 			n, err := strconv.ParseUint(val, 10, 64)
 			if err != nil {
-				ps = append(ps, scenario.Problem{Key: key, Msg: "the data seed must be a whole number from 0 to 2^64-1"})
-				continue
+				return problem(key, "the data seed must be a whole number from 0 to 2^64-1")
 			}
 			s.Seed = n
 		case key == "pred":
 			if _, err := sim.ParsePredictor(val); err != nil {
-				ps = append(ps, scenario.Problem{Key: key, Msg: "the branch predictor must be majority or 2bit"})
-				continue
+				return problem(key, "the branch predictor must be majority or 2bit")
 			}
 			s.Predictor = val
 		case key == "br":
 			if _, err := ParseBranches(val); err != nil {
-				ps = append(ps, scenario.Problem{Key: key, Msg: "branches must be all or data"})
-				continue
+				return problem(key, "branches must be all or data")
 			}
 			s.Branches = val
 		case key == "at":
 			n, err := units.ParseCount(val)
 			if err != nil || n < 1 {
-				ps = append(ps, scenario.Problem{Key: key, Msg: fmt.Sprintf("the size to predict: %v", errOr(err, "must be at least 1"))})
-				continue
+				return problem(key, fmt.Sprintf("the size to predict: %v", errOr(err, "must be at least 1")))
 			}
 			s.At = n
 		case key == "kernel":
 			s.Kernel = val
 		default:
-			ps = append(ps, scenario.Problem{Key: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))})
+			return problem("link", fmt.Sprintf("unknown key %q was ignored", clip(key)))
 		}
-	}
+		return nil
+	})
 	if len(mvals) > 0 {
 		m, mps := scenario.ReadMachine(mvals, s.Machine, presets)
 		s.Machine = m

@@ -107,6 +107,36 @@ func ReadMachine(vals map[string]string, m machine.Machine, presets Lookup) (mac
 	return s.Machine, ps
 }
 
+// Pairs reads a fragment's key=value pairs, unescaped and trimmed, in
+// order, and hands each to use, which returns a problem for a pair it
+// cannot use. A pair that does not unescape and a key given twice are
+// problems too (the last value is the one used). Every page's link is
+// read through it.
+func Pairs(fragment string, use func(key, val string) *Problem) Problems {
+	var ps Problems
+	seen := map[string]bool{}
+	for _, pair := range strings.Split(strings.TrimPrefix(fragment, "#"), "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			ps = append(ps, Problem{Key: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
+			continue
+		}
+		if seen[key] {
+			ps = append(ps, Problem{Key: key, Msg: "given more than once; the last value was used"})
+		}
+		seen[key] = true
+		if p := use(key, strings.TrimSpace(val)); p != nil {
+			ps = append(ps, *p)
+		}
+	}
+	return ps
+}
+
 // ParseFragment reads a share-link fragment (with or without the leading
 // "#"). It never fails outright: it returns the scenario with every good key
 // applied over base, and one Problem for each key it could not use, so a
@@ -118,27 +148,14 @@ func ParseFragment(fragment string, base Scenario, presets Lookup) (Scenario, Pr
 	}
 	s := base
 	s.Compare = append([]string(nil), base.Compare...)
-	var ps Problems
 	vals := map[string]string{}
-	for _, pair := range strings.Split(fragment, "&") {
-		if pair == "" {
-			continue
+	ps := Pairs(fragment, func(key, val string) *Problem {
+		if !knownKeys[key] {
+			return &Problem{Key: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))}
 		}
-		k, v, _ := strings.Cut(pair, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		switch {
-		case err1 != nil || err2 != nil:
-			ps = append(ps, Problem{Key: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
-		case !knownKeys[key]:
-			ps = append(ps, Problem{Key: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))})
-		default:
-			if _, dup := vals[key]; dup {
-				ps = append(ps, Problem{Key: key, Msg: "given more than once; the last value was used"})
-			}
-			vals[key] = strings.TrimSpace(val)
-		}
-	}
+		vals[key] = val
+		return nil
+	})
 	if len(vals) == 0 {
 		return s, ps
 	}
