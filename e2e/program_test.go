@@ -167,7 +167,7 @@ func TestProgramAB(t *testing.T) {
 	b.run(t, chromedp.Click("#toggle-ab", chromedp.ByQuery))
 	b.waitFor(t, "program B", `document.querySelector("#src-b")`)
 	b.typeInto(t, "#f-from", "2^12")
-	b.typeInto(t, "#f-to", "2^20")
+	b.typeInto(t, "#f-to", "2^19")
 	b.run(t, chromedp.Click("#compare", chromedp.ByQuery))
 	waitProgram(t, b, "done", 90*time.Second)
 	pa, _ := lang.LookupExample("perm")
@@ -175,7 +175,7 @@ func TestProgramAB(t *testing.T) {
 	a, _ := lang.Compile(pa.Source)
 	bb, _ := lang.Compile(pb.Source)
 	m, _ := presets.Machine("p4-2.66-ddr266")
-	want, err := lang.Compare(context.Background(), a, bb, "N", lang.Sizes(1<<12, 1<<20, 2), m, sim.Majority, lang.Options{Seed: 1}, nil)
+	want, err := lang.Compare(context.Background(), a, bb, "N", lang.Sizes(1<<12, 1<<19, 2), m, sim.Majority, lang.Options{Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
