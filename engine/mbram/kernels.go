@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"memwall/engine/machine"
+	"memwall/engine/units"
 )
 
 // ParamInfo describes one workload parameter of a kernel.
@@ -94,15 +95,26 @@ type ParamError struct {
 
 func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
 
+// LimitN is the largest n the kernel takes: an element count, or for
+// matmul a matrix dimension.
+func (k Kernel) LimitN() int64 {
+	if k.ID == "matmul" {
+		return MaxMatrix
+	}
+	return MaxN
+}
+
+// RangeN states n's range as the fields take it: "from 1 to 2^50".
+func (k Kernel) RangeN() string { return "from 1 to " + units.FormatLimit(k.LimitN()) }
+
 // Check validates a workload for a kernel.
 func (k Kernel) Check(p Params) error {
-	maxN := int64(MaxN)
 	what := "elements"
 	if k.ID == "matmul" {
-		maxN, what = MaxMatrix, "matrix dimension"
+		what = "matrix dimension"
 	}
-	if p.N < 1 || p.N > maxN {
-		return &ParamError{"n", fmt.Sprintf("%s must be a whole number from 1 to %d; got %d", what, maxN, p.N)}
+	if p.N < 1 || p.N > k.LimitN() {
+		return &ParamError{"n", fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), units.FormatCount(p.N))}
 	}
 	if p.W < 1 || p.W > MaxWord {
 		return &ParamError{"w", fmt.Sprintf("word size must be from 1 to %d bytes; got %d", MaxWord, p.W)}

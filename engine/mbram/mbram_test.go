@@ -267,8 +267,8 @@ func TestBadParams(t *testing.T) {
 		p      mbram.Params
 		want   string
 	}{
-		{"quicksort", mbram.Params{N: 0, W: 4}, "n: elements must be a whole number from 1 to 1125899906842624; got 0"},
-		{"matmul", mbram.Params{N: 1 << 25, W: 4}, "n: matrix dimension must be a whole number from 1 to 16777216; got 33554432"},
+		{"quicksort", mbram.Params{N: 0, W: 4}, "n: elements must be a whole number from 1 to 2^50; got 0"},
+		{"matmul", mbram.Params{N: 1 << 25, W: 4}, "n: matrix dimension must be a whole number from 1 to 2^24; got 32Mi"},
 		{"perm", mbram.Params{N: 10, W: 0}, "w: word size must be from 1 to 4096 bytes; got 0"},
 		{"radix", mbram.Params{N: 10, W: 4, Buckets: 1}, "b: buckets must be a whole number from 2 to 16777216; got 1"},
 		{"nosuch", mbram.Params{N: 10, W: 4}, `kernel: unknown kernel "nosuch" (one of perm, perm-twopass, matmul, quicksort, mergesort, heapsort, bucket, bucket-count, radix, radix-count)`},
