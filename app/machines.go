@@ -94,11 +94,10 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 	p.editing, p.editID = true, id
 	vals := map[string]string{
 		"name": m.Name, "description": m.Description, "source": m.Source,
-		"beta1": units.FormatBandwidth(m.Beta1), "beta2": units.FormatBandwidth(m.Beta2),
-		"mu1": strconv.Itoa(m.Mu1), "cache": units.FormatSize(m.C), "line": units.FormatSize(m.B),
-		"mispredict": units.FormatSeconds(m.M),
+		"beta1": units.FieldBandwidth(m.Beta1), "beta2": units.FieldBandwidth(m.Beta2),
+		"mu1": strconv.Itoa(m.Mu1), "cache": units.FieldSize(m.C), "line": units.FieldSize(m.B),
+		"mispredict": units.FieldSeconds(m.M),
 	}
-	exactFields(vals, m)
 	// A number the machine lacks (an import that cannot give it) is an
 	// empty field to fill, not a zero to correct.
 	for key, v := range map[string]float64{"beta1": m.Beta1, "beta2": m.Beta2, "mispredict": m.M} {
@@ -110,23 +109,6 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 	p.edit.set(ctx, vals)
 	p.editErrs = map[string]string{}
 	p.readEditor()
-}
-
-// exactFields keeps full precision where the four-digit display would round
-// (a derived β2 such as 948148148.148 B/s).
-func exactFields(vals map[string]string, m machine.Machine) {
-	if v, _ := units.ParseBandwidth(vals["beta1"]); v != m.Beta1 {
-		vals["beta1"] = strconv.FormatFloat(m.Beta1, 'g', -1, 64) + " B/s"
-	}
-	if v, _ := units.ParseBandwidth(vals["beta2"]); v != m.Beta2 {
-		vals["beta2"] = strconv.FormatFloat(m.Beta2, 'g', -1, 64) + " B/s"
-	}
-	if v, _ := units.ParseDuration(vals["mispredict"]); v != m.M {
-		vals["mispredict"] = strconv.FormatFloat(m.M, 'g', -1, 64) + " s"
-	}
-	if v, _ := units.ParseSize(vals["cache"]); v != m.C {
-		vals["cache"] = strconv.FormatInt(m.C, 10) + " B"
-	}
 }
 
 // readEditor parses the editor's fields and validates the machine. It
@@ -152,6 +134,11 @@ func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	})
 	parse("cache", func(s string) (err error) { m.C, err = units.ParseSize(s); return })
 	parse("line", func(s string) (err error) { m.B, err = units.ParseSize(s); return })
+	if _, bad := p.editErrs["line"]; !bad && strings.Contains(p.edit.text["cache"], ".") {
+		// A cache typed as shown, rounded ("10.42 MiB"): the nearest
+		// whole number of lines.
+		m.C = machine.NearestLines(m.C, m.B)
+	}
 	parse("mispredict", func(s string) (err error) { m.M, err = units.ParseDuration(s); return })
 	if m.Name == "" {
 		p.editErrs["name"] = "give the machine a name"
@@ -184,9 +171,11 @@ func (p *machinesPage) onEditField(key string) app.EventHandler {
 
 func (p *machinesPage) onSave(ctx app.Context, e app.Event) {
 	e.PreventDefault()
+	p.edit.settle()
 	m, ok := p.readEditor()
 	if !ok {
 		p.notice = "Not saved: fix the marked fields."
+		focusInvalid("machine-form")
 		return
 	}
 	if m.Source == "" {
@@ -204,6 +193,7 @@ func (p *machinesPage) onSave(ctx app.Context, e app.Event) {
 func (p *machinesPage) onNew(ctx app.Context, e app.Event) {
 	p.openEditor(ctx, "", machine.Machine{Name: "My machine", Beta1: 10e9, Beta2: 2e9, Mu1: 2, C: 8 << 20, B: 64, M: 5e-9, Source: "user"})
 	p.notice = ""
+	focusFirst("editor")
 }
 
 func (p *machinesPage) onEdit(id string) app.EventHandler {
@@ -217,7 +207,7 @@ func (p *machinesPage) onEdit(id string) app.EventHandler {
 				p.openEditor(ctx, "", m)
 			}
 			p.notice = ""
-			ctx.ScrollTo("editor")
+			focusFirst("editor")
 		}
 	}
 }
@@ -339,6 +329,7 @@ func (p *machinesPage) onSpecField(key string) app.EventHandler {
 // opens the editor on the result.
 func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	e.PreventDefault()
+	p.spec.settle()
 	p.specErrs = map[string]string{}
 	var s machine.Spec
 	parse := func(key string, f func(string) error) {
@@ -359,6 +350,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	parse("cache", func(v string) (err error) { s.Cache, err = units.ParseSize(v); return })
 	parse("line", func(v string) (err error) { s.Line, err = units.ParseSize(v); return })
 	if len(p.specErrs) > 0 {
+		focusInvalid("derive-form")
 		return
 	}
 	m, err := machine.Derive(s)
@@ -378,7 +370,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	m.Name = "Derived machine"
 	p.openEditor(ctx, "", m)
 	p.notice = "Derived from the specifications; check the numbers, name the machine and save it."
-	ctx.ScrollTo("editor")
+	focusFirst("editor")
 }
 
 func (p *machinesPage) Render() app.UI {
