@@ -353,7 +353,8 @@ func (p *kernelsPage) renderResult() app.UI {
 		app.H2().Text("Prediction"),
 		app.P().Class("total").Body(
 			app.Span().ID("total").DataSet("seconds", strconv.FormatFloat(b.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(b.Seconds)),
-			app.Span().Class("bound").Text(" at least"),
+			app.If(b.NotBound == "", app.Span().Class("bound").Text(" at least")).
+				Else(app.Span().ID("not-bound").Class("bound warn").Text(" an estimate, not a bound: the formula's regime does not hold here (see the first warning)")),
 		),
 		app.If(len(p.errs) > 0, app.P().Class("stale").Text("Not updated: this is the prediction for n = "+units.FormatCount(p.s.Params.N)+", the last accepted value; the link holds it too. Fix the marked field.")),
 		app.P().ID("regime").Class("regime").Text(b.Regime),
@@ -362,7 +363,7 @@ func (p *kernelsPage) renderResult() app.UI {
 				app.Range(b.Warnings).Slice(func(i int) app.UI { return app.Li().Text(b.Warnings[i]) }),
 			),
 		),
-		&chart{ID: "breakdown-chart", Label: "Where the predicted time goes, by term", Option: p.bars, Height: 90 + 22*len(b.Terms)},
+		&chart{ID: "breakdown-chart", Label: "Where the predicted time goes, by term", Summary: breakdownSummary(b), Option: p.bars, Height: 90 + 22*len(b.Terms)},
 		app.Div().Class("table-wrap").Body(app.Table().ID("terms").Class("terms").Body(
 			app.Caption().Text("Breakdown"),
 			app.THead().Body(app.Tr().Body(
@@ -415,7 +416,7 @@ func (p *kernelsPage) renderSweep(k mbram.Kernel) app.UI {
 				}),
 			),
 		),
-		&chart{ID: "sweep-chart", Label: "Predicted time against " + paramMeaning(k, "n") + ", log-log", Option: p.sweep.Option, Height: 380},
+		&chart{ID: "sweep-chart", Label: "Predicted time against " + paramMeaning(k, "n") + ", log-log", Summary: p.sweep.Summary, Option: p.sweep.Option, Height: 380},
 		p.renderSweepTime(),
 	)
 }
@@ -457,7 +458,9 @@ func (p *kernelsPage) renderShare() app.UI {
 // machineSummary shows the machine's parameters as the paper writes them.
 func machineSummary(m machine.Machine) app.UI {
 	row := func(term, def, title string) app.UI {
-		return app.Div().Body(app.Dt().Title(title).Text(term), app.Dd().Text(def))
+		// The meaning is written out, not left to a hover title: touch
+		// screens have no hover.
+		return app.Div().Body(app.Dt().Text(term), app.Dd().Body(app.Text(def), app.Small().Class("meaning").Text(title)))
 	}
 	return app.Div().Class("machine-summary").Body(
 		app.Dl().Class("params").Body(

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"bytes"
 	"errors"
 	"fmt"
@@ -386,10 +387,11 @@ func (p *machinesPage) Render() app.UI {
 		app.Section().ID("presets").Class("panel").Body(
 			app.H2().Text("Presets"),
 			p.machineTable("preset-table", p.lib.Presets, false),
+			app.P().ID("symbols").Class("note").Text("β1: sequential bandwidth from memory. β2: random-access bandwidth, a whole line fetched from a random place. μ1: sequential streams that run at full speed at once. C: the largest cache. B: its line size. m: the time lost on a mispredicted branch."),
 		),
 		app.Section().Class("panel").Body(
 			app.H2().Text("Bandwidths compared"),
-			&chart{ID: "bandwidth-chart", Label: "Sequential and random-access bandwidth of every machine", Option: bandwidthOption(append(append([]machine.Machine(nil), p.lib.Presets...), p.lib.User...)), Height: 360},
+			p.bandwidthChart(),
 		),
 	)
 }
@@ -505,6 +507,53 @@ func (p *machinesPage) renderDerive() app.UI {
 	)
 }
 
+func (p *machinesPage) bandwidthChart() app.UI {
+	ms := append(append([]machine.Machine(nil), p.lib.Presets...), p.lib.User...)
+	return &chart{ID: "bandwidth-chart", Label: "Sequential and random-access bandwidth of every machine", Summary: bandwidthSummary(ms), Option: bandwidthOption(ms), Height: 360}
+}
+
+// bandwidthSummary says what the bandwidth chart shows in words.
+func bandwidthSummary(ms []machine.Machine) string {
+	if len(ms) == 0 {
+		return ""
+	}
+	lo, hi := ms[0], ms[0]
+	for _, m := range ms {
+		if m.Beta1 < lo.Beta1 {
+			lo = m
+		}
+		if m.Beta1 > hi.Beta1 {
+			hi = m
+		}
+	}
+	return fmt.Sprintf("%s: β1 from %s (%s) to %s (%s); β2, a line from a random place, is below β1 on every machine.",
+		plural(int64(len(ms)), "machine", "machines"), units.FormatBandwidth(lo.Beta1), lo.Name, units.FormatBandwidth(hi.Beta1), hi.Name)
+}
+
+// logBounds is the decade range [10^a, 10^b] around the positive values,
+// so a log axis spans the data and not ECharts' default decades.
+func logBounds(vs ...float64) (lo, hi float64) {
+	for _, v := range vs {
+		if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			continue
+		}
+		if lo == 0 || v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	if lo == 0 {
+		return 1, 10
+	}
+	lo, hi = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+	if hi <= lo {
+		hi = lo * 10
+	}
+	return lo, hi
+}
+
 // bandwidthOption draws β1 and β2 of each machine on a log axis.
 func bandwidthOption(ms []machine.Machine) string {
 	names := make([]string, len(ms))
@@ -513,12 +562,13 @@ func bandwidthOption(ms []machine.Machine) string {
 	for i, m := range ms {
 		names[i], b1[i], b2[i] = m.Name, m.Beta1, m.Beta2
 	}
+	lo, hi := logBounds(append(append([]float64(nil), b1...), b2...)...)
 	return chartJSON(map[string]any{
 		"animation": false,
 		"legend":    map[string]any{"top": 4, "left": 0},
 		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@bandwidth"},
 		"grid":      map[string]any{"left": 8, "right": 24, "top": 48, "bottom": 8, "containLabel": true},
-		"xAxis":     map[string]any{"type": "log", "axisLabel": map[string]any{"formatter": "@bandwidth"}},
+		"xAxis":     map[string]any{"type": "log", "min": lo, "max": hi, "axisLabel": map[string]any{"formatter": "@bandwidth"}},
 		"yAxis":     map[string]any{"type": "category", "inverse": true, "data": names, "axisLabel": map[string]any{"width": 200, "overflow": "truncate"}},
 		"series": []any{
 			map[string]any{"type": "bar", "name": "β1 sequential", "data": b1},

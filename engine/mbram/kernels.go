@@ -147,13 +147,14 @@ func (k Kernel) usesRadix() bool {
 // eval carries one evaluation. With explain false the formula strings are
 // not built, which keeps a sweep at a few tens of nanoseconds per point.
 type eval struct {
-	m       machine.Machine
-	p       Params
-	explain bool
-	total   float64
-	terms   []Term
-	regime  string
-	warn    []string
+	m        machine.Machine
+	p        Params
+	explain  bool
+	total    float64
+	terms    []Term
+	regime   string
+	warn     []string
+	notBound string // why the prediction is not a lower bound, "" when it is
 }
 
 // add records a term; sub builds the substituted formula only when asked.
@@ -175,6 +176,18 @@ func (e *eval) warnf(format string, args ...any) {
 	}
 }
 
+// overestimates records a warning that also means the prediction is no
+// longer a lower bound.
+func (e *eval) overestimates(format string, args ...any) {
+	if e.explain {
+		msg := fmt.Sprintf(format, args...)
+		e.warn = append(e.warn, msg)
+		if e.notBound == "" {
+			e.notBound = msg
+		}
+	}
+}
+
 func (e *eval) setRegime(r string) {
 	if e.explain {
 		e.regime = r
@@ -190,7 +203,7 @@ func Predict(m machine.Machine, kernelID string, p Params) (Breakdown, error) {
 	if e.warn == nil {
 		e.warn = []string{}
 	}
-	return Breakdown{Kernel: kernelID, Seconds: e.total, Terms: e.terms, Regime: e.regime, Warnings: e.warn}, nil
+	return Breakdown{Kernel: kernelID, Seconds: e.total, Terms: e.terms, Regime: e.regime, Warnings: e.warn, NotBound: e.notBound}, nil
 }
 
 // Seconds evaluates only the total, for sweeps and charts.

@@ -308,3 +308,17 @@ func BenchmarkPredict(b *testing.B) {
 		}
 	}
 }
+
+// The permutation product with Y in cache (wN <= C) is not a lower bound:
+// its random term charges misses that hit. With Y past the cache it is.
+func TestNotBoundWhereTheRegimeFails(t *testing.T) {
+	m := preset(t, "p4-2.66-ddr266")
+	b, err := mbram.Predict(m, "perm", mbram.Params{N: 1 << 10, W: 4})
+	if err != nil || b.NotBound == "" || !strings.Contains(b.NotBound, "wN > C") {
+		t.Errorf("n = 1Ki: NotBound %q, %v; want the wN > C reason", b.NotBound, err)
+	}
+	b, err = mbram.Predict(m, "perm", mbram.Params{N: 1 << 24, W: 4})
+	if err != nil || b.NotBound != "" {
+		t.Errorf("n = 16Mi: NotBound %q, %v; want none", b.NotBound, err)
+	}
+}
