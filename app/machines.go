@@ -1,10 +1,10 @@
 package app
 
 import (
-	"math"
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
