@@ -436,6 +436,13 @@ func (p *communicationPage) renderFitTable() app.UI {
 			}
 			r := s.Result
 			cell := func(key, v string) app.UI { return app.Td().ID("fit-" + name + "-" + key).Class("num").Text(v) }
+			doubts := r.Doubts()
+			if len(doubts) > 0 {
+				head = app.Th().Scope("row").Title(s.Set.Description).Body(
+					app.Text(name+" "),
+					app.Span().ID("fit-"+name+"-doubt").Class("doubt").Title(strings.Join(doubts, "; ")).Text("⚠ doubtful: "+strings.Join(doubts, "; ")),
+				)
+			}
 			return app.Tr().ID("fit-"+name).Body(
 				head,
 				app.Td().ID("fit-"+name+"-model").Class("model").Text(modelText(r.Model, f.seconds)),

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -94,4 +95,35 @@ func TestPhoneTables(t *testing.T) {
 		t.Errorf("the machine's symbols are not explained visibly: %q", meaning)
 	}
 	b.noErrors(t, "phone tables")
+}
+
+// TestDoubtfulFitsFlagged: a fit whose mean error is past 50% (S1 on the
+// built-in table) is flagged in its row, in words (point 9).
+func TestDoubtfulFitsFlagged(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/communication", "#fit-table")
+	b.waitFor(t, "the S1 row", `document.querySelector("#fit-S1-mean-train")`)
+	var rows []struct {
+		ID, Mean, Doubt string
+	}
+	b.eval(t, `[...document.querySelectorAll("#fit-table tbody tr")].map(tr => ({ID: tr.id, Mean: (tr.querySelector('[id$="-mean-train"]')||{}).textContent || "", Doubt: (tr.querySelector(".doubt")||{}).textContent || ""}))`, &rows)
+	flagged := 0
+	for _, r := range rows {
+		var pct float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(r.Mean), "%g", &pct); err != nil {
+			continue
+		}
+		if pct > 50 && !strings.Contains(r.Doubt, "mean error") {
+			t.Errorf("%s: mean error %s shown without a warning", r.ID, r.Mean)
+		}
+		if r.Doubt != "" {
+			flagged++
+		}
+	}
+	if flagged == 0 {
+		t.Errorf("no fit flagged; rows %v", rows)
+	}
+	b.noErrors(t, "doubtful fits")
 }
