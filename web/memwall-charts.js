@@ -147,6 +147,8 @@
     // over them or the plot.
     var legends = opt.legend ? (Array.isArray(opt.legend) ? opt.legend : [opt.legend]) : [];
     legends.forEach(function (l) {
+      // Only a legend along the top meets the icons (top right).
+      if (l.orient === "vertical" || l.bottom !== undefined) return;
       // ECharts keeps two of left, right and width: the legends here are
       // placed by left, so their width leaves the icons' corner free.
       delete l.right;
