@@ -669,7 +669,7 @@ func (p *simulatePage) renderResults() app.UI {
 			&chart{ID: "cost-chart", Label: "Simulated time accumulating over the run, by term, against accesses", Option: v.chart, Height: 340},
 		),
 		app.If(len(v.res.Phases) > 0 && v.state != stateRunning, phasesTable(v.res.Phases)),
-		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (seed 000, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow (engine/kernels/COMPARISON.md gives the reason for each kernel)."),
+		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (seed 000, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow."),
 	)
 }
 
