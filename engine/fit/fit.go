@@ -445,7 +445,7 @@ func (r *Result) Doubts() []string {
 		}
 	}
 	if len(neg) > 0 {
-		ds = append(ds, fmt.Sprintf("negative coefficient for %s: a cost below zero, so the terms describe these data poorly", joinLabels(neg)))
+		ds = append(ds, fmt.Sprintf("negative coefficient for %s: the time falls as the term grows; if the term is meant as a cost, it cannot be negative, and the terms may not suit these data", joinLabels(neg)))
 	}
 	for _, s := range []struct {
 		name string
