@@ -70,7 +70,7 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 	series := make([]any, 0, len(ids))
 	var raws rawParts
 	times := map[string][]float64{} // per kernel, per x; 0 where none
-	var names []string
+	var names, notBound []string
 	for i, id := range ids {
 		k, ok := mbram.Lookup(id)
 		if !ok || family(id) != family(s.Kernel) {
@@ -100,6 +100,17 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 				"data":  []any{map[string]any{"xAxis": s.Params.N}},
 			}
 		}
+		if a, b, ok := notBoundRange(s, id, xs); ok {
+			// Where the formula's regime does not hold the curve is no
+			// bound: shaded, and said in the summary.
+			ser["markArea"] = map[string]any{
+				"silent":    true,
+				"itemStyle": map[string]any{"color": "rgba(154, 52, 18, 0.08)"},
+				"label":     map[string]any{"show": i == 0, "position": "insideTop", "fontSize": 11, "formatter": "not a bound here"},
+				"data":      []any{[]any{map[string]any{"xAxis": a}, map[string]any{"xAxis": b}}},
+			}
+			notBound = append(notBound, fmt.Sprintf("%s is not a bound from n = %s to %s (shaded): its formula's regime does not hold there.", k.Name, units.FormatCount(a), units.FormatCount(b)))
+		}
 		series = append(series, ser)
 	}
 	ms := float64(time.Since(start).Nanoseconds()) / 1e6
@@ -116,7 +127,7 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 		"yAxis":     timeAxis(),
 		"series":    series,
 	}
-	return sweepResult{Option: raws.splice(chartJSON(opt)), Summary: sweepSummary(s, xs, names, times), From: lo, To: hi, Points: points, Millis: ms}
+	return sweepResult{Option: raws.splice(chartJSON(opt)), Summary: strings.TrimSpace(sweepSummary(s, xs, names, times) + " " + strings.Join(notBound, " ")), From: lo, To: hi, Points: points, Millis: ms}
 }
 
 // sweepSummary says in words what the sweep shows: the kernel's time over
@@ -239,4 +250,36 @@ func breakdownSummary(b mbram.Breakdown) string {
 	}
 	return fmt.Sprintf("%s in %s; the largest, %s, is %.0f%% of %s.", plural(int64(len(b.Terms)), "term", "terms"), "one bar",
 		top.Name, 100*top.Seconds/b.Seconds, units.FormatSeconds(b.Seconds))
+}
+
+// notBoundRange finds the sizes of the grid where the kernel's prediction
+// is not a lower bound (mbram's NotBound): sampled at every eighth size,
+// then the ends refined to the neighbouring sizes. It returns the first and
+// last such size, and whether there are any.
+func notBoundRange(s scenario.Scenario, id string, xs []int64) (a, b int64, ok bool) {
+	notBound := func(j int) bool {
+		p := s.Params
+		p.N = xs[j]
+		br, err := mbram.Predict(s.Machine, id, p)
+		return err == nil && br.NotBound != ""
+	}
+	first, last := -1, -1
+	for j := 0; j < len(xs); j++ {
+		if (j%8 == 0 || j == len(xs)-1) && notBound(j) {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		return 0, 0, false
+	}
+	for first > 0 && notBound(first-1) {
+		first--
+	}
+	for last < len(xs)-1 && notBound(last+1) {
+		last++
+	}
+	return xs[first], xs[last], true
 }

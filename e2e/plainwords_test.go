@@ -26,6 +26,17 @@ func TestAtLeastOnlyWhereABoundHolds(t *testing.T) {
 	if s := b.text(t, "#sweep-chart-summary"); !strings.Contains(s, "two-pass") || !strings.Contains(s, "×") || !strings.Contains(s, "cross") {
 		t.Errorf("sweep summary %q lacks the ratio and crossover", s)
 	}
+	// Y fits in the 512 KiB cache up to n = 128Ki four-byte words: there
+	// the curve is shaded and said to be no bound.
+	if s := b.text(t, "#sweep-chart-summary"); !strings.Contains(s, "not a bound from n = 1Ki") {
+		t.Errorf("sweep summary %q does not say where the formula is no bound", s)
+	}
+	var shaded bool
+	b.eval(t, `!!echarts.getInstanceByDom(document.getElementById("sweep-chart")).getOption().series[0].markArea`, &shaded)
+	if !shaded {
+		t.Error("the sweep does not shade where the formula is no bound")
+	}
+	b.screenshot(t, "kernels-perm-not-bound")
 	b.noErrors(t, "bounds")
 }
 
