@@ -18,21 +18,33 @@ import (
 // swaps in the functions.
 type chart struct {
 	app.Compo
-	ID     string // DOM id of the container, also the file name of exports
-	Label  string // accessible name
-	Option string // ECharts option as JSON
-	Height int    // pixels; 0 means the stylesheet's
+	ID      string // DOM id of the container, also the file name of exports
+	Label   string // accessible name
+	Summary string // what the chart shows, in a sentence or two: shown under it and read by screen readers
+	Option  string // ECharts option as JSON
+	Height  int    // pixels; 0 means the stylesheet's
 
 	drawn   string // the option ECharts last drew
 	pending bool   // OnMount's deferred draw has not run yet
 }
 
+// Render draws the container ECharts takes over and, under it, the
+// chart's summary. ECharts' own accessible text ("It consists of 10 series
+// count") is replaced by the label and the summary (web/memwall-charts.js
+// reads data-description).
 func (c *chart) Render() app.UI {
-	d := app.Div().ID(c.ID).Class("chart").Attr("role", "img").Aria("label", c.Label)
+	desc := c.Label
+	if c.Summary != "" {
+		desc += ". " + c.Summary
+	}
+	d := app.Div().ID(c.ID).Class("chart").Attr("role", "img").Aria("label", desc).DataSet("description", desc)
 	if c.Height > 0 {
 		d = d.Style("height", itoa(c.Height)+"px")
 	}
-	return d
+	return app.Div().Class("chart-box").Body(
+		d,
+		app.If(c.Summary != "", app.P().ID(c.ID+"-summary").Class("chart-summary").Text(c.Summary)),
+	)
 }
 
 // Drawing is most of the cost of showing a page (ECharts lays out every
@@ -77,7 +89,7 @@ func (c *chart) call(method string, args ...any) bool {
 		app.Log("memwall: chart script not loaded")
 		return false
 	}
-	lib.Call(method, append([]any{c.JSValue()}, args...)...)
+	lib.Call(method, append([]any{c.JSValue().Get("firstElementChild")}, args...)...)
 	return true
 }
 

@@ -395,7 +395,7 @@ func (p *communicationPage) renderFit() app.UI {
 		body = append(body, app.P().ID("fit-error").Class("error").Text(f.err))
 	}
 	if len(f.sets) > 0 {
-		body = append(body, p.renderFitTable(), &chart{ID: "fit-chart", Label: "Predicted against measured time per row, log-log, for S1 and M1, training and test rows", Option: f.chart, Height: 380})
+		body = append(body, p.renderFitTable(), fitDoubts(f.sets), &chart{ID: "fit-chart", Label: "Predicted against measured time per row, log-log, for S1 and M1, training and test rows", Option: f.chart, Height: 380})
 		if f.hidden > 0 {
 			body = append(body, app.P().Class("note").Text(fmt.Sprintf("%d prediction(s) that are not positive cannot be drawn on log axes.", f.hidden)))
 		}
@@ -436,6 +436,12 @@ func (p *communicationPage) renderFitTable() app.UI {
 			}
 			r := s.Result
 			cell := func(key, v string) app.UI { return app.Td().ID("fit-" + name + "-" + key).Class("num").Text(v) }
+			if short := shortDoubts(r); short != "" {
+				head = app.Th().Scope("row").Title(s.Set.Description).Body(
+					app.Text(name+" "),
+					app.Span().ID("fit-"+name+"-doubt").Class("doubt").Text("⚠ "+short),
+				)
+			}
 			return app.Tr().ID("fit-"+name).Body(
 				head,
 				app.Td().ID("fit-"+name+"-model").Class("model").Text(modelText(r.Model, f.seconds)),
@@ -467,4 +473,38 @@ func fitCompareOption(s1, m1 *fit.Result, seconds bool) (string, int) {
 	add("S1", s1, "circle", "#d97706")
 	add("M1", m1, "diamond", "#1d4ed8")
 	return sc.option(series, seconds), sc.hidden
+}
+
+// shortDoubts names what makes a fit doubtful in a few words for its table
+// row ("mean error 304%, negative coefficient"); fit.Result.Doubts says it
+// in full under the table.
+func shortDoubts(r *fit.Result) string {
+	var ws []string
+	for _, c := range r.Model.Coef {
+		if c < 0 {
+			ws = append(ws, "negative coefficient")
+			break
+		}
+	}
+	for _, st := range []fit.Stats{r.Train, r.Test} {
+		if st.RelN > 0 && st.MeanRel > fit.DoubtfulRel {
+			ws = append(ws, fmt.Sprintf("mean error %.0f%%", 100*st.MeanRel))
+			break
+		}
+	}
+	return strings.Join(ws, ", ")
+}
+
+// fitDoubts lists, under the fit table, what makes each doubtful fit so.
+func fitDoubts(sets []numl.SetFit) app.UI {
+	var ws []string
+	for _, s := range sets {
+		if s.Err != nil || s.Result == nil {
+			continue
+		}
+		for _, d := range s.Result.Doubts() {
+			ws = append(ws, s.Set.Name+": "+d)
+		}
+	}
+	return fitWarnings("fit-doubts", ws)
 }

@@ -133,3 +133,56 @@ func (f *formText) typed(key, v string) {
 	}
 	f.text[key] = v
 }
+
+// settle makes what was typed the fields' value attributes. A handler that
+// is not a key in the field (Save, Derive) calls it: the render that
+// follows may replace the inputs (a notice or a section appearing above
+// them shifts go-app's elements), and a new input shows its attribute, so
+// without it a refused form snaps back to the values it was opened with.
+func (f *formText) settle() {
+	for k, v := range f.text {
+		f.shown[k] = v
+	}
+}
+
+// focusFirst moves the focus into a section once it is rendered, on its
+// first field, and brings the section into view.
+func focusFirst(sectionID string) {
+	afterRender(func() {
+		sec := app.Window().GetElementByID(sectionID)
+		if !sec.Truthy() {
+			return
+		}
+		if in := sec.Call("querySelector", "input, select, textarea"); in.Truthy() {
+			in.Call("focus")
+		}
+		sec.Call("scrollIntoView", map[string]any{"block": "start"})
+	})
+}
+
+// focusInvalid moves the focus to the first field of a form marked
+// invalid, once the form is rendered.
+func focusInvalid(formID string) {
+	afterRender(func() {
+		if in := app.Window().Get("document").Call("querySelector", "#"+formID+" [aria-invalid=\"true\"]"); in.Truthy() {
+			in.Call("focus")
+		}
+	})
+}
+
+// afterRender runs fn once the browser has had time to render the update
+// the current handler causes. It is a browser timer, not ctx.Defer or
+// ctx.After: those are dropped when the element that fired the event is
+// replaced by that very render (a form below a section that opens).
+func afterRender(fn func()) {
+	if !app.IsClient {
+		return
+	}
+	var f app.Func
+	f = app.FuncOf(func(app.Value, []app.Value) any {
+		fn()
+		f.Release()
+		return nil
+	})
+	app.Window().Call("setTimeout", f, 80)
+}

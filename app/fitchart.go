@@ -1,6 +1,10 @@
 package app
 
-import "memwall/engine/fit"
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/fit"
+)
 
 // fitScatter gathers the points of a predicted-against-measured chart, for
 // one fit or several on the same axes.
@@ -53,4 +57,15 @@ func (s *fitScatter) option(series []any, seconds bool) string {
 		"yAxis":     map[string]any{"type": "log", "name": "predicted", "axisLabel": axisFmt},
 		"series":    append([]any{agree}, series...),
 	})
+}
+
+// fitWarnings lists what makes a fit doubtful (fit.Result.Doubts) and the
+// fit's own warnings, nothing when there are none.
+func fitWarnings(id string, ws []string) app.UI {
+	if len(ws) == 0 {
+		return nil
+	}
+	return app.Ul().ID(id).Class("warnings").Body(
+		app.Range(ws).Slice(func(i int) app.UI { return app.Li().Text(ws[i]) }),
+	)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -40,6 +41,7 @@ type kernelsPage struct {
 	share    string // the share link
 	shareErr string
 	notice   string
+	linkGen  int // edits so far; a link write waits for the typing to settle
 }
 
 func (p *kernelsPage) OnPreRender(ctx app.Context) { p.init(ctx, "") }
@@ -169,17 +171,33 @@ func (p *kernelsPage) onKernel(ctx app.Context, e app.Event) {
 func (p *kernelsPage) onText(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		p.form.typed(key, inputValue(ctx))
-		if p.applyText() {
-			p.update(ctx)
+		p.linkGen++
+		if !p.applyText() {
+			// A value on its way to a refused one ("2^7" of "2^70") was
+			// never meant: the link keeps the values accepted before.
+			return
 		}
+		p.notice = ""
+		p.recompute()
+		gen := p.linkGen
+		ctx.After(linkSettle, func(ctx app.Context) {
+			if gen == p.linkGen && len(p.errs) == 0 {
+				p.writeURL(ctx)
+			}
+		})
 	}
 }
+
+// linkSettle is how long the fields must rest before the address bar
+// takes the new values: typing "2^70" passes through "2^7", which reads.
+const linkSettle = 400 * time.Millisecond
 
 // applyText parses every workload field; it changes the scenario only when
 // all of them are good, and marks each bad one.
 func (p *kernelsPage) applyText() bool {
 	p.errs = map[string]string{}
 	params := p.s.Params
+	k, _ := mbram.Lookup(p.s.Kernel)
 	count := func(key, what string, dst *int64, optional bool) {
 		t := strings.TrimSpace(p.form.text[key])
 		if t == "" && optional {
@@ -187,13 +205,17 @@ func (p *kernelsPage) applyText() bool {
 			return
 		}
 		v, err := units.ParseCount(t)
+		if err != nil && key == "n" && errors.Is(err, units.ErrTooLarge) {
+			// n's own limit, stated as the hint and the engine state it.
+			p.errs[key] = fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), t)
+			return
+		}
 		if err != nil {
 			p.errs[key] = what + ": " + err.Error()
 			return
 		}
 		*dst = v
 	}
-	k, _ := mbram.Lookup(p.s.Kernel)
 	count("n", paramMeaning(k, "n"), &params.N, false)
 	count("w", "word size", &params.W, false)
 	if hasParam(k, "b") {
@@ -306,7 +328,7 @@ func (p *kernelsPage) Render() app.UI {
 					app.Code().Text(k.Formula),
 					app.Text(" ("+k.Source+")"),
 				),
-				textField{ID: "n", Label: paramLabel(k, "n"), Value: p.form.shown["n"], Hint: "e.g. 8Mi, 2^23, 1e6", Err: p.errs["n"], OnInput: p.onText("n")}.UI(),
+				textField{ID: "n", Label: paramLabel(k, "n"), Value: p.form.shown["n"], Hint: "a whole number " + k.RangeN() + "; e.g. 8Mi, 2^23, 1e6", Err: p.errs["n"], OnInput: p.onText("n")}.UI(),
 				textField{ID: "w", Label: "w, word size (bytes)", Value: p.form.shown["w"], Err: p.errs["w"], OnInput: p.onText("w"), Size: 6}.UI(),
 				app.If(hasParam(k, "b"),
 					textField{ID: "b", Label: "b, buckets per pass", Value: p.form.shown["b"], Err: p.errs["b"], OnInput: p.onText("b"), Size: 6}.UI(),
@@ -331,16 +353,17 @@ func (p *kernelsPage) renderResult() app.UI {
 		app.H2().Text("Prediction"),
 		app.P().Class("total").Body(
 			app.Span().ID("total").DataSet("seconds", strconv.FormatFloat(b.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(b.Seconds)),
-			app.Span().Class("bound").Text(" at least"),
+			app.If(b.NotBound == "", app.Span().Class("bound").Text(" at least")).
+				Else(app.Span().ID("not-bound").Class("bound warn").Text(" an estimate, not a bound: the formula's regime does not hold here (see the first warning)")),
 		),
-		app.If(len(p.errs) > 0, app.P().Class("stale").Text("Showing the last valid inputs: fix the marked field.")),
+		app.If(len(p.errs) > 0, app.P().Class("stale").Text("Not updated: this is the prediction for n = "+units.FormatCount(p.s.Params.N)+", the last accepted value; the link holds it too. Fix the marked field.")),
 		app.P().ID("regime").Class("regime").Text(b.Regime),
 		app.If(len(b.Warnings) > 0,
 			app.Ul().ID("warnings").Class("warnings").Body(
 				app.Range(b.Warnings).Slice(func(i int) app.UI { return app.Li().Text(b.Warnings[i]) }),
 			),
 		),
-		&chart{ID: "breakdown-chart", Label: "Where the predicted time goes, by term", Option: p.bars, Height: 90 + 22*len(b.Terms)},
+		&chart{ID: "breakdown-chart", Label: "Where the predicted time goes, by term", Summary: breakdownSummary(b), Option: p.bars, Height: 90 + 22*len(b.Terms)},
 		app.Div().Class("table-wrap").Body(app.Table().ID("terms").Class("terms").Body(
 			app.Caption().Text("Breakdown"),
 			app.THead().Body(app.Tr().Body(
@@ -393,7 +416,7 @@ func (p *kernelsPage) renderSweep(k mbram.Kernel) app.UI {
 				}),
 			),
 		),
-		&chart{ID: "sweep-chart", Label: "Predicted time against " + paramMeaning(k, "n") + ", log-log", Option: p.sweep.Option, Height: 380},
+		&chart{ID: "sweep-chart", Label: "Predicted time against " + paramMeaning(k, "n") + ", log-log", Summary: p.sweep.Summary, Option: p.sweep.Option, Height: 380},
 		p.renderSweepTime(),
 	)
 }
@@ -435,7 +458,9 @@ func (p *kernelsPage) renderShare() app.UI {
 // machineSummary shows the machine's parameters as the paper writes them.
 func machineSummary(m machine.Machine) app.UI {
 	row := func(term, def, title string) app.UI {
-		return app.Div().Body(app.Dt().Title(title).Text(term), app.Dd().Text(def))
+		// The meaning is written out, not left to a hover title: touch
+		// screens have no hover.
+		return app.Div().Body(app.Dt().Text(term), app.Dd().Body(app.Text(def), app.Small().Class("meaning").Text(title)))
 	}
 	return app.Div().Class("machine-summary").Body(
 		app.Dl().Class("params").Body(

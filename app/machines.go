@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -94,11 +95,10 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 	p.editing, p.editID = true, id
 	vals := map[string]string{
 		"name": m.Name, "description": m.Description, "source": m.Source,
-		"beta1": units.FormatBandwidth(m.Beta1), "beta2": units.FormatBandwidth(m.Beta2),
-		"mu1": strconv.Itoa(m.Mu1), "cache": units.FormatSize(m.C), "line": units.FormatSize(m.B),
-		"mispredict": units.FormatSeconds(m.M),
+		"beta1": units.FieldBandwidth(m.Beta1), "beta2": units.FieldBandwidth(m.Beta2),
+		"mu1": strconv.Itoa(m.Mu1), "cache": units.FieldSize(m.C), "line": units.FieldSize(m.B),
+		"mispredict": units.FieldSeconds(m.M),
 	}
-	exactFields(vals, m)
 	// A number the machine lacks (an import that cannot give it) is an
 	// empty field to fill, not a zero to correct.
 	for key, v := range map[string]float64{"beta1": m.Beta1, "beta2": m.Beta2, "mispredict": m.M} {
@@ -110,23 +110,6 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 	p.edit.set(ctx, vals)
 	p.editErrs = map[string]string{}
 	p.readEditor()
-}
-
-// exactFields keeps full precision where the four-digit display would round
-// (a derived β2 such as 948148148.148 B/s).
-func exactFields(vals map[string]string, m machine.Machine) {
-	if v, _ := units.ParseBandwidth(vals["beta1"]); v != m.Beta1 {
-		vals["beta1"] = strconv.FormatFloat(m.Beta1, 'g', -1, 64) + " B/s"
-	}
-	if v, _ := units.ParseBandwidth(vals["beta2"]); v != m.Beta2 {
-		vals["beta2"] = strconv.FormatFloat(m.Beta2, 'g', -1, 64) + " B/s"
-	}
-	if v, _ := units.ParseDuration(vals["mispredict"]); v != m.M {
-		vals["mispredict"] = strconv.FormatFloat(m.M, 'g', -1, 64) + " s"
-	}
-	if v, _ := units.ParseSize(vals["cache"]); v != m.C {
-		vals["cache"] = strconv.FormatInt(m.C, 10) + " B"
-	}
 }
 
 // readEditor parses the editor's fields and validates the machine. It
@@ -152,6 +135,11 @@ func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	})
 	parse("cache", func(s string) (err error) { m.C, err = units.ParseSize(s); return })
 	parse("line", func(s string) (err error) { m.B, err = units.ParseSize(s); return })
+	if _, bad := p.editErrs["line"]; !bad && strings.Contains(p.edit.text["cache"], ".") {
+		// A cache typed as shown, rounded ("10.42 MiB"): the nearest
+		// whole number of lines.
+		m.C = machine.NearestLines(m.C, m.B)
+	}
 	parse("mispredict", func(s string) (err error) { m.M, err = units.ParseDuration(s); return })
 	if m.Name == "" {
 		p.editErrs["name"] = "give the machine a name"
@@ -184,9 +172,11 @@ func (p *machinesPage) onEditField(key string) app.EventHandler {
 
 func (p *machinesPage) onSave(ctx app.Context, e app.Event) {
 	e.PreventDefault()
+	p.edit.settle()
 	m, ok := p.readEditor()
 	if !ok {
 		p.notice = "Not saved: fix the marked fields."
+		focusInvalid("machine-form")
 		return
 	}
 	if m.Source == "" {
@@ -204,6 +194,7 @@ func (p *machinesPage) onSave(ctx app.Context, e app.Event) {
 func (p *machinesPage) onNew(ctx app.Context, e app.Event) {
 	p.openEditor(ctx, "", machine.Machine{Name: "My machine", Beta1: 10e9, Beta2: 2e9, Mu1: 2, C: 8 << 20, B: 64, M: 5e-9, Source: "user"})
 	p.notice = ""
+	focusFirst("editor")
 }
 
 func (p *machinesPage) onEdit(id string) app.EventHandler {
@@ -217,7 +208,7 @@ func (p *machinesPage) onEdit(id string) app.EventHandler {
 				p.openEditor(ctx, "", m)
 			}
 			p.notice = ""
-			ctx.ScrollTo("editor")
+			focusFirst("editor")
 		}
 	}
 }
@@ -339,6 +330,7 @@ func (p *machinesPage) onSpecField(key string) app.EventHandler {
 // opens the editor on the result.
 func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	e.PreventDefault()
+	p.spec.settle()
 	p.specErrs = map[string]string{}
 	var s machine.Spec
 	parse := func(key string, f func(string) error) {
@@ -359,6 +351,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	parse("cache", func(v string) (err error) { s.Cache, err = units.ParseSize(v); return })
 	parse("line", func(v string) (err error) { s.Line, err = units.ParseSize(v); return })
 	if len(p.specErrs) > 0 {
+		focusInvalid("derive-form")
 		return
 	}
 	m, err := machine.Derive(s)
@@ -378,7 +371,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	m.Name = "Derived machine"
 	p.openEditor(ctx, "", m)
 	p.notice = "Derived from the specifications; check the numbers, name the machine and save it."
-	ctx.ScrollTo("editor")
+	focusFirst("editor")
 }
 
 func (p *machinesPage) Render() app.UI {
@@ -394,10 +387,11 @@ func (p *machinesPage) Render() app.UI {
 		app.Section().ID("presets").Class("panel").Body(
 			app.H2().Text("Presets"),
 			p.machineTable("preset-table", p.lib.Presets, false),
+			app.P().ID("symbols").Class("note").Text("β1: sequential bandwidth from memory. β2: random-access bandwidth, a whole line fetched from a random place. μ1: sequential streams that run at full speed at once. C: the largest cache. B: its line size. m: the time lost on a mispredicted branch."),
 		),
 		app.Section().Class("panel").Body(
 			app.H2().Text("Bandwidths compared"),
-			&chart{ID: "bandwidth-chart", Label: "Sequential and random-access bandwidth of every machine", Option: bandwidthOption(append(append([]machine.Machine(nil), p.lib.Presets...), p.lib.User...)), Height: 360},
+			p.bandwidthChart(),
 		),
 	)
 }
@@ -513,6 +507,53 @@ func (p *machinesPage) renderDerive() app.UI {
 	)
 }
 
+func (p *machinesPage) bandwidthChart() app.UI {
+	ms := append(append([]machine.Machine(nil), p.lib.Presets...), p.lib.User...)
+	return &chart{ID: "bandwidth-chart", Label: "Sequential and random-access bandwidth of every machine", Summary: bandwidthSummary(ms), Option: bandwidthOption(ms), Height: 360}
+}
+
+// bandwidthSummary says what the bandwidth chart shows in words.
+func bandwidthSummary(ms []machine.Machine) string {
+	if len(ms) == 0 {
+		return ""
+	}
+	lo, hi := ms[0], ms[0]
+	for _, m := range ms {
+		if m.Beta1 < lo.Beta1 {
+			lo = m
+		}
+		if m.Beta1 > hi.Beta1 {
+			hi = m
+		}
+	}
+	return fmt.Sprintf("%s: β1 from %s (%s) to %s (%s); β2, a line from a random place, is below β1 on every machine.",
+		plural(int64(len(ms)), "machine", "machines"), units.FormatBandwidth(lo.Beta1), lo.Name, units.FormatBandwidth(hi.Beta1), hi.Name)
+}
+
+// logBounds is the decade range [10^a, 10^b] around the positive values,
+// so a log axis spans the data and not ECharts' default decades.
+func logBounds(vs ...float64) (lo, hi float64) {
+	for _, v := range vs {
+		if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			continue
+		}
+		if lo == 0 || v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	if lo == 0 {
+		return 1, 10
+	}
+	lo, hi = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+	if hi <= lo {
+		hi = lo * 10
+	}
+	return lo, hi
+}
+
 // bandwidthOption draws β1 and β2 of each machine on a log axis.
 func bandwidthOption(ms []machine.Machine) string {
 	names := make([]string, len(ms))
@@ -521,12 +562,13 @@ func bandwidthOption(ms []machine.Machine) string {
 	for i, m := range ms {
 		names[i], b1[i], b2[i] = m.Name, m.Beta1, m.Beta2
 	}
+	lo, hi := logBounds(append(append([]float64(nil), b1...), b2...)...)
 	return chartJSON(map[string]any{
 		"animation": false,
 		"legend":    map[string]any{"top": 4, "left": 0},
 		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@bandwidth"},
 		"grid":      map[string]any{"left": 8, "right": 24, "top": 48, "bottom": 8, "containLabel": true},
-		"xAxis":     map[string]any{"type": "log", "axisLabel": map[string]any{"formatter": "@bandwidth"}},
+		"xAxis":     map[string]any{"type": "log", "min": lo, "max": hi, "axisLabel": map[string]any{"formatter": "@bandwidth"}},
 		"yAxis":     map[string]any{"type": "category", "inverse": true, "data": names, "axisLabel": map[string]any{"width": 200, "overflow": "truncate"}},
 		"series": []any{
 			map[string]any{"type": "bar", "name": "β1 sequential", "data": b1},

@@ -110,6 +110,7 @@ func (p *simulatePage) init(ctx app.Context, fragment string) {
 	p.s, p.seed, p.pred = s, r.seed, r.pred
 	if p.source == "" {
 		p.source = sourceKernel
+		p.format = trace.Detect
 	}
 	p.errs = map[string]string{}
 	p.resetText(ctx)
@@ -389,10 +390,11 @@ func (p *simulatePage) Render() app.UI {
 					radio("source-trace", "source", "A trace file", p.source == sourceTrace, p.onSource(sourceTrace)),
 				),
 				app.If(p.source == sourceKernel, p.renderKernelInputs(k)).Else(p.renderTraceInputs()),
-				selectField("predictor", "Branch predictor", p.pred.String(), []option{
+				// A trace has memory accesses only: no branch to predict.
+				app.If(p.source == sourceKernel, selectField("predictor", "Branch predictor", p.pred.String(), []option{
 					{Value: sim.Majority.String(), Label: "majority (the seed's idealised rule)"},
 					{Value: sim.TwoBit.String(), Label: "2-bit saturating counter"},
-				}, p.onPredictor),
+				}, p.onPredictor)),
 				app.Div().Class("row actions").Body(
 					dimmed(app.Button().Type("submit").ID("run").Disabled(busy).Text("Run"), busy),
 					dimmed(app.Button().Type("button").ID("cancel").Disabled(!busy).Text("Cancel").OnClick(p.onCancel), !busy),
@@ -433,6 +435,7 @@ func (p *simulatePage) renderTraceInputs() app.UI {
 	}
 	return app.Div().Body(
 		selectField("trace-format", "Trace format", p.format.String(), []option{
+			{Value: trace.Detect.String(), Label: "detect from the file"},
 			{Value: trace.Plain.String(), Label: "plain: R|W address size"},
 			{Value: trace.Lackey.String(), Label: "Valgrind Lackey (--trace-mem=yes)"},
 		}, p.onFormat),

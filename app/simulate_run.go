@@ -178,7 +178,7 @@ func (p *simulatePage) start(ctx app.Context) {
 			p.file.err = "Choose a trace file first."
 			return
 		}
-		v.what = fmt.Sprintf("trace %s (%s) on %s, %s predictor", p.file.name, p.format, p.s.Machine.Name, p.pred)
+		v.what = fmt.Sprintf("trace %s (%s) on %s", p.file.name, formatName(p.format), p.s.Machine.Name)
 		v.unit = "bytes"
 		v.total = p.file.size
 	} else {
@@ -225,7 +225,7 @@ func (p *simulatePage) start(ctx app.Context) {
 		var st trace.Stats
 		if v.isTrace {
 			r := newFileReader(file.value, file.size)
-			st, err = trace.Replay(rctx, s, trace.NewReader(r, format, maxTrace), simSlice, func(s *sim.Sim, st trace.Stats) {
+			st, err = trace.Replay(rctx, s, trace.NewReader(r, format, maxTrace), traceSlice(file.size), func(s *sim.Sim, st trace.Stats) {
 				job.progress(ctx, p, id, st.Bytes, file.size)
 			})
 		} else {
@@ -249,6 +249,13 @@ func (p *simulatePage) start(ctx app.Context) {
 
 // sliceFor keeps simSlice for long runs and cuts a short one into some
 // tens of slices, so its cost chart has points to draw.
+// traceSlice is the slice for a trace of size bytes: about 64 slices over
+// the file (a line is some 12 bytes), so its cost chart has points to draw,
+// and no more than simSlice records between yields.
+func traceSlice(size int64) int64 {
+	return min(max(size/12/64, 16), simSlice)
+}
+
 func sliceFor(kernel string, n int64) int64 {
 	if kernel == "matmul" {
 		n = 2 * n * n * n / 3 // matmul makes 2n³ accesses; the others a few n
@@ -555,7 +562,7 @@ func (p *simulatePage) renderStatus() app.UI {
 		app.P().ID("rate").DataSet("rate", strconv.FormatFloat(v.rate(), 'g', 6, 64)).DataSet("wall", strconv.FormatFloat(v.wall.Seconds(), 'g', 6, 64)).DataSet("idle", strconv.FormatFloat(v.idle.Seconds(), 'g', 6, 64)).Body(
 			app.Text(fmt.Sprintf("%s in %s of wall time: ", plural(v.counts.Accesses, "access", "accesses"), units.FormatSeconds(v.wall.Seconds()))),
 			app.Strong().Text(formatRate(v.rate())),
-			app.Text(fmt.Sprintf(" in this browser, data generation included (%.0f %% of the time went to keeping the page responsive).", 100*v.idleShare())),
+			app.Text(fmt.Sprintf(" in this browser, %s (%.0f %% of the time went to keeping the page responsive).", v.inputWork(), 100*v.idleShare())),
 		),
 	)
 }
@@ -662,7 +669,7 @@ func (p *simulatePage) renderResults() app.UI {
 			&chart{ID: "cost-chart", Label: "Simulated time accumulating over the run, by term, against accesses", Option: v.chart, Height: 340},
 		),
 		app.If(len(v.res.Phases) > 0 && v.state != stateRunning, phasesTable(v.res.Phases)),
-		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (seed 000, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow (engine/kernels/COMPARISON.md gives the reason for each kernel)."),
+		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (seed 000, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow."),
 	)
 }
 
@@ -787,4 +794,23 @@ func phasesTable(phases []sim.Phase) app.UI {
 			)
 		})),
 	))
+}
+
+// inputWork says what the wall time includes besides simulating.
+func (v *simView) inputWork() string {
+	if v.isTrace {
+		return "reading the file included"
+	}
+	return "data generation included"
+}
+
+// formatName says which trace format a run reads.
+func formatName(f trace.Format) string {
+	switch f {
+	case trace.Lackey:
+		return "Valgrind Lackey"
+	case trace.Detect:
+		return "format detected from its first line"
+	}
+	return "plain"
 }

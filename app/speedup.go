@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -485,13 +487,23 @@ func (p *speedupPage) useFile(ctx app.Context, name string, t *dataset.Table) {
 	p.file, p.fileName = t, name
 	p.setData(fileData)
 	// Keep the model the user built if the file has what it reads.
-	if _, err := fit.Fit(frameFor(t, p.nCol, p.pCol), fit.Spec{Y: p.yCol, Terms: mustTerms(terms), Weighting: fit.Absolute}); err == nil || errors.Is(err, fit.ErrTooFewPoints) {
-		p.text["terms"], p.text["region"] = terms, region
+	frame := frameFor(t, p.nCol, p.pCol)
+	kept := ""
+	if _, err := fit.Fit(frame, fit.Spec{Y: p.yCol, Terms: mustTerms(terms), Weighting: fit.Absolute}); err == nil || errors.Is(err, fit.ErrTooFewPoints) {
+		p.text["terms"] = terms
+		// The region is kept only if it selects enough of the new rows
+		// to fit the terms; else it is set to fit the new data.
+		if regionRows(frame, region) > len(mustTerms(terms)) {
+			p.text["region"] = region
+		} else {
+			p.text["region"] = regionFor(frame, len(mustTerms(terms)))
+			kept = fmt.Sprintf(" The characterisation region %q selected too few of its rows; it is now %q.", region, p.text["region"])
+		}
 	}
 	p.showText()
 	p.search, p.searchErr = nil, ""
-	p.notice = fmt.Sprintf("Imported %s: %d rows, columns %s.", name, t.Len(), strings.Join(t.Names(), ", "))
 	p.update(ctx)
+	p.notice = fmt.Sprintf("Imported %s: %d rows, columns %s.%s", name, t.Len(), strings.Join(t.Names(), ", "), kept)
 }
 
 func mustTerms(s string) []fit.Term {
@@ -612,4 +624,36 @@ func (p *speedupPage) onUseCandidate(i int) app.EventHandler {
 		}
 		p.update(ctx)
 	}
+}
+
+// regionRows counts the rows a region selects, 0 for one that does not
+// parse or read.
+func regionRows(f fit.Frame, region string) int {
+	c, err := fit.ParseCond(region)
+	if err != nil {
+		return 0
+	}
+	train, _, err := fit.Split(f, c)
+	if err != nil {
+		return 0
+	}
+	return len(train)
+}
+
+// regionFor is a characterisation region for new data: the rows up to the
+// median N (the small problems fitted, the large ones predicted), when
+// that leaves more rows than terms; every row otherwise.
+func regionFor(f fit.Frame, terms int) string {
+	ns, ok := f.Column("N")
+	if !ok || len(ns) == 0 {
+		return ""
+	}
+	sorted := append([]float64(nil), ns...)
+	slices.Sort(sorted)
+	med := sorted[(len(sorted)-1)/2]
+	r := "N <= " + strconv.FormatFloat(med, 'g', -1, 64)
+	if n := regionRows(f, r); n > terms && n < len(ns) {
+		return r
+	}
+	return ""
 }

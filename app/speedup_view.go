@@ -461,10 +461,8 @@ func (p *speedupPage) renderFit() app.UI {
 		)),
 		app.If(o.published != nil, app.P().ID("published-note").Class("note").Text(publishedNote(o.published))),
 		statsTable(r),
-		app.If(len(r.Warnings) > 0, app.Ul().ID("fit-warnings").Class("warnings").Body(
-			app.Range(r.Warnings).Slice(func(i int) app.UI { return app.Li().Text(r.Warnings[i]) }),
-		)),
-		app.P().Class("note").Text("s_e = √(SSE/(n − p)); D = SSE/SST (0 is perfect, below 0.01 acceptable); R² = 1 − D; relative errors |ŷ − y|/|y| (seed 001, section 4). Condition number of the normalised design matrix: "+fmtNum(r.Cond)+"."),
+		fitWarnings("fit-warnings", append(r.Doubts(), r.Warnings...)),
+		app.P().Class("note").Text("s_e = √(SSE/(n − p)), the typical error; D = SSE/SST, the share of the variation the model leaves unexplained (0 is perfect, below 0.01 acceptable); R² = 1 − D; relative errors |ŷ − y|/|y|. Condition number of the design matrix, its columns scaled to length 1: "+fmtNum(r.Cond)+" (how much the data's rounding can move the coefficients; above about 10^6 they are not to be trusted)."),
 	)
 }
 

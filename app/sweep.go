@@ -1,8 +1,10 @@
 package app
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"memwall/engine/mbram"
@@ -16,6 +18,7 @@ const sweepPoints = 200
 
 type sweepResult struct {
 	Option   string  // chart option
+	Summary  string  // what the chart shows, in words
 	From, To int64   // the N range used
 	Points   int     // predictions computed
 	Millis   float64 // time they took, shown on the page and read by the browser tests
@@ -66,6 +69,8 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 	points := 0
 	series := make([]any, 0, len(ids))
 	var raws rawParts
+	times := map[string][]float64{} // per kernel, per x; 0 where none
+	var names, notBound []string
 	for i, id := range ids {
 		k, ok := mbram.Lookup(id)
 		if !ok || family(id) != family(s.Kernel) {
@@ -73,14 +78,18 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 		}
 		data := make([]byte, 0, 24*len(xs))
 		data = append(data, '[')
-		for _, x := range xs {
+		ts := make([]float64, len(xs))
+		for j, x := range xs {
 			p := s.Params
 			p.N = x
 			if sec, err := mbram.Seconds(s.Machine, id, p); err == nil && sec > 0 {
 				data = appendPoint(data, x, sec)
+				ts[j] = sec
 				points++
 			}
 		}
+		times[id] = ts
+		names = append(names, id)
 		data = append(data[:len(data)-boolInt(data[len(data)-1] == ',')], ']')
 		ser := map[string]any{"type": "line", "name": k.Name, "showSymbol": false, "data": raws.add(data), "lineStyle": map[string]any{"width": 2}}
 		if i == 0 {
@@ -90,6 +99,17 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 				"label": map[string]any{"formatter": "N = " + units.FormatCount(s.Params.N)},
 				"data":  []any{map[string]any{"xAxis": s.Params.N}},
 			}
+		}
+		if a, b, ok := notBoundRange(s, id, xs); ok {
+			// Where the formula's regime does not hold the curve is no
+			// bound: shaded, and said in the summary.
+			ser["markArea"] = map[string]any{
+				"silent":    true,
+				"itemStyle": map[string]any{"color": "rgba(154, 52, 18, 0.08)"},
+				"label":     map[string]any{"show": i == 0, "position": "insideTop", "fontSize": 11, "formatter": "not a bound here"},
+				"data":      []any{[]any{map[string]any{"xAxis": a}, map[string]any{"xAxis": b}}},
+			}
+			notBound = append(notBound, fmt.Sprintf("%s is not a bound from n = %s to %s (shaded): its formula's regime does not hold there.", k.Name, units.FormatCount(a), units.FormatCount(b)))
 		}
 		series = append(series, ser)
 	}
@@ -107,7 +127,64 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 		"yAxis":     timeAxis(),
 		"series":    series,
 	}
-	return sweepResult{Option: raws.splice(chartJSON(opt)), From: lo, To: hi, Points: points, Millis: ms}
+	return sweepResult{Option: raws.splice(chartJSON(opt)), Summary: strings.TrimSpace(sweepSummary(s, xs, names, times) + " " + strings.Join(notBound, " ")), From: lo, To: hi, Points: points, Millis: ms}
+}
+
+// sweepSummary says in words what the sweep shows: the kernel's time over
+// the range and, for each compared kernel, the ratio at the chosen n and
+// where the two cross.
+func sweepSummary(s scenario.Scenario, xs []int64, ids []string, times map[string][]float64) string {
+	if len(ids) == 0 || len(xs) == 0 {
+		return ""
+	}
+	main := times[ids[0]]
+	k, _ := mbram.Lookup(ids[0])
+	first, last := -1, -1
+	for j, t := range main {
+		if t > 0 {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s takes from %s at n = %s to %s at n = %s.", k.Name,
+		units.FormatSeconds(main[first]), units.FormatCount(xs[first]), units.FormatSeconds(main[last]), units.FormatCount(xs[last]))
+	at, _ := mbram.Seconds(s.Machine, ids[0], s.Params)
+	for _, id := range ids[1:] {
+		c, _ := mbram.Lookup(id)
+		other := times[id]
+		if t, err := mbram.Seconds(s.Machine, id, s.Params); err == nil && t > 0 && at > 0 {
+			fmt.Fprintf(&b, " At n = %s, %s takes %s the time of %s", units.FormatCount(s.Params.N), c.Name, ratioWords(t/at), k.Name)
+		} else {
+			fmt.Fprintf(&b, " %s", c.Name)
+		}
+		var cross []string
+		for j := 1; j < len(xs); j++ {
+			a0, a1, o0, o1 := main[j-1], main[j], other[j-1], other[j]
+			if a0 > 0 && a1 > 0 && o0 > 0 && o1 > 0 && (a0 < o0) != (a1 < o1) {
+				cross = append(cross, units.FormatCount(xs[j]))
+			}
+		}
+		switch {
+		case len(cross) == 0:
+			b.WriteString("; the two do not cross in this range.")
+		case len(cross) <= 3:
+			fmt.Fprintf(&b, "; they cross near n = %s.", strings.Join(cross, ", "))
+		default:
+			fmt.Fprintf(&b, "; they cross %d times.", len(cross))
+		}
+	}
+	return b.String()
+}
+
+// ratioWords writes a time ratio as "1.7×" or "0.59×".
+func ratioWords(r float64) string {
+	return strconv.FormatFloat(r, 'g', 2, 64) + "×"
 }
 
 // appendPoint writes "[x,y]," with y to six significant digits, plenty for
@@ -158,4 +235,51 @@ func sizeAxis(what string, lo, hi int64) map[string]any {
 // timeAxis is the y axis of predicted times: logarithmic, in seconds.
 func timeAxis() map[string]any {
 	return map[string]any{"type": "log", "name": "predicted time", "axisLabel": map[string]any{"formatter": "@seconds"}}
+}
+
+// breakdownSummary says where the predicted time goes, in words.
+func breakdownSummary(b mbram.Breakdown) string {
+	if len(b.Terms) == 0 || b.Seconds <= 0 {
+		return ""
+	}
+	top := b.Terms[0]
+	for _, t := range b.Terms {
+		if t.Seconds > top.Seconds {
+			top = t
+		}
+	}
+	return fmt.Sprintf("%s in %s; the largest, %s, is %.0f%% of %s.", plural(int64(len(b.Terms)), "term", "terms"), "one bar",
+		top.Name, 100*top.Seconds/b.Seconds, units.FormatSeconds(b.Seconds))
+}
+
+// notBoundRange finds the sizes of the grid where the kernel's prediction
+// is not a lower bound (mbram's NotBound): sampled at every eighth size,
+// then the ends refined to the neighbouring sizes. It returns the first and
+// last such size, and whether there are any.
+func notBoundRange(s scenario.Scenario, id string, xs []int64) (a, b int64, ok bool) {
+	notBound := func(j int) bool {
+		p := s.Params
+		p.N = xs[j]
+		br, err := mbram.Predict(s.Machine, id, p)
+		return err == nil && br.NotBound != ""
+	}
+	first, last := -1, -1
+	for j := 0; j < len(xs); j++ {
+		if (j%8 == 0 || j == len(xs)-1) && notBound(j) {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		return 0, 0, false
+	}
+	for first > 0 && notBound(first-1) {
+		first--
+	}
+	for last < len(xs)-1 && notBound(last+1) {
+		last++
+	}
+	return xs[first], xs[last], true
 }

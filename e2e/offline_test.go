@@ -111,3 +111,32 @@ func staticHost(dir string) http.Handler {
 		files.ServeHTTP(w, r)
 	})
 }
+
+// TestOfflinePlainServer serves the site as python3 -m http.server does:
+// files by their names, "/" as index.html and nothing else, so "/machines"
+// is a 404 and only "/machines.html" answers. The app must still install
+// and open every page offline, at the root and under a sub-path.
+func TestOfflinePlainServer(t *testing.T) {
+	needBrowser(t)
+	t.Run("root", func(t *testing.T) {
+		srv := httptest.NewServer(http.FileServer(http.Dir(siteDir)))
+		defer srv.Close()
+		if r, err := http.Get(srv.URL + "/machines"); err == nil {
+			r.Body.Close()
+			if r.StatusCode != http.StatusNotFound {
+				t.Fatalf("the plain server answers /machines with %s; it must not map pages", r.Status)
+			}
+		}
+		offlineCheck(t, newBrowser(t), "offline-plain-root", srv.URL, sitePages(t, siteDir), srv.Close)
+	})
+	t.Run("subpath", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "memwall")
+		if err := goCmd(nil, "run", "./wasm", "-out", dir, "-prefix", "memwall", "-brotli", "1",
+			"-wasm", filepath.Join(siteDir, "web", "app.wasm")); err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.StripPrefix("/memwall", http.FileServer(http.Dir(dir))))
+		defer srv.Close()
+		offlineCheck(t, newBrowser(t), "offline-plain-subpath", srv.URL+"/memwall", sitePages(t, dir), srv.Close)
+	})
+}

@@ -354,3 +354,53 @@ func TestSimulateTrace(t *testing.T) {
 	b.screenshot(t, "simulate-trace")
 	b.noErrors(t, "trace")
 }
+
+// TestSimulateLackeyDetected replays a Valgrind Lackey trace with the
+// format left as it opens: the format is detected (no failure on the
+// ==pid== banner), the counts are the engine's Lackey replay, the cost
+// chart has many points, and nothing about branches or data generation is
+// shown for a trace (point 6).
+func TestSimulateLackeyDetected(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	var lackey strings.Builder
+	lackey.WriteString("==4242== Lackey, an example Valgrind tool\n==4242== Command: ./scan\n==4242==\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&lackey, "I  %08x,3\n L %08x,8\n S %08x,4\n", 0x400000+i, 0x100000+8*i, 0x900000+(i*7919%20000)*64)
+	}
+	file := filepath.Join(t.TempDir(), "scan.lackey")
+	if err := os.WriteFile(file, []byte(lackey.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/simulate", "#run")
+	b.run(t, chromedp.Click("#source-trace", chromedp.ByQuery), chromedp.WaitVisible("#trace-format", chromedp.ByQuery))
+	var predictor bool
+	b.eval(t, `!!document.querySelector("#predictor")`, &predictor)
+	if predictor {
+		t.Error("a trace run offers a branch predictor")
+	}
+	b.run(t, setFile("#trace-file", file))
+	b.waitFor(t, "the file chosen", `document.querySelector("#trace-picked").textContent.includes("scan.lackey")`)
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitState(t, b, "done", 30*time.Second)
+	m, _ := presets.Machine("p4-1.7-pc133")
+	s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trace.Replay(context.Background(), s, trace.NewReader(strings.NewReader(lackey.String()), trace.Lackey, 0), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, b, s.Result().Counts)
+	b.waitFor(t, "the cost chart", `document.querySelector("#cost-chart svg")`)
+	var points int
+	b.eval(t, `Math.min(...echarts.getInstanceByDom(document.getElementById("cost-chart")).getOption().series.map(s => s.data.length))`, &points)
+	if points < 20 {
+		t.Errorf("the cost chart of a 60000-line trace has %d points per series", points)
+	}
+	if rate := b.text(t, "#rate"); strings.Contains(rate, "data generation") {
+		t.Errorf("a trace run says %q", rate)
+	}
+	b.noErrors(t, "lackey")
+}

@@ -251,3 +251,38 @@ func TestSpeedupOffline(t *testing.T) {
 	b.screenshot(t, "speedup-offline-search")
 	b.noErrors(t, "speedup offline")
 }
+
+// TestSpeedupImportRegion imports measurements whose N all lie past the
+// built-in region (N <= 2^9): the region is set to fit the new data, the
+// notice says so, and the fit has training rows (point 5).
+func TestSpeedupImportRegion(t *testing.T) {
+	needBrowser(t)
+	var data strings.Builder
+	data.WriteString("N,P,T\n")
+	for n := 1 << 12; n <= 1<<18; n *= 4 {
+		for p := 1; p <= 16; p *= 2 {
+			fmt.Fprintf(&data, "%d,%d,%g\n", n, p, 1e-6*float64(n)/float64(p)+1e-4*float64(p))
+		}
+	}
+	file := filepath.Join(t.TempDir(), "big.csv")
+	if err := os.WriteFile(file, []byte(data.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/speedup", "#coef")
+	before := ""
+	b.eval(t, `document.querySelector("#region").value`, &before)
+	b.run(t, chromedp.SetUploadFiles("#speedup-file", []string{file}, chromedp.ByQuery))
+	b.waitFor(t, "the imported file", `document.querySelector("#data").value === "file"`)
+	var region string
+	b.eval(t, `document.querySelector("#region").value`, &region)
+	if region == before {
+		t.Errorf("the region stayed %q, which selects none of the imported rows", region)
+	}
+	if n := b.text(t, "#notice"); !strings.Contains(n, "region") {
+		t.Errorf("the notice %q does not say the region changed", n)
+	}
+	b.waitFor(t, "a fit with training rows", `document.querySelector("#coef tbody td") && !document.querySelector("#region-err")`)
+	b.noErrors(t, "speedup import region")
+}

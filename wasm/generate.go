@@ -171,6 +171,7 @@ func (g *generator) buildWasm(dst string) error {
 // og:url, and the site would differ from build to build.
 func (g *generator) renderPages(version string) error {
 	h := newHandler(g.prefix, version)
+	h.ServiceWorkerTemplate = workerJS // pages precached by any name the server answers
 	files := map[string]string{
 		"/app.js":               "app.js",
 		"/app-worker.js":        "app-worker.js",

@@ -141,7 +141,20 @@
         },
       },
     };
-    opt.aria = opt.aria || { enabled: true };
+    // The page's description replaces ECharts' generated one.
+    opt.aria = { enabled: true, label: { enabled: true, description: el.getAttribute("data-description") || "" } };
+    // Legends stop short of the export icons and scroll rather than wrap
+    // over them or the plot.
+    var legends = opt.legend ? (Array.isArray(opt.legend) ? opt.legend : [opt.legend]) : [];
+    legends.forEach(function (l) {
+      // Only a legend along the top meets the icons (top right).
+      if (l.orient === "vertical" || l.bottom !== undefined) return;
+      // ECharts keeps two of left, right and width: the legends here are
+      // placed by left, so their width leaves the icons' corner free.
+      delete l.right;
+      l.width = "75%";
+      l.type = "scroll";
+    });
     return opt;
   }
 
@@ -192,6 +205,24 @@
     var chart = el && echarts.getInstanceByDom(el);
     if (chart) chart.dispose();
   }
+
+  // Tables wider than their box get the class "scrolls" (a visible cue,
+  // see memwall.css); checked as the page changes and on resize.
+  function markWideTables() {
+    document.querySelectorAll(".table-wrap").forEach(function (w) {
+      w.classList.toggle("scrolls", w.scrollWidth > w.clientWidth + 1);
+    });
+  }
+  var markPending = false;
+  function scheduleMark() {
+    if (markPending) return;
+    markPending = true;
+    requestAnimationFrame(function () { markPending = false; markWideTables(); });
+  }
+  if (typeof MutationObserver !== "undefined") {
+    new MutationObserver(scheduleMark).observe(document.documentElement, { childList: true, subtree: true });
+  }
+  window.addEventListener("resize", scheduleMark);
 
   window.memwallChart = { render: render, resize: resize, dispose: dispose, exportSVG: exportSVG, exportPNG: exportPNG, format: formatters };
 })();

@@ -447,3 +447,33 @@ func statsOf(preds []Prediction, rows []int, p int) Stats {
 	st.MeanRel, st.MedianRel, st.MaxRel = relSummaryInPlace(rel)
 	return st
 }
+
+// DoubtfulRel is the mean relative error above which a fit is flagged: a
+// model off by more than half the measured value on average does not
+// describe the data, however its coefficients read.
+const DoubtfulRel = 0.5
+
+// Doubts lists what makes a fit doubtful, in words: negative coefficients
+// (a cost below zero) and a mean relative error above DoubtfulRel on the
+// training or the test rows. Nothing when the fit looks sound.
+func (r *Result) Doubts() []string {
+	var ds []string
+	var neg []string
+	for k, c := range r.Model.Coef {
+		if c < 0 && k < len(r.Model.Terms) {
+			neg = append(neg, r.Model.Terms[k].String())
+		}
+	}
+	if len(neg) > 0 {
+		ds = append(ds, fmt.Sprintf("negative coefficient for %s: the time falls as the term grows; if the term is meant as a cost, it cannot be negative, and the terms may not suit these data", joinLabels(neg)))
+	}
+	for _, s := range []struct {
+		name string
+		st   Stats
+	}{{"training", r.Train}, {"test", r.Test}} {
+		if s.st.RelN > 0 && s.st.MeanRel > DoubtfulRel {
+			ds = append(ds, fmt.Sprintf("mean error %.0f%% on the %s rows: the model does not describe these data", 100*s.st.MeanRel, s.name))
+		}
+	}
+	return ds
+}

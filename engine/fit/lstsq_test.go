@@ -240,3 +240,23 @@ func BenchmarkFit10k10(b *testing.B) {
 		})
 	}
 }
+
+// A fit whose coefficient comes out negative, or whose mean error is past
+// half the measured value, says so; a good one says nothing.
+func TestDoubts(t *testing.T) {
+	good := Frame{Names: []string{"x", "y"}, Cols: [][]float64{{1, 2, 3, 4}, {2, 4, 6, 8}}}
+	bad := Frame{Names: []string{"x", "y"}, Cols: [][]float64{{1, 2, 3, 4}, {10, 1, 10, 1}}}
+	terms, _ := ParseTerms("1, x")
+	r, err := Fit(good, Spec{Y: "y", Terms: terms})
+	if err != nil || len(r.Doubts()) != 0 {
+		t.Errorf("y = 2x: doubts %v, %v", r.Doubts(), err)
+	}
+	r, err = Fit(bad, Spec{Y: "y", Terms: terms, Weighting: Absolute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := strings.Join(r.Doubts(), "; ")
+	if !strings.Contains(ds, "negative coefficient for x") || !strings.Contains(ds, "mean error") {
+		t.Errorf("zig-zag data: doubts %q", ds)
+	}
+}

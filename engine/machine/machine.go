@@ -149,3 +149,17 @@ func fmtTime(v float64) string {
 	}
 	return units.FormatSeconds(v)
 }
+
+// NearestLines rounds a cache size to the nearest whole number of lines of
+// b bytes, at least one: a size typed as shown ("10.42 MiB", to four
+// digits) names the cache to within the display's rounding.
+func NearestLines(c, b int64) int64 {
+	if b <= 0 {
+		return c
+	}
+	n := (c + b/2) / b
+	if n < 1 {
+		n = 1
+	}
+	return n * b
+}

@@ -152,3 +152,11 @@ func FuzzParseJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestNearestLines(t *testing.T) {
+	for _, c := range [][3]int64{{10926162, 64, 10926144}, {10926176, 64, 10926208}, {10, 64, 64}, {1 << 20, 64, 1 << 20}} {
+		if got := NearestLines(c[0], c[1]); got != c[2] {
+			t.Errorf("NearestLines(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
+	}
+}

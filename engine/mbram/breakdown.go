@@ -17,6 +17,10 @@ type Breakdown struct {
 	Terms    []Term   `json:"terms"`
 	Regime   string   `json:"regime"`
 	Warnings []string `json:"warnings"`
+	// NotBound, when set, says why this prediction is not a lower bound:
+	// the formula's regime does not hold and it may charge more than the
+	// program spends (e.g. Y in cache for the permutation product).
+	NotBound string `json:"not_bound,omitempty"`
 }
 
 // Params is a workload: N elements (or the matrix dimension for matmul), the

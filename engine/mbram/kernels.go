@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"memwall/engine/machine"
+	"memwall/engine/units"
 )
 
 // ParamInfo describes one workload parameter of a kernel.
@@ -94,15 +95,26 @@ type ParamError struct {
 
 func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
 
+// LimitN is the largest n the kernel takes: an element count, or for
+// matmul a matrix dimension.
+func (k Kernel) LimitN() int64 {
+	if k.ID == "matmul" {
+		return MaxMatrix
+	}
+	return MaxN
+}
+
+// RangeN states n's range as the fields take it: "from 1 to 2^50".
+func (k Kernel) RangeN() string { return "from 1 to " + units.FormatLimit(k.LimitN()) }
+
 // Check validates a workload for a kernel.
 func (k Kernel) Check(p Params) error {
-	maxN := int64(MaxN)
 	what := "elements"
 	if k.ID == "matmul" {
-		maxN, what = MaxMatrix, "matrix dimension"
+		what = "matrix dimension"
 	}
-	if p.N < 1 || p.N > maxN {
-		return &ParamError{"n", fmt.Sprintf("%s must be a whole number from 1 to %d; got %d", what, maxN, p.N)}
+	if p.N < 1 || p.N > k.LimitN() {
+		return &ParamError{"n", fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), units.FormatCount(p.N))}
 	}
 	if p.W < 1 || p.W > MaxWord {
 		return &ParamError{"w", fmt.Sprintf("word size must be from 1 to %d bytes; got %d", MaxWord, p.W)}
@@ -135,13 +147,14 @@ func (k Kernel) usesRadix() bool {
 // eval carries one evaluation. With explain false the formula strings are
 // not built, which keeps a sweep at a few tens of nanoseconds per point.
 type eval struct {
-	m       machine.Machine
-	p       Params
-	explain bool
-	total   float64
-	terms   []Term
-	regime  string
-	warn    []string
+	m        machine.Machine
+	p        Params
+	explain  bool
+	total    float64
+	terms    []Term
+	regime   string
+	warn     []string
+	notBound string // why the prediction is not a lower bound, "" when it is
 }
 
 // add records a term; sub builds the substituted formula only when asked.
@@ -163,6 +176,18 @@ func (e *eval) warnf(format string, args ...any) {
 	}
 }
 
+// overestimates records a warning that also means the prediction is no
+// longer a lower bound.
+func (e *eval) overestimates(format string, args ...any) {
+	if e.explain {
+		msg := fmt.Sprintf(format, args...)
+		e.warn = append(e.warn, msg)
+		if e.notBound == "" {
+			e.notBound = msg
+		}
+	}
+}
+
 func (e *eval) setRegime(r string) {
 	if e.explain {
 		e.regime = r
@@ -178,7 +203,7 @@ func Predict(m machine.Machine, kernelID string, p Params) (Breakdown, error) {
 	if e.warn == nil {
 		e.warn = []string{}
 	}
-	return Breakdown{Kernel: kernelID, Seconds: e.total, Terms: e.terms, Regime: e.regime, Warnings: e.warn}, nil
+	return Breakdown{Kernel: kernelID, Seconds: e.total, Terms: e.terms, Regime: e.regime, Warnings: e.warn, NotBound: e.notBound}, nil
 }
 
 // Seconds evaluates only the total, for sweeps and charts.

@@ -267,8 +267,8 @@ func TestBadParams(t *testing.T) {
 		p      mbram.Params
 		want   string
 	}{
-		{"quicksort", mbram.Params{N: 0, W: 4}, "n: elements must be a whole number from 1 to 1125899906842624; got 0"},
-		{"matmul", mbram.Params{N: 1 << 25, W: 4}, "n: matrix dimension must be a whole number from 1 to 16777216; got 33554432"},
+		{"quicksort", mbram.Params{N: 0, W: 4}, "n: elements must be a whole number from 1 to 2^50; got 0"},
+		{"matmul", mbram.Params{N: 1 << 25, W: 4}, "n: matrix dimension must be a whole number from 1 to 2^24; got 32Mi"},
 		{"perm", mbram.Params{N: 10, W: 0}, "w: word size must be from 1 to 4096 bytes; got 0"},
 		{"radix", mbram.Params{N: 10, W: 4, Buckets: 1}, "b: buckets must be a whole number from 2 to 16777216; got 1"},
 		{"nosuch", mbram.Params{N: 10, W: 4}, `kernel: unknown kernel "nosuch" (one of perm, perm-twopass, matmul, quicksort, mergesort, heapsort, bucket, bucket-count, radix, radix-count)`},
@@ -306,5 +306,19 @@ func BenchmarkPredict(b *testing.B) {
 		if _, err := mbram.Predict(m, "quicksort", p); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The permutation product with Y in cache (wN <= C) is not a lower bound:
+// its random term charges misses that hit. With Y past the cache it is.
+func TestNotBoundWhereTheRegimeFails(t *testing.T) {
+	m := preset(t, "p4-2.66-ddr266")
+	b, err := mbram.Predict(m, "perm", mbram.Params{N: 1 << 10, W: 4})
+	if err != nil || b.NotBound == "" || !strings.Contains(b.NotBound, "wN > C") {
+		t.Errorf("n = 1Ki: NotBound %q, %v; want the wN > C reason", b.NotBound, err)
+	}
+	b, err = mbram.Predict(m, "perm", mbram.Params{N: 1 << 24, W: 4})
+	if err != nil || b.NotBound != "" {
+		t.Errorf("n = 16Mi: NotBound %q, %v; want none", b.NotBound, err)
 	}
 }

@@ -16,7 +16,7 @@ func evalPerm(e *eval) {
 	e.setRegime("Y does not fit in the cache: every Y[X[i]] loads a line from a random place")
 	if ybytes := e.p.W * e.p.N; e.explain && ybytes <= m.C {
 		e.setRegime("Y fits in the cache (wN <= C)")
-		e.warnf("Y (%s) fits in the cache (%s): after the first touch its lines hit, so the random term overestimates; the formula assumes wN > C", size(ybytes), size(m.C))
+		e.overestimates("Y (%s) fits in the cache (%s): after the first touch its lines hit, so the random term overestimates; the formula assumes wN > C", size(ybytes), size(m.C))
 	}
 	if e.p.W > m.B {
 		e.warnf("a word (%d B) is larger than a line (%d B): the formula charges one line per random access", e.p.W, m.B)
@@ -51,10 +51,10 @@ func evalPermTwoPass(e *eval) {
 		return
 	}
 	e.setRegime("each block of D (" + size(blockLen*e.p.W) + ") fits in half the cache; " +
-		integer(blocks) + " blocks + 1 <= μ2 = " + integer(mu2) + " lines (Model Rule 8)")
+		count(blocks, "block", "blocks") + " + 1 <= μ2 = " + integer(mu2) + " cache lines, C/B (Model Rule 8)")
 	if blocks+1 > mu2 {
-		e.setRegime("assumption fails: " + integer(blocks) + " blocks + 1 > μ2 = " + integer(mu2))
-		e.warnf("%d blocks of D plus the X stream exceed the %d cache lines (μ2 = C/B): Phase I's write streams cannot all stay in cache, so the algorithm needs more passes than the formula charges (seed 000 §III.B)", blocks, mu2)
+		e.setRegime("assumption fails: " + count(blocks, "block", "blocks") + " + 1 > μ2 = " + integer(mu2))
+		e.warnf("%s of D plus the X stream exceed the %d cache lines (μ2 = C/B): Phase I's write streams cannot all stay in cache, so the algorithm needs more passes than the formula charges (seed 000 §III.B)", count(blocks, "block", "blocks"), mu2)
 	}
 	if e.p.W*e.p.N <= m.C/2 {
 		e.warnf("Y (%s) fits in half the cache: the traditional algorithm needs no blocking here", size(e.p.W*e.p.N))

@@ -81,7 +81,11 @@ func evalHeapsort(e *eval) {
 	e.add("branch mispredictions", m.M*n*l, "m·N·log2 N",
 		func() string { return sec(m.M) + "·" + integer(e.p.N) + "·" + num(l) })
 	if e.explain {
-		e.setRegime(num(levels) + " uncached levels per downheap (seed 000 App. c)")
+		unit := " uncached levels per downheap"
+		if levels == 1 {
+			unit = " uncached level per downheap"
+		}
+		e.setRegime(num(levels) + unit + " (seed 000 App. c)")
 	}
 }
 

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -195,10 +196,14 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 		}
 		m.Name = v
 	}
+	// A bad value is named and the value the machine had is kept, so the
+	// rest of the link's machine is used.
+	base := m
 	set := func(key string, parse func(string) error) {
 		if v, ok := vals[key]; ok {
 			if err := parse(v); err != nil {
-				ps = append(ps, Problem{Key: key, Msg: err.Error()})
+				ps = append(ps, Problem{Key: key, Msg: err.Error() + "; " + keptValue(key, base)})
+				restoreField(&m, base, key)
 			}
 		}
 	}
@@ -215,17 +220,66 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 	set("cache", func(v string) (err error) { m.C, err = units.ParseSize(v); return })
 	set("line", func(v string) (err error) { m.B, err = units.ParseSize(v); return })
 	set("mispredict", func(v string) (err error) { m.M, err = units.ParseDuration(v); return })
-	if len(ps) > 0 {
-		return ps
-	}
 	if err := m.Validate(); err != nil {
-		return machineProblems(err)
+		// Values that read but do not make a machine (β1 = 0, β2 above
+		// β1): each refused one is named and takes the value it had.
+		var es machine.Errors
+		if !errors.As(err, &es) {
+			return append(ps, machineProblems(err)...)
+		}
+		for _, e := range es {
+			ps = append(ps, Problem{Key: e.Field, Msg: e.Msg + "; " + keptValue(e.Field, base)})
+			restoreField(&m, base, e.Field)
+		}
+		if err := m.Validate(); err != nil {
+			return append(ps, Problem{Key: "machine", Msg: "the link's machine does not hold together; the machine was left as " + s.Machine.Name})
+		}
 	}
 	if m.Name == "" {
 		m.Name = "machine from a link"
 	}
 	s.Machine = m
 	return ps
+}
+
+// restoreField puts base's value of one machine key back into m.
+func restoreField(m *machine.Machine, base machine.Machine, key string) {
+	switch key {
+	case "beta1":
+		m.Beta1 = base.Beta1
+	case "beta2":
+		m.Beta2 = base.Beta2
+	case "mu1":
+		m.Mu1 = base.Mu1
+	case "cache":
+		m.C = base.C
+	case "line":
+		m.B = base.B
+	case "mispredict":
+		m.M = base.M
+	}
+}
+
+// keptValue says which value a refused key of a link's machine kept.
+func keptValue(key string, base machine.Machine) string {
+	v := ""
+	switch key {
+	case "beta1":
+		v = units.FormatBandwidth(base.Beta1)
+	case "beta2":
+		v = units.FormatBandwidth(base.Beta2)
+	case "mu1":
+		v = strconv.Itoa(base.Mu1)
+	case "cache":
+		v = units.FormatSize(base.C)
+	case "line":
+		v = units.FormatSize(base.B)
+	case "mispredict":
+		v = units.FormatSeconds(base.M)
+	default:
+		return "the machine's other values were used"
+	}
+	return key + " = " + v + " of " + base.Name + " was used instead"
 }
 
 // applyWorkload sets the kernel, its parameters, the compared kernels and

@@ -213,3 +213,19 @@ func FuzzParseFragment(f *testing.F) {
 		}
 	})
 }
+
+// A custom machine with one bad value keeps its other values; the bad one
+// is named and takes the value of the machine the link applied over.
+func TestBadMachineValueKeepsTheRest(t *testing.T) {
+	base := scenario.Default(presets.Machine)
+	for _, bad := range []string{"beta1=0GB/s", "beta1=fast"} {
+		s, ps := scenario.ParseFragment("machine=custom&name=Rig&"+bad+"&beta2=1GB/s&mu1=3&cache=1MiB&line=64B&mispredict=5ns", base, presets.Machine)
+		if ps.Key("beta1") == "" || len(ps) != 1 {
+			t.Errorf("%s: problems %v; want one, for beta1", bad, ps)
+		}
+		m := s.Machine
+		if m.Name != "Rig" || m.Beta2 != 1e9 || m.Mu1 != 3 || m.C != 1<<20 || m.B != 64 || m.M != 5e-9 || m.Beta1 != base.Machine.Beta1 {
+			t.Errorf("%s: machine %+v; want the link's values with β1 of %s", bad, m, base.Machine.Name)
+		}
+	}
+}

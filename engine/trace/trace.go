@@ -31,22 +31,47 @@ const (
 	// the same bytes), address in hexadecimal without prefix. Valgrind's
 	// own lines (starting with == or --) are ignored.
 	Lackey
+	// Detect reads the first line that is not blank or a comment and
+	// takes Lackey when it is Valgrind's (a ==pid== banner, a -- line, or
+	// an I/L/S/M record with address,size), Plain otherwise.
+	Detect
 )
 
-// ParseFormat reads "plain" or "lackey".
+// detect picks the format of a trace from its first meaningful line, or
+// reports none for a line that says nothing yet.
+func detect(line []byte) (Format, bool) {
+	b := trimSpace(line)
+	if len(b) == 0 || b[0] == '#' {
+		return Detect, false
+	}
+	if bytes.HasPrefix(b, []byte("==")) || bytes.HasPrefix(b, []byte("--")) {
+		return Lackey, true
+	}
+	if _, ok, msg := parseLackey(line); ok && msg == "" {
+		return Lackey, true
+	}
+	return Plain, true
+}
+
+// ParseFormat reads "plain", "lackey" or "detect".
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "plain", "":
 		return Plain, nil
 	case "lackey":
 		return Lackey, nil
+	case "detect":
+		return Detect, nil
 	}
-	return 0, fmt.Errorf("format: must be plain or lackey; got %q", s)
+	return 0, fmt.Errorf("format: must be plain, lackey or detect; got %q", s)
 }
 
 func (f Format) String() string {
-	if f == Lackey {
+	switch f {
+	case Lackey:
 		return "lackey"
+	case Detect:
+		return "detect"
 	}
 	return "plain"
 }
@@ -95,6 +120,10 @@ func NewReader(r io.Reader, f Format, limit int64) *Reader {
 	return &Reader{r: bufio.NewReaderSize(r, 64<<10), format: f, limit: limit}
 }
 
+// Format is the reader's format: the one detected once a Detect reader
+// has met its first record, Detect before.
+func (r *Reader) Format() Format { return r.format }
+
 // Line is the number of the last line read.
 func (r *Reader) Line() int64 { return r.line }
 
@@ -127,6 +156,13 @@ func (r *Reader) Next() (Record, error) {
 			return Record{}, err
 		}
 		b = bytes.TrimRight(b, "\r\n")
+		if r.format == Detect {
+			if f, ok := detect(b); ok {
+				r.format = f
+			} else {
+				continue
+			}
+		}
 		var rec Record
 		var ok bool
 		var msg string
@@ -170,6 +206,9 @@ func parsePlain(line []byte) (rec Record, ok bool, msg string) {
 	b := trimSpace(line)
 	if len(b) == 0 || b[0] == '#' {
 		return rec, false, ""
+	}
+	if bytes.HasPrefix(b, []byte("==")) {
+		return rec, false, fmt.Sprintf("%s looks like Valgrind's banner: this is a Lackey trace; choose the Lackey format (or Detect)", quote(line))
 	}
 	fields := bytes.Fields(b)
 	if len(fields) != 3 {

@@ -185,3 +185,32 @@ func FuzzLackey(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data string) { fuzzParse(t, Lackey, data) })
 }
+
+// Detect reads a Lackey file and a plain one alike; a Lackey file read as
+// plain names the format it is.
+func TestDetectFormat(t *testing.T) {
+	lackey := "==123== Lackey, an example Valgrind tool\n==123== Command: ./a\nI  04000000,3\n L 7ff000,8\n S 7ff008,4\n"
+	plain := "# a trace\nR 0x10 8\nW 16 4\n"
+	for _, c := range []struct {
+		text  string
+		want  Format
+		kinds string
+	}{{lackey, Lackey, "RW"}, {plain, Plain, "RW"}} {
+		r := NewReader(strings.NewReader(c.text), Detect, 0)
+		kinds := ""
+		for {
+			rec, err := r.Next()
+			if err != nil {
+				break
+			}
+			kinds += string(rune(rec.Kind))
+		}
+		if r.Format() != c.want || kinds != c.kinds {
+			t.Errorf("detected %v with records %q; want %v, %q", r.Format(), kinds, c.want, c.kinds)
+		}
+	}
+	_, err := NewReader(strings.NewReader(lackey), Plain, 0).Next()
+	if err == nil || !strings.Contains(err.Error(), "Lackey") {
+		t.Errorf("a Lackey file read as plain: %v; want a hint at Lackey", err)
+	}
+}

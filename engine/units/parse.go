@@ -15,7 +15,7 @@ const maxExactInt = 1 << 53
 var (
 	siPrefix = map[string]float64{"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 	// Binary prefixes; "K" alone is decimal, "Ki" binary.
-	iecPrefix = map[string]float64{"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
+	iecPrefix = map[string]float64{"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50}
 	timeUnit  = map[string]float64{"s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9, "ps": 1e-12, "min": 60}
 )
 
@@ -86,6 +86,10 @@ func prefixFactor(p string) (float64, bool) {
 	return f, ok
 }
 
+// ErrTooLarge marks a count or size past what a float64 holds exactly; a
+// caller with a lower limit of its own states that one instead.
+var ErrTooLarge = errors.New("too large")
+
 // ParseCount parses a non-negative whole number of elements: "8388608", "8Mi"
 // (8·2^20), "8M" (8·10^6), "2^23", "1e6". A fraction is refused.
 func ParseCount(s string) (int64, error) {
@@ -105,7 +109,7 @@ func toInt(s string, v float64) (int64, error) {
 		return 0, fmt.Errorf("%q is negative", s)
 	}
 	if v > maxExactInt {
-		return 0, fmt.Errorf("%q is too large (at most 2^53)", s)
+		return 0, fmt.Errorf("%q is %w (at most 2^53)", s, ErrTooLarge)
 	}
 	if v != math.Trunc(v) {
 		return 0, fmt.Errorf("%q is not a whole number", s)
@@ -132,6 +136,12 @@ func ParseSize(s string) (int64, error) {
 	f, ok := prefixFactor(p)
 	if !ok {
 		return 0, fmt.Errorf("%q: unknown size unit %q (use B, KB, KiB, MB, MiB, GB, GiB)", s, unit)
+	}
+	if f > 1 && v >= 0 && v*f <= maxExactInt {
+		// A size with a prefix is a rounded one, as the app shows sizes
+		// ("4.993 MiB"): it is taken to the nearest byte, so what is shown
+		// can be typed back. A bare byte count must be whole.
+		return int64(math.Round(v * f)), nil
 	}
 	return toInt(s, v*f)
 }

@@ -1,6 +1,7 @@
 package units
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -198,4 +199,43 @@ func FuzzParseReal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// What a field shows parses back, with sensible digits: the values of the
+// derived Pentium 4 (β2 = 128 B / (10/133 MHz + 128 B / 2.128 GB/s),
+// m = 20 / 2.66 GHz) and a preset's 4.993 MiB cache.
+func TestFieldForms(t *testing.T) {
+	beta2 := 128 / (10/133e6 + 128/2.128e9)
+	m := 20 / 2.66e9
+	for _, c := range []struct {
+		got, want string
+	}{
+		{FieldBandwidth(beta2), "945.778 MB/s"},
+		{FieldBandwidth(2.128e9), "2.128 GB/s"},
+		{FieldSeconds(m), "7.5188 ns"},
+		{FieldSeconds(3.75e-9), "3.75 ns"},
+		{FieldSize(8 << 20), "8 MiB"},
+		{FieldSize(5235712), "5235712 B"}, // 4.9931640625 MiB: six digits are not exact
+		{FieldSize(5 << 19), "2.5 MiB"},
+		{FormatSeconds(11240), "11240 s"},
+		{FormatLimit(1 << 50), "2^50"},
+		{FormatCount(1 << 50), "1Pi"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	// A rounded size with a prefix is taken to the nearest byte.
+	if v, err := ParseSize("10.42 MiB"); err != nil || v != 10926162 {
+		t.Errorf("ParseSize(10.42 MiB) = %d, %v; want 10926162 (10.42 × 2^20 rounded)", v, err)
+	}
+	if _, err := ParseSize("10.5 B"); err == nil {
+		t.Error("10.5 B accepted")
+	}
+	if _, err := ParseCount("1.5"); err == nil {
+		t.Error("1.5 accepted as a count")
+	}
+	if _, err := ParseCount("2^70"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("2^70: %v, want ErrTooLarge", err)
+	}
 }
