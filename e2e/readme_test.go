@@ -13,10 +13,12 @@ import (
 )
 
 // readmeShots are the README's screenshots: the page, what to wait for,
-// what to click first ("" for nothing) and the file under docs/.
-var readmeShots = []struct{ url, ready, click, file string }{
-	{"/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4", "#total", "", "kernels.png"},
-	{"/simulate#kernel=perm&n=1Mi", "#run", "#run", "simulate.png"},
+// what to click first ("" for nothing), what shows the click's result,
+// and the file under docs/.
+var readmeShots = []struct{ url, ready, click, done, file string }{
+	{"/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4", "#total", "", "", "kernels.png"},
+	{"/simulate#kernel=perm&n=1Mi", "#run", "#run", "#cost-chart svg", "simulate.png"},
+	{"/program", "#run", "#run", "#profile-table", "program.png"},
 }
 
 // TestReadmeScreenshots checks that the README's screenshots show the app
@@ -31,7 +33,7 @@ func TestReadmeScreenshots(t *testing.T) {
 		b.open(t, srv.URL+s.url, s.ready)
 		if s.click != "" {
 			b.run(t, chromedp.Click(s.click, chromedp.ByQuery))
-			b.waitFor(t, "the run", `document.querySelector("#cost-chart svg")`)
+			waitLong(t, b, "the run", `document.querySelector("`+s.done+`")`, 60*time.Second)
 		}
 		b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("svg"))`)
 		var ok bool
