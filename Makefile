@@ -22,7 +22,7 @@ test: test-go test-wasm
 # skew the numbers).
 test-go:
 	$(GO) vet ./...
-	$(GO) test $$($(GO) list ./... | grep -v '/measure$$')
+	$(GO) test -timeout 40m $$($(GO) list ./... | grep -v '/measure$$')
 	$(GO) test -race ./cmd/memwall/... ./presets/ ./app/
 	$(GO) test -race -run 'Superstep|TeamAddresses' ./measure/
 	$(GO) test -p 1 ./measure/
