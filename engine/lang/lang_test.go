@@ -3,6 +3,7 @@ package lang
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,7 @@ func TestRuntimeErrors(t *testing.T) {
 		{"param N = 8\nint A[N];\nfor (i = 0; i <= N; i++) A[i] = i;", "line 3:26: index 8 is out of range for A (length 8)"},
 		{"int A[4][5];\nx = A[2][7];", "line 2:5: index 7 is out of range for dimension 2 of A (length 5)"},
 		{"z = 0;\nx = 5 / z;", "line 2:7: division by zero"},
-		{"int f(int n) { return f(n + 1); }\nx = f(0);", "line 1:23: calls nest more than 10000 deep"},
+		{"int f(int n) { return f(n + 1); }\nx = f(0);", fmt.Sprintf("line 1:23: calls nest more than %d deep", DefaultMaxDepth)},
 		{"while (1) x = 1;", "line 1:1: the run took more than 16777216 steps"},
 		{"int A[0];", "line 1:7: the length of A must be at least 1; got 0"},
 		{"x = rand(0);", "line 1:5: rand(n) draws from 0 to n-1: n must be at least 1; got 0"},

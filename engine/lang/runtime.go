@@ -50,12 +50,8 @@ const (
 	// MaxArrayElements bounds one array's elements (its address range,
 	// not its memory: untouched pages cost nothing).
 	MaxArrayElements = 1 << 32
-	// DefaultMaxMemory bounds the pages a run allocates natively.
-	DefaultMaxMemory = 4 << 30
 	// DefaultMaxSteps bounds loop iterations plus calls.
 	DefaultMaxSteps = 1 << 40
-	// DefaultMaxDepth bounds the depth of calls.
-	DefaultMaxDepth = 10000
 	// MaxOffset bounds an array's declared offset.
 	MaxOffset = 1 << 20
 	// arrayStart is the address of the first array (engine/kernels').
