@@ -32,6 +32,9 @@ func TestParseCount(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "empty value"},
 		{"1.5", `"1.5" is not a whole number`},
+		// rounds to the float64 1, but is not whole as written
+		{"1.0000000000000001", `"1.0000000000000001" is not a whole number`},
+		{"2.00000000000000001Ki", `"2.00000000000000001Ki" is not a whole number`},
 		{"-3", `"-3" is negative`},
 		{"2^54", `"2^54" is too large (at most 2^53)`},
 		{"1e300", `"1e300" is too large (at most 2^53)`},
