@@ -332,6 +332,17 @@ func (p *speedupPage) termSetValue() string {
 	return "custom"
 }
 
+// termSetLabel is the term menu's label for the current terms.
+func (p *speedupPage) termSetLabel() string {
+	v := p.termSetValue()
+	for _, o := range termSetOptions() {
+		if o.Value == v {
+			return o.Label
+		}
+	}
+	return ""
+}
+
 func termSetOptions() []option {
 	opts := []option{{Value: "custom", Label: "Your own terms (type them below)", Group: "Typed"}}
 	for _, ts := range presets.TermSets() {
@@ -355,6 +366,7 @@ func (p *speedupPage) renderInputs() app.UI {
 		app.H2().Text("Data"),
 		selectField("data", "Measured data", p.data, p.dataOptions(), p.onData),
 		app.If(src != "", app.P().ID("data-source").Class("source").Text(src)),
+		renderGlossary("speedup-glossary", glossaryFor(src, p.termSetLabel())),
 		app.Div().Class("row actions").Body(
 			app.Label().Class("button").For("speedup-file").Text("Import CSV or JSON…"),
 			app.Input().ID("speedup-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
