@@ -12,12 +12,12 @@ import (
 // beyond the largest P measured can be looked for. The Ps are P from,
 // doubled until P to, and P to itself.
 
-// maxChartP bounds "P to": a million processors, far beyond any data set of
-// seed 002, and a chart of at most 21 doublings.
+// maxChartP bounds "P to": a million processors, far beyond any of
+// the data sets shipped, and a chart of at most 21 doublings.
 const maxChartP = 1 << 20
 
 // defaultPTo is twice the largest P measured (at least 16), not beyond N
-// (seed 002's sorts run with N >= P) nor maxChartP.
+// (the sorts of Chittor's thesis run with N >= P) nor maxChartP.
 func defaultPTo(f fit.Frame, n string) string {
 	pmax := 16.0
 	if ps, ok := f.Column("P"); ok {

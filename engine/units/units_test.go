@@ -242,3 +242,24 @@ func TestFieldForms(t *testing.T) {
 		t.Errorf("2^70: %v, want ErrTooLarge", err)
 	}
 }
+
+// TestFormatNumber: a display number has four significant digits; a field
+// number the fewest (4 to 6) that read back, else 6.
+func TestFormatNumber(t *testing.T) {
+	for _, c := range []struct {
+		v            float64
+		shown, field string
+	}{
+		{72.10893427153104, "72.11", "72.1089"},
+		{72.11, "72.11", "72.11"},
+		{0.00035, "0.00035", "0.00035"},
+		{16566, "16570", "16566"},
+	} {
+		if got := FormatNumber(c.v); got != c.shown {
+			t.Errorf("FormatNumber(%v) = %q, want %q", c.v, got, c.shown)
+		}
+		if got := FieldNumber(c.v); got != c.field {
+			t.Errorf("FieldNumber(%v) = %q, want %q", c.v, got, c.field)
+		}
+	}
+}
