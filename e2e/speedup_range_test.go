@@ -9,19 +9,23 @@ import (
 )
 
 // TestSpeedupPRange draws the speedup chart for Ps beyond those measured
-// (Table 6 stops at P = 32): "P to" = 512 gives a table row for P = 512 and
-// goes into the link; a fraction in "P from" and a "P to" above N are
-// refused with the field and its range named.
+// (Table 6 stops at P = 512, and the chart used to stop at twice that):
+// for N = 8192, "P to" = 8192 gives a table row for P = 8192 and goes
+// into the link; a fraction in "P from" and a "P to" above N are refused
+// with the field and its range named.
 func TestSpeedupPRange(t *testing.T) {
 	needBrowser(t)
 	srv := startServe(t, siteDir)
 	b := newBrowser(t)
 	b.open(t, srv.URL+eq14Link, "#speedup-table")
-	b.retype(t, "#pto", "512")
-	b.waitFor(t, "a row for P = 512", `[...document.querySelectorAll("#speedup-table tbody th")].some(th => th.textContent.trim() === "512")`)
-	if u := b.location(t); !strings.Contains(u, "pto=512") {
-		t.Errorf("the link %s does not hold P to = 512", u)
+	b.retype(t, "#n", "8192")
+	b.waitFor(t, "the chart for N = 8192", `/N = 8Ki/.test(document.querySelector("#speedup h2").textContent)`)
+	b.retype(t, "#pto", "8192")
+	b.waitFor(t, "a row for P = 8192", `[...document.querySelectorAll("#speedup-table tbody th")].some(th => th.textContent.trim() === "8192")`)
+	if u := b.location(t); !strings.Contains(u, "pto=8192") {
+		t.Errorf("the link %s does not hold P to = 8192", u)
 	}
+	b.run(t, chromedp.ScrollIntoView("#speedup-chart", chromedp.ByQuery))
 	b.screenshot(t, "speedup-prange")
 	b.retype(t, "#pfrom", "1.5")
 	b.waitFor(t, "P from refused", `document.querySelector("#pfrom-err")`)
@@ -29,10 +33,10 @@ func TestSpeedupPRange(t *testing.T) {
 		t.Errorf("P from = 1.5: message %q does not name the field and the accepted range", e)
 	}
 	b.retype(t, "#pfrom", "2")
-	b.retype(t, "#pto", "4096")
+	b.retype(t, "#pto", "16384")
 	b.waitFor(t, "P to refused", `document.querySelector("#pto-err")`)
-	if e := b.text(t, "#pto-err"); !strings.Contains(e, "P to") || !strings.Contains(e, "at most 512") {
-		t.Errorf("P to = 4096 at N = 512: message %q does not name the field and its bound", e)
+	if e := b.text(t, "#pto-err"); !strings.Contains(e, "P to") || !strings.Contains(e, "at most 8Ki") {
+		t.Errorf("P to = 16384 at N = 8192: message %q does not name the field and its bound", e)
 	}
 	b.noErrors(t, "speedup P range")
 }
