@@ -206,12 +206,15 @@ func (l library) options(link *machine.Machine, linkGroup string) []option {
 const menuMax = 34
 
 // menuLabel is a machine's name for a menu: whole when short, else cut
-// at a word before menuMax characters with "…"; the summary under the
-// menu shows the whole name.
+// before its parenthesis, or at a word before menuMax characters, with
+// "…"; the summary under the menu shows the whole name.
 func menuLabel(name string) string {
 	r := []rune(name)
 	if len(r) <= menuMax {
 		return name
+	}
+	if i := strings.Index(name, " ("); i > 0 && len([]rune(name[:i])) <= menuMax {
+		return name[:i] + " (…)"
 	}
 	cut := string(r[:menuMax-1])
 	if i := strings.LastIndex(cut, " "); i > menuMax/2 {

@@ -39,7 +39,7 @@ func TestNamesExplained(t *testing.T) {
 	b.freshOpen(t, srv.URL+"/#machine=xeon-kvm-2vcpu&kernel=heapsort&n=1Mi", "#total")
 	var label string
 	b.eval(t, `document.querySelector("#machine").selectedOptions[0].textContent`, &label)
-	if len([]rune(label)) > 40 || !strings.HasSuffix(label, "…") {
+	if len([]rune(label)) > 40 || !strings.Contains(label, "…") {
 		t.Errorf("the menu shows the long machine name %q whole", label)
 	}
 	var full string
