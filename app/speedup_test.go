@@ -154,7 +154,7 @@ func TestSpeedupPRangeLink(t *testing.T) {
 	for _, pt := range p.out.curve.Predicted.Points {
 		ps = append(ps, pt.P)
 	}
-	if fmt.Sprint(ps) != "[4 8 16 32 64 128 256 512 1024 2048 4096 6000]" {
+	if fmt.Sprint(ps) != "[1 4 8 16 32 64 128 256 512 1024 2048 4096 6000]" {
 		t.Errorf("Ps %v", ps)
 	}
 	for frag, key := range map[string]string{
