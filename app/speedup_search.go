@@ -26,7 +26,8 @@ type searchJob struct {
 	yield   *yielder
 	yielded time.Time
 	sent    time.Time
-	pending atomic.Bool
+	// the counts so far, for the message of a cancelled search
+	done, total atomic.Int64
 }
 
 // onSearch starts the term search in the background.
@@ -50,7 +51,7 @@ func (p *speedupPage) onSearch(ctx app.Context, e app.Event) {
 		if err := rctx.Err(); err != nil {
 			return err
 		}
-		job.progress(ctx, p, done, total)
+		job.progress(done, total)
 		return nil
 	}
 	ctx.Async(func() {
@@ -65,6 +66,7 @@ func (p *speedupPage) onSearch(ctx app.Context, e app.Event) {
 				return
 			}
 			p.searching, p.searchCancel, p.searchMillis = false, nil, millis
+			p.searchDone, p.searchTotal = int(job.done.Load()), int(job.total.Load())
 			switch {
 			case errors.Is(err, context.Canceled):
 				p.searchErr = fmt.Sprintf("The search was cancelled after %d of %d term sets; nothing was changed.", p.searchDone, p.searchTotal)
@@ -77,23 +79,40 @@ func (p *speedupPage) onSearch(ctx app.Context, e app.Event) {
 	})
 }
 
-// progress runs on the search goroutine after every scored term set.
-func (j *searchJob) progress(ctx app.Context, p *speedupPage, done, total int) {
+// progress runs on the search goroutine after every scored term set. It
+// writes the count into the progress bar and status line itself: a render
+// of the whole page (its tables of up to 300 rows) costs hundreds of
+// milliseconds in a browser, which a render per report would add to the
+// search and take from the user.
+func (j *searchJob) progress(done, total int) {
+	j.done.Store(int64(done))
+	j.total.Store(int64(total))
 	now := time.Now()
 	if now.Sub(j.yielded) < yieldEvery {
 		return
 	}
-	if now.Sub(j.sent) >= reportEvery/2 && !j.pending.Swap(true) {
+	if now.Sub(j.sent) >= reportEvery/2 && app.IsClient {
 		j.sent = now
-		ctx.Dispatch(func(ctx app.Context) {
-			j.pending.Store(false)
-			if j.id == p.searchID && p.searching {
-				p.searchDone, p.searchTotal = done, total
-			}
-		})
+		doc := app.Window().Get("document")
+		if el := doc.Call("getElementById", "search-progress"); el.Truthy() {
+			el.Set("max", total)
+			el.Set("value", done)
+		}
+		// the text node go-app rendered, so its later updates still land
+		if el := doc.Call("getElementById", "search-status"); el.Truthy() && el.Get("firstChild").Truthy() {
+			el.Get("firstChild").Set("nodeValue", searchStatus(done, total))
+		}
 	}
 	j.yield.yield()
 	j.yielded = time.Now()
+}
+
+// searchStatus is the status line of a running search.
+func searchStatus(done, total int) string {
+	if total <= 0 {
+		return "Searching…"
+	}
+	return fmt.Sprintf("Searching… %d of %d term sets scored (%d %%).", done, total, min(100, 100*done/total))
 }
 
 // onSearchCancel stops the running search; the page keeps what it had.
@@ -182,10 +201,7 @@ func (p *speedupPage) onUseCandidate(i int) app.EventHandler {
 
 func (p *speedupPage) renderSearch() app.UI {
 	s := p.search
-	status := "Searching…"
-	if p.searchTotal > 0 {
-		status = fmt.Sprintf("Searching… %d of %d term sets scored (%d %%).", p.searchDone, p.searchTotal, min(100, 100*p.searchDone/p.searchTotal))
-	}
+	status := searchStatus(p.searchDone, p.searchTotal)
 	return app.Section().ID("search").Class("panel").Aria("label", "Term search").Body(
 		app.H2().Text("Search for terms"),
 		app.P().Class("note").Text("Tries every set of up to four terms from seed 002's vocabulary (1, P, P·log P, N/P·log²P, N/P·log²(N/P), log P·N/P·log²(N/P), N·log N, …), each with the constant, fitted on the characterisation region and scored by how well it extrapolates to that region's largest N and P. The prediction region is never looked at. It takes a few seconds; the page stays usable meanwhile."),
