@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // visibleText is the text of an element if it is rendered (not hidden, not
@@ -28,6 +30,8 @@ func TestNamesExplained(t *testing.T) {
 		{"/speedup", "#coef", "#speedup-glossary", []string{"bmergesort_ngtp", "bitonic merge sort", "Multi simulation time units", "simulated ticks"}},
 	} {
 		b.freshOpen(t, srv.URL+c.url, c.ready)
+		b.run(t, chromedp.ScrollIntoView(c.sel, chromedp.ByQuery))
+		b.screenshot(t, "glossary-"+strings.TrimPrefix(c.sel, "#"))
 		var text string
 		b.eval(t, fmt.Sprintf("%s(%q)", visibleText, c.sel), &text)
 		for _, n := range c.names {
