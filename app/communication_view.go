@@ -67,7 +67,7 @@ func (p *communicationPage) renderLines() app.UI {
 		{"n", "Bytes sent, n", units.FormatCount(s.Bytes())},
 		{"u-min", "Fewest over offsets", fmt.Sprintf("%d (o = %d)", o.span.Min, o.span.MinOffset)},
 		{"u-max", "Most over offsets", fmt.Sprintf("%d (o = %d)", o.span.Max, o.span.MaxOffset)},
-		{"u-mean", "Mean over offsets", fmtNum(o.span.Mean)},
+		{"u-mean", "Mean over offsets", units.FormatNumber(o.span.Mean)},
 		{"u-paper", "Seed 001 bounds (eqs. " + eqs + ")", fmt.Sprintf("%d .. %d", o.paper.Lower, o.paper.Upper)},
 	}
 	if colsKind {

@@ -54,7 +54,7 @@ func (s *fitScatter) option(series []any, seconds bool) string {
 		"legend":    map[string]any{"top": 4, "left": 0, "right": 90, "type": "scroll"},
 		"tooltip":   tip,
 		"xAxis":     map[string]any{"type": "log", "name": "measured", "nameLocation": "middle", "nameGap": 30, "axisLabel": axisFmt},
-		"yAxis":     map[string]any{"type": "log", "name": "predicted", "axisLabel": axisFmt},
+		"yAxis":     map[string]any{"type": "log", "name": "predicted", "axisLabel": axisFmt, "nameTextStyle": map[string]any{"align": "left"}},
 		"series":    append([]any{agree}, series...),
 	})
 }

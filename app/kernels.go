@@ -363,6 +363,7 @@ func (p *kernelsPage) renderResult() app.UI {
 				app.Range(b.Warnings).Slice(func(i int) app.UI { return app.Li().Text(b.Warnings[i]) }),
 			),
 		),
+		renderGlossary("warnings-glossary", glossaryFor(b.Warnings...)),
 		&chart{ID: "breakdown-chart", Label: "Where the predicted time goes, by term", Summary: breakdownSummary(b), Option: p.bars, Height: 90 + 22*len(b.Terms)},
 		app.Div().Class("table-wrap").Body(app.Table().ID("terms").Class("terms").Body(
 			app.Caption().Text("Breakdown"),
@@ -463,6 +464,7 @@ func machineSummary(m machine.Machine) app.UI {
 		return app.Div().Body(app.Dt().Text(term), app.Dd().Body(app.Text(def), app.Small().Class("meaning").Text(title)))
 	}
 	return app.Div().Class("machine-summary").Body(
+		app.If(menuLabel(m.Name) != m.Name, app.P().Class("machine-name").Text(m.Name)),
 		app.Dl().Class("params").Body(
 			row("β1", units.FormatBandwidth(m.Beta1), "sequential bandwidth"),
 			row("β2", units.FormatBandwidth(m.Beta2), "random-access bandwidth"),

@@ -190,15 +190,37 @@ func machinesFile(ms []machine.Machine) []byte {
 func (l library) options(link *machine.Machine, linkGroup string) []option {
 	var opts []option
 	for _, m := range l.Presets {
-		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "Presets"})
+		opts = append(opts, option{Value: m.ID, Label: menuLabel(m.Name), Group: "Presets"})
 	}
 	for _, m := range l.User {
-		opts = append(opts, option{Value: m.ID, Label: m.Name, Group: "My machines"})
+		opts = append(opts, option{Value: m.ID, Label: menuLabel(m.Name), Group: "My machines"})
 	}
 	if link != nil {
-		opts = append(opts, option{Value: "link", Label: link.Name + " (not saved)", Group: linkGroup})
+		opts = append(opts, option{Value: "link", Label: menuLabel(link.Name) + " (not saved)", Group: linkGroup})
 	}
 	return opts
+}
+
+// menuMax is the longest machine name a menu shows whole: a phone's
+// select is about that wide, and cuts a longer name at its edge.
+const menuMax = 34
+
+// menuLabel is a machine's name for a menu: whole when short, else cut
+// before its parenthesis, or at a word before menuMax characters, with
+// "…"; the summary under the menu shows the whole name.
+func menuLabel(name string) string {
+	r := []rune(name)
+	if len(r) <= menuMax {
+		return name
+	}
+	if i := strings.Index(name, " ("); i > 0 && len([]rune(name[:i])) <= menuMax {
+		return name[:i] + " (…)"
+	}
+	cut := string(r[:menuMax-1])
+	if i := strings.LastIndex(cut, " "); i > menuMax/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,/(-") + "…"
 }
 
 // chosen is the machine a menu value picks: the machine that came with a

@@ -172,7 +172,7 @@ func (p *programPage) renderRunResult(v *programView) []app.UI {
 		app.P().Class("total").Body(
 			app.Span().ID("prog-seconds").DataSet("seconds", strconv.FormatFloat(r.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(r.Seconds)),
 		),
-		app.P().Class("note").Text("simulated"+computedIn(float64(v.wall.Microseconds())/1000)+"."),
+		app.P().Class("note").Text("simulated" + computedIn(float64(v.wall.Microseconds())/1000) + "."),
 	}
 	if v.closed != nil {
 		out = append(out, app.P().ID("prog-closed").DataSet("seconds", strconv.FormatFloat(*v.closed, 'g', -1, 64)).Text(fmt.Sprintf("The closed form of the built-in kernel (%s) gives %s for the same size.", p.s.Kernel, units.FormatSeconds(*v.closed))))
@@ -206,7 +206,7 @@ func (p *programPage) renderPrediction(v *programView) []app.UI {
 		app.P().Class("total").Body(
 			app.Span().ID("pred-seconds").DataSet("seconds", strconv.FormatFloat(pr.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(pr.Seconds)),
 		),
-		app.P().Text(fmt.Sprintf("at %s = %s", pr.Size, units.FormatCount(pr.At))+
+		app.P().Text(fmt.Sprintf("at %s = %s", pr.Size, units.FormatCount(pr.At)) +
 			map[bool]string{true: ", simulated directly (it fit in the budget).", false: ", extrapolated from the simulated sizes on the chart."}[pr.Direct]),
 	}
 	if !pr.Direct {

@@ -15,7 +15,6 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
-	"memwall/engine/speedup"
 	"memwall/engine/units"
 	"memwall/presets"
 )
@@ -63,6 +62,11 @@ type speedupPage struct {
 	search       *fit.SearchResult
 	searchErr    string
 	searchMillis float64
+	// the running search: its progress, its cancel, and its number (a
+	// report of an older search is dropped)
+	searchDone, searchTotal int
+	searchCancel            func()
+	searchID                int
 
 	share, shareErr, notice string
 }
@@ -73,10 +77,12 @@ type speedupInputs struct {
 	cond  fit.Cond
 	n     float64
 	work  fit.Term
+	// pFrom and pTo bound the Ps of the speedup chart.
+	pFrom, pTo float64
 }
 
 // Link keys of the Speedup page, in the order links write them.
-var speedupKeys = []string{"data", "y", "terms", "region", "w", "n", "model", "work"}
+var speedupKeys = []string{"data", "y", "terms", "region", "w", "n", "pfrom", "pto", "model", "work"}
 
 const defaultWork = "N*log2(N)^2"
 
@@ -107,6 +113,7 @@ func (p *speedupPage) load(fragment string) {
 	vals, msgs := parseLink(fragment, speedupKeys)
 	p.linkMsgs = msgs
 	p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
+	p.stopSearch()
 	p.search, p.searchErr = nil, ""
 
 	id, ok := vals["data"]
@@ -135,10 +142,13 @@ func (p *speedupPage) load(fragment string) {
 			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("y: the data set has no numeric column %s; %s was used", quoteShort(y), p.yCol))
 		}
 	}
-	for _, k := range []string{"terms", "region", "n", "work"} {
+	for _, k := range []string{"terms", "region", "n", "pfrom", "pto", "work"} {
 		if v, ok := vals[k]; ok {
 			p.text[k] = v
 		}
+	}
+	if _, ok := vals["pto"]; !ok {
+		p.text["pto"] = defaultPTo(p.frame(), p.text["n"])
 	}
 	p.model = ""
 	if id, ok := vals["model"]; ok {
@@ -220,7 +230,8 @@ func (p *speedupPage) setData(id string) {
 	if d.N == "" {
 		d.N = "2^13"
 	}
-	p.text = map[string]string{"terms": d.Terms, "region": d.Region, "n": d.N, "work": defaultWork}
+	p.text = map[string]string{"terms": d.Terms, "region": d.Region, "n": d.N, "work": defaultWork,
+		"pfrom": "2", "pto": defaultPTo(frameFor(p.tbl, p.nCol, p.pCol), d.N)}
 	p.showText()
 	p.model = ""
 	p.errs = map[string]string{}
@@ -270,6 +281,7 @@ func (p *speedupPage) applyText() bool {
 			p.errs["n"] = "N for the speedup chart: between 2 and 2^40"
 		}
 		in.n = float64(n)
+		in.pFrom, in.pTo = parsePRange(p.text["pfrom"], p.text["pto"], in.n, p.errs)
 		if w := strings.TrimSpace(p.text["work"]); w != "" {
 			t, err := fit.ParseTerm(w)
 			if err == nil {
@@ -343,7 +355,7 @@ func (p *speedupPage) fragment() string {
 		[2]string{"w", p.weighting.String()},
 	)
 	if p.curvesPossible() {
-		pairs = append(pairs, [2]string{"n", p.text["n"]})
+		pairs = append(pairs, [2]string{"n", p.text["n"]}, [2]string{"pfrom", p.text["pfrom"]}, [2]string{"pto", p.text["pto"]})
 		if p.text["work"] != defaultWork {
 			pairs = append(pairs, [2]string{"work", p.text["work"]})
 		}
@@ -381,6 +393,7 @@ func (p *speedupPage) onData(ctx app.Context, e app.Event) {
 		return
 	}
 	p.setData(id)
+	p.stopSearch()
 	p.search, p.searchErr = nil, ""
 	p.update(ctx)
 }
@@ -402,7 +415,12 @@ func (p *speedupPage) onColumn(which string) app.EventHandler {
 
 func (p *speedupPage) onText(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		p.text[key] = inputValue(ctx)
+		v := inputValue(ctx)
+		if key == "n" && p.text["pto"] == defaultPTo(p.frame(), p.text["n"]) {
+			// "P to" follows N while the user has not set it.
+			p.setText("pto", defaultPTo(p.frame(), v))
+		}
+		p.text[key] = v
 		if key == "terms" || key == "region" {
 			p.model = ""
 		}
@@ -501,6 +519,7 @@ func (p *speedupPage) useFile(ctx app.Context, name string, t *dataset.Table) {
 		}
 	}
 	p.showText()
+	p.stopSearch()
 	p.search, p.searchErr = nil, ""
 	p.update(ctx)
 	p.notice = fmt.Sprintf("Imported %s: %d rows, columns %s.%s", name, t.Len(), strings.Join(t.Names(), ", "), kept)
@@ -535,96 +554,6 @@ func (p *speedupPage) onDownload(ctx app.Context, e app.Event) {
 }
 
 func (p *speedupPage) frame() fit.Frame { return frameFor(p.tbl, p.nCol, p.pCol) }
-
-// onSearch runs the term search. It can take a second or more in the
-// browser, so it starts after the page has shown that it is searching.
-func (p *speedupPage) onSearch(ctx app.Context, e app.Event) {
-	if p.searching || p.tbl == nil {
-		return
-	}
-	spec, err := p.searchSpec()
-	if err != nil {
-		p.search, p.searchErr = nil, err.Error()
-		return
-	}
-	p.searching, p.search, p.searchErr = true, nil, ""
-	frame := p.frame()
-	ctx.After(60*time.Millisecond, func(ctx app.Context) {
-		start := time.Now()
-		res, err := fit.Search(frame, spec)
-		p.searchMillis = float64(time.Since(start).Microseconds()) / 1e3
-		p.searching = false
-		if err != nil {
-			p.searchErr = "The search failed: " + err.Error()
-			return
-		}
-		p.search = res
-	})
-}
-
-// searchSpec searches seed 002's vocabulary restricted to the columns the
-// data has, with the constant always in, validated by extrapolation along
-// N and P as the seed predicts beyond its characterisation region.
-func (p *speedupPage) searchSpec() (fit.SearchSpec, error) {
-	if p.yCol == "" {
-		return fit.SearchSpec{}, errors.New("choose the measured column first")
-	}
-	have := map[string]bool{}
-	if p.nCol != "" {
-		have["N"] = true
-	}
-	if p.pCol != "" {
-		have["P"] = true
-	}
-	extra, _ := fit.ParseTerms("N*log2(N)^2, N^2, log2(N)")
-	var vocab []fit.Term
-	seen := map[string]bool{"1": true}
-	for _, t := range append(speedup.Vocabulary(), extra...) {
-		ok := !seen[t.Canonical()]
-		for _, v := range t.Vars() {
-			ok = ok && have[v]
-		}
-		if ok {
-			seen[t.Canonical()] = true
-			vocab = append(vocab, t)
-		}
-	}
-	if len(vocab) == 0 {
-		return fit.SearchSpec{}, errors.New("the search needs a problem-size column (N) or a processor column (P)")
-	}
-	train, _, err := fit.Split(p.frame(), p.spec.cond)
-	if err != nil {
-		return fit.SearchSpec{}, err
-	}
-	if len(train) > bigData {
-		return fit.SearchSpec{}, fmt.Errorf("the characterisation region has %d rows; the search in the browser takes at most %d (narrow the region, or run memwall fit on the command line)", len(train), bigData)
-	}
-	var ex []string
-	for _, v := range []string{"N", "P"} {
-		if have[v] {
-			ex = append(ex, v)
-		}
-	}
-	return fit.SearchSpec{
-		Y: p.yCol, Vocabulary: vocab, Always: []fit.Term{fit.MustParseTerm("1")}, MaxTerms: 4,
-		Train: p.spec.cond, Weighting: p.weighting, Validation: fit.Validation{Extrapolate: ex},
-	}, nil
-}
-
-func (p *speedupPage) onUseCandidate(i int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		if p.search == nil || i >= len(p.search.Candidates) {
-			return
-		}
-		c := p.search.Candidates[i]
-		p.setText("terms", strings.Join(fit.TermStrings(c.Terms), ", "))
-		p.model = ""
-		if p.weighting == fit.Auto {
-			p.weighting = c.Weighting
-		}
-		p.update(ctx)
-	}
-}
 
 // regionRows counts the rows a region selects, 0 for one that does not
 // parse or read.

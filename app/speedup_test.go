@@ -140,3 +140,32 @@ func TestSpeedupDataMenu(t *testing.T) {
 		t.Errorf("data %q, messages %v", p.data, p.linkMsgs)
 	}
 }
+
+// TestSpeedupPRangeLink: "P from" and "P to" from a link set the Ps of the
+// speedup curve; a fraction or a P to above N is refused with the field
+// named.
+func TestSpeedupPRangeLink(t *testing.T) {
+	p := &speedupPage{}
+	p.load("data=seed002-table6&n=8192&pfrom=4&pto=6000")
+	if len(p.linkMsgs) > 0 || p.out.curve == nil {
+		t.Fatalf("link problems %v, curve %v (%q)", p.linkMsgs, p.out.curve != nil, p.out.curveMsg)
+	}
+	var ps []float64
+	for _, pt := range p.out.curve.Predicted.Points {
+		ps = append(ps, pt.P)
+	}
+	if fmt.Sprint(ps) != "[1 4 8 16 32 64 128 256 512 1024 2048 4096 6000]" {
+		t.Errorf("Ps %v", ps)
+	}
+	for frag, key := range map[string]string{
+		"data=seed002-table6&n=8192&pfrom=1.5": "pfrom",
+		"data=seed002-table6&n=512&pto=1024":   "pto",
+		"data=seed002-table6&pfrom=8&pto=4":    "pto",
+	} {
+		q := &speedupPage{}
+		q.load(frag)
+		if e := q.errs[key]; !strings.HasPrefix(e, map[string]string{"pfrom": "P from: ", "pto": "P to: "}[key]) {
+			t.Errorf("%s: %s message %q", frag, key, e)
+		}
+	}
+}

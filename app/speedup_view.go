@@ -61,7 +61,7 @@ func computeSpeedup(p *speedupPage) (o speedupOutcome) {
 	if p.curvesPossible() {
 		a, err := speedup.Analyze(speedup.Spec{
 			Data: frame, T: p.yCol, Terms: p.spec.terms, Train: p.spec.cond, Weighting: p.weighting,
-			Ns: []float64{p.spec.n}, Ps: procCounts(frame, p.spec.n), Fixed: fixed, Work: p.spec.work,
+			Ns: []float64{p.spec.n}, Ps: procCounts(p.spec.pFrom, p.spec.pTo), Fixed: fixed, Work: p.spec.work,
 		})
 		if err == nil {
 			o.res = a.Fit
@@ -118,29 +118,6 @@ func sameTerms(text string, terms []fit.Term) bool {
 		}
 	}
 	return true
-}
-
-// procCounts are the processor counts of the speedup chart: powers of two
-// up to twice the largest P measured, and not beyond N (seed 002's sorts
-// run with N >= P).
-func procCounts(f fit.Frame, n float64) []float64 {
-	pmax := 16.0
-	if ps, ok := f.Column("P"); ok {
-		if m := maxOf(ps); 2*m > pmax {
-			pmax = 2 * m
-		}
-	}
-	if pmax > n {
-		pmax = n
-	}
-	if pmax > 1<<20 {
-		pmax = 1 << 20
-	}
-	var out []float64
-	for q := 2.0; q <= pmax; q *= 2 {
-		out = append(out, q)
-	}
-	return out
 }
 
 // theoretic is seed 002's simple theoretic model (section 5.2.1): Seq(P)
@@ -233,7 +210,10 @@ func speedOption(c *speedup.NCurve, multi, theo [][2]float64) string {
 		"tooltip":   map[string]any{"trigger": "axis"},
 		"xAxis": map[string]any{"type": "log", "logBase": 2, "name": "P, processors", "nameLocation": "middle", "nameGap": 30,
 			"min": 1, "max": last, "splitNumber": 12},
-		"yAxis":  map[string]any{"type": "log", "logBase": 2, "name": "speedup S(N, P)", "splitNumber": 12},
+		// The axis name starts at the axis and runs right: centred on
+		// the axis (ECharts' default) its left half fell off the chart.
+		"yAxis": map[string]any{"type": "log", "logBase": 2, "name": "speedup S(N, P)", "splitNumber": 12,
+			"nameTextStyle": map[string]any{"align": "left"}},
 		"series": series,
 	})
 }
@@ -352,6 +332,17 @@ func (p *speedupPage) termSetValue() string {
 	return "custom"
 }
 
+// termSetLabel is the term menu's label for the current terms.
+func (p *speedupPage) termSetLabel() string {
+	v := p.termSetValue()
+	for _, o := range termSetOptions() {
+		if o.Value == v {
+			return o.Label
+		}
+	}
+	return ""
+}
+
 func termSetOptions() []option {
 	opts := []option{{Value: "custom", Label: "Your own terms (type them below)", Group: "Typed"}}
 	for _, ts := range presets.TermSets() {
@@ -375,6 +366,7 @@ func (p *speedupPage) renderInputs() app.UI {
 		app.H2().Text("Data"),
 		selectField("data", "Measured data", p.data, p.dataOptions(), p.onData),
 		app.If(src != "", app.P().ID("data-source").Class("source").Text(src)),
+		renderGlossary("speedup-glossary", glossaryFor(src, p.termSetLabel())),
 		app.Div().Class("row actions").Body(
 			app.Label().Class("button").For("speedup-file").Text("Import CSV or JSON…"),
 			app.Input().ID("speedup-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
@@ -403,6 +395,10 @@ func (p *speedupPage) renderInputs() app.UI {
 		app.If(p.curvesPossible(),
 			app.H2().Text("Speedup chart"),
 			textField{ID: "n", Label: "N, problem size for the chart", Value: p.shown["n"], Hint: "e.g. 8192, 8Ki, 2^13", Err: p.errs["n"], OnInput: p.onText("n"), Size: 10}.UI(),
+			app.Div().Class("row").Body(
+				textField{ID: "pfrom", Label: "P from", Value: p.shown["pfrom"], Hint: "processors, 1 to 2^20", Err: p.errs["pfrom"], OnInput: p.onText("pfrom"), Size: 8}.UI(),
+				textField{ID: "pto", Label: "P to", Value: p.shown["pto"], Hint: "up to N and 2^20; beyond the data to find a roll-off", Err: p.errs["pto"], OnInput: p.onText("pto"), Size: 8}.UI(),
+			),
 			textField{ID: "work", Label: "W(N), work for Sun–Ni's memory-bounded speedup", Value: p.shown["work"], Hint: "a term in N, e.g. N*log2(N)^2 for a sorting network; empty leaves the curve out", Err: p.errs["work"], OnInput: p.onText("work"), Size: 16}.UI(),
 		),
 	)
@@ -690,62 +686,6 @@ func (p *speedupPage) renderPredictions() app.UI {
 			})),
 		)),
 	)
-}
-
-func (p *speedupPage) renderSearch() app.UI {
-	s := p.search
-	return app.Section().ID("search").Class("panel").Aria("label", "Term search").Body(
-		app.H2().Text("Search for terms"),
-		app.P().Class("note").Text("Tries every set of up to four terms from seed 002's vocabulary (1, P, P·log P, N/P·log²P, N/P·log²(N/P), log P·N/P·log²(N/P), N·log N, …), each with the constant, fitted on the characterisation region and scored by how well it extrapolates to that region's largest N and P. The prediction region is never looked at. It takes a few seconds."),
-		app.Button().ID("search-terms").Disabled(p.searching).Text("Search").OnClick(p.onSearch),
-		app.If(p.searching, app.P().ID("search-status").Aria("live", "polite").Text("Searching…")),
-		app.If(p.searchErr != "", app.P().ID("search-error").Class("error").Text(p.searchErr)),
-		app.If(s != nil, p.renderCandidates()),
-	)
-}
-
-func (p *speedupPage) renderCandidates() app.UI {
-	s := p.search
-	if s == nil {
-		return app.Div()
-	}
-	cands := s.Candidates
-	if len(cands) > 10 {
-		cands = cands[:10]
-	}
-	return app.Div().Body(
-		app.P().ID("search-method").Text(fmt.Sprintf("%d term sets scored (%s) in %.0f ms; %s.", s.Evaluated, exhaustive(s.Exhaustive), p.searchMillis, s.Method)),
-		app.Div().Class("table-wrap").Body(app.Table().ID("candidates").Body(
-			app.Caption().Text("Best term sets, best first"),
-			app.THead().Body(app.Tr().Body(
-				app.Th().Scope("col").Text("Terms"),
-				app.Th().Scope("col").Text("weighting"),
-				numTh().Text("mean rel."),
-				numTh().Text("median rel."),
-				numTh().Text("max rel."),
-				app.Th().Scope("col").Body(app.Span().Class("visually-hidden").Text("Action")),
-			)),
-			app.TBody().Body(app.Range(cands).Slice(func(i int) app.UI {
-				c := cands[i]
-				return app.Tr().Body(
-					app.Td().Body(app.Code().Text(strings.Join(fit.TermStrings(c.Terms), ", "))),
-					app.Td().Text(c.Weighting.String()),
-					app.Td().Class("num").Text(fmtPct(c.MeanRel)),
-					app.Td().Class("num").Text(fmtPct(c.MedianRel)),
-					app.Td().Class("num").Text(fmtPct(c.MaxRel)),
-					app.Td().Class("actions").Body(app.Button().ID(fmt.Sprintf("use-candidate-%d", i)).Text("Use").
-						Aria("label", fmt.Sprintf("Use term set %d", i+1)).OnClick(p.onUseCandidate(i))),
-				)
-			})),
-		)),
-	)
-}
-
-func exhaustive(b bool) string {
-	if b {
-		return "every subset"
-	}
-	return "greedy path"
 }
 
 func (p *speedupPage) renderShare() app.UI {

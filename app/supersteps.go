@@ -443,13 +443,13 @@ func (p *superstepsPage) useSet(ctx app.Context, set superstep.Set) {
 	vals := map[string]string{
 		"coef":  coefTyped,
 		"p":     strconv.Itoa(set.P),
-		"good":  superstep.FormatCoefficients(superstep.HrHwMc, set.GoodR0),
+		"good":  superstep.FieldCoefficients(superstep.HrHwMc, set.GoodR0),
 		"good1": "",
-		"bad":   superstep.FormatCoefficients(superstep.HrHwM, set.Bad),
+		"bad":   superstep.FieldCoefficients(superstep.HrHwM, set.Bad),
 		"C":     strconv.FormatFloat(set.CacheWords, 'f', -1, 64),
 	}
 	if set.GoodR1 != nil {
-		vals["good1"] = superstep.FormatCoefficients(superstep.HrHwMc, *set.GoodR1)
+		vals["good1"] = superstep.FieldCoefficients(superstep.HrHwMc, *set.GoodR1)
 	}
 	p.form.set(ctx, vals)
 }

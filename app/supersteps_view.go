@@ -78,6 +78,7 @@ func (p *superstepsPage) renderInputs() app.UI {
 			p.field("C", "Cache size C (words)", "2^19 on the SGI Power Challenge (2 MB of 4-byte integers)", 10),
 		),
 		app.If(!typed, app.P().Class("note").Text("Good: HrHwM-c = L + g_hrc·h_rc + g_hrm·h_rm + g_hwc·h_wc + g_hwm·h_wm + g_M·M, fitted separately for h <= C (R0) and h > C (R1), C = 2^19 words. Bad: HrHwM = L + g_hr·h_r + g_hw·h_w + g_M·M.")),
+		renderGlossary("ss-glossary", glossaryFor("HrHwM-c HrHwM R0 HM HrHw")),
 	)
 }
 

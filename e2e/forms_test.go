@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -144,4 +145,30 @@ func TestLimitsHold(t *testing.T) {
 		t.Error("the result does not say it is for the last accepted input")
 	}
 	b.noErrors(t, "limits")
+}
+
+// TestNearIntegersRefused types counts that are not whole but round to a
+// whole float64 ("1.0000000000000001" used to become n = 1): the Kernels
+// page's n and the Supersteps page's n refuse them with the field named,
+// and the link keeps the last accepted value.
+func TestNearIntegersRefused(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	for _, c := range []struct{ url, field, label string }{
+		{"/#machine=p4-2.66-ddr266&kernel=heapsort&n=1Mi", "#n", "n"},
+		{"/supersteps", "#ss-n", "Elements n"},
+	} {
+		b.freshOpen(t, srv.URL+c.url, c.field)
+		before := b.location(t)
+		b.retype(t, c.field, "1.0000000000000001")
+		b.waitFor(t, c.field+" refused", fmt.Sprintf(`document.querySelector(%q)?.textContent.includes("whole number")`, c.field+"-err"))
+		if msg := b.text(t, c.field+"-err"); !strings.Contains(msg, c.label) && !strings.Contains(msg, "1.0000000000000001") {
+			t.Errorf("%s: the message %q names neither the field nor the value", c.field, msg)
+		}
+		if strings.Contains(b.location(t), "n=1&") || strings.HasSuffix(b.location(t), "n=1") {
+			t.Errorf("%s: the link took n = 1 (was %s, now %s)", c.field, before, b.location(t))
+		}
+	}
+	b.noErrors(t, "near integers")
 }

@@ -51,6 +51,12 @@ type SearchSpec struct {
 	// 20000); beyond it the search is greedy (forward selection, then
 	// single-term swaps until no swap improves).
 	MaxCandidates int
+	// Progress, if set, is called after each candidate is scored with the
+	// number scored so far and the number the search will score (for a
+	// greedy search, an estimate that done may pass). A non-nil error
+	// stops the search, which returns that error; a caller uses it to
+	// cancel, or to let a user interface have a turn.
+	Progress func(done, total int) error
 }
 
 // Candidate is a scored term set.
@@ -128,8 +134,31 @@ func Search(data Columns, spec SearchSpec) (*SearchResult, error) {
 	na := len(spec.Always)
 	labels := TermStrings(all)
 	res := &SearchResult{Method: method}
+	limit := spec.MaxCandidates
+	if limit <= 0 {
+		limit = 20000
+	}
+	total := 0.0
+	for k := 1; k <= maxT; k++ {
+		total += binom(len(spec.Vocabulary), k)
+	}
+	exhaustive := total <= float64(limit)
+	planned := int(total) * len(weights)
+	if !exhaustive {
+		// forward selection, then one round of swaps
+		v := len(spec.Vocabulary)
+		planned = 0
+		for k := 0; k < maxT; k++ {
+			planned += v - k
+		}
+		planned = (planned + maxT*(v-maxT)) * len(weights)
+	}
+	var stop error
 	var cands []Candidate
 	score := func(sub []int) {
+		if stop != nil {
+			return
+		}
 		idx := make([]int, 0, na+len(sub))
 		for i := 0; i < na; i++ {
 			idx = append(idx, i)
@@ -156,20 +185,18 @@ func Search(data Columns, spec SearchSpec) (*SearchResult, error) {
 			}
 			cands = append(cands, c)
 		}
+		if spec.Progress != nil {
+			stop = spec.Progress(res.Evaluated, planned)
+		}
 	}
-	limit := spec.MaxCandidates
-	if limit <= 0 {
-		limit = 20000
-	}
-	total := 0.0
-	for k := 1; k <= maxT; k++ {
-		total += binom(len(spec.Vocabulary), k)
-	}
-	if total <= float64(limit) {
+	if exhaustive {
 		res.Exhaustive = true
 		sub := make([]int, 0, maxT)
 		var rec func(start int)
 		rec = func(start int) {
+			if stop != nil {
+				return
+			}
 			if len(sub) > 0 {
 				score(sub)
 			}
@@ -193,6 +220,9 @@ func Search(data Columns, spec SearchSpec) (*SearchResult, error) {
 			}
 			return best
 		})
+	}
+	if stop != nil {
+		return nil, stop
 	}
 	if len(cands) == 0 {
 		return nil, errors.New("no term set could be validated: every candidate is rank deficient on some fold, or the folds are too small")

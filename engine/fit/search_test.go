@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"errors"
 	"math"
 	"sort"
 	"strings"
@@ -41,5 +42,43 @@ func TestSearchRecoversPlantedTerms(t *testing.T) {
 				t.Errorf("%s: coefficient of %s = %g, want %g", res.Method, term, c, want[term.String()])
 			}
 		}
+	}
+}
+
+// TestSearchProgressCountsAndStops checks that Progress sees every scored
+// candidate of an exhaustive search, ending at its total, and that an
+// error from it stops the search and is returned.
+func TestSearchProgressCountsAndStops(t *testing.T) {
+	var ns, ps, ys []float64
+	for n := 16.0; n <= 1<<10; n *= 2 {
+		for p := 1.0; p <= 16; p *= 2 {
+			ns, ps = append(ns, n), append(ps, p)
+			ys = append(ys, 5+3*n/p)
+		}
+	}
+	data := Frame{Names: []string{"N", "P", "T"}, Cols: [][]float64{ns, ps, ys}}
+	vocab, _ := ParseTerms("N, N/P, P, log2(P), N*log2(N)")
+	spec := SearchSpec{Y: "T", Vocabulary: vocab, Always: []Term{MustParseTerm("1")}, MaxTerms: 2,
+		Weighting: Relative, Validation: Validation{Folds: 3}}
+	calls, last, lastTotal := 0, 0, 0
+	spec.Progress = func(done, total int) error { calls++; last, lastTotal = done, total; return nil }
+	res, err := Search(data, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 5 + 10; calls != want || last != want || lastTotal != want || res.Evaluated != want {
+		t.Fatalf("progress: %d calls, last %d of %d, evaluated %d; want %d", calls, last, lastTotal, res.Evaluated, want)
+	}
+	errStop := errors.New("stop")
+	calls = 0
+	spec.Progress = func(done, total int) error {
+		calls++
+		if done == 3 {
+			return errStop
+		}
+		return nil
+	}
+	if _, err := Search(data, spec); !errors.Is(err, errStop) || calls != 3 {
+		t.Fatalf("stopped search: err %v after %d calls; want %v after 3", err, calls, errStop)
 	}
 }

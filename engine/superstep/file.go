@@ -241,6 +241,17 @@ func ParseCoefficients(f Function, s string) (Coefficients, error) {
 	return c, c.Validate(f)
 }
 
+// FieldCoefficients writes f's coefficients for a form field: each with
+// the fewest significant digits (4 to 6) that read back to it, else 6, so
+// a fitted 72.10893427153104 shows as 72.1089, not with seventeen digits.
+func FieldCoefficients(f Function, c Coefficients) string {
+	var parts []string
+	for _, col := range append([]string{"1"}, f.Columns()...) {
+		parts = append(parts, CoefficientName(col)+"="+units.FieldNumber(c.Get(col)))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // FormatCoefficients writes f's coefficients in the form ParseCoefficients
 // reads, with the shortest text that reads back to the same values.
 func FormatCoefficients(f Function, c Coefficients) string {

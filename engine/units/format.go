@@ -137,6 +137,15 @@ func FieldSeconds(v float64) string {
 	return fieldForm(v, func(p int) string { return FormatSecondsPrec(v, p) }, ParseDuration)
 }
 
+// FormatNumber writes a plain number for display with four significant
+// digits and no trailing zeros: a mean of 72.10893 lines is "72.11".
+func FormatNumber(v float64) string { return trim(v, 4) }
+
+// FieldNumber is a plain number for a field (a fitted coefficient).
+func FieldNumber(v float64) string {
+	return fieldForm(v, func(p int) string { return strconv.FormatFloat(v, 'g', p, 64) }, ParseNumber)
+}
+
 // FieldSize is FormatSize for a field; a size no prefix writes exactly in
 // six digits is written in bytes, which always is.
 func FieldSize(b int64) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -22,9 +23,16 @@ var (
 // splitNumber splits "2.12 GB/s" into the number "2.12" and the unit "GB/s".
 // It accepts "2^23" as a power of two written as a number.
 func splitNumber(s string) (value float64, unit string, err error) {
+	value, _, unit, err = splitNumberText(s)
+	return value, unit, err
+}
+
+// splitNumberText is splitNumber that also returns the number as written
+// ("" for a power like 2^23, which is whole).
+func splitNumberText(s string) (value float64, num, unit string, err error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return 0, "", errors.New("empty value")
+		return 0, "", "", errors.New("empty value")
 	}
 	if i := strings.Index(s, "^"); i > 0 {
 		base, err1 := strconv.ParseUint(strings.TrimSpace(s[:i]), 10, 32)
@@ -35,13 +43,13 @@ func splitNumber(s string) (value float64, unit string, err error) {
 		}
 		exp, err2 := strconv.ParseUint(rest[:j], 10, 16)
 		if err1 != nil || err2 != nil || base < 2 {
-			return 0, "", fmt.Errorf("%q is not a power like 2^23", s)
+			return 0, "", "", fmt.Errorf("%q is not a power like 2^23", s)
 		}
 		v := math.Pow(float64(base), float64(exp))
 		if math.IsInf(v, 0) || v > 1e300 {
-			return 0, "", fmt.Errorf("%q is too large", s)
+			return 0, "", "", fmt.Errorf("%q is too large", s)
 		}
-		return v, strings.TrimSpace(rest[j:]), nil
+		return v, "", strings.TrimSpace(rest[j:]), nil
 	}
 	end := 0
 	for end < len(s) {
@@ -60,18 +68,18 @@ func splitNumber(s string) (value float64, unit string, err error) {
 		}
 		break
 	}
-	num := s[:end]
+	num = s[:end]
 	if num == "" {
-		return 0, "", fmt.Errorf("%q does not start with a number", s)
+		return 0, "", "", fmt.Errorf("%q does not start with a number", s)
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil {
-		return 0, "", fmt.Errorf("%q is not a number", num)
+		return 0, "", "", fmt.Errorf("%q is not a number", num)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, "", fmt.Errorf("%q is not a finite number", num)
+		return 0, "", "", fmt.Errorf("%q is not a finite number", num)
 	}
-	return v, strings.TrimSpace(s[end:]), nil
+	return v, num, strings.TrimSpace(s[end:]), nil
 }
 
 // prefixFactor reads a multiplier prefix: "", K, k, M, G, T, Ki, Mi, Gi, Ti.
@@ -93,7 +101,7 @@ var ErrTooLarge = errors.New("too large")
 // ParseCount parses a non-negative whole number of elements: "8388608", "8Mi"
 // (8·2^20), "8M" (8·10^6), "2^23", "1e6". A fraction is refused.
 func ParseCount(s string) (int64, error) {
-	v, unit, err := splitNumber(s)
+	v, num, unit, err := splitNumberText(s)
 	if err != nil {
 		return 0, err
 	}
@@ -101,7 +109,24 @@ func ParseCount(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("%q: unknown multiplier %q (use k, M, G, Ki, Mi, Gi or 2^n)", s, unit)
 	}
+	if !wholeAsWritten(num, f) {
+		return 0, fmt.Errorf("%q is not a whole number", s)
+	}
 	return toInt(s, v*f)
+}
+
+// wholeAsWritten reports whether the decimal num times the whole factor f
+// is a whole number, read exactly: "1.0000000000000001" rounds to the
+// float64 1 but is not whole, and is refused rather than truncated.
+func wholeAsWritten(num string, f float64) bool {
+	if num == "" || !strings.ContainsAny(num, ".eE") {
+		return true
+	}
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return true // splitNumber read it; its float test decides
+	}
+	return r.Mul(r, new(big.Rat).SetFloat64(f)).IsInt()
 }
 
 func toInt(s string, v float64) (int64, error) {

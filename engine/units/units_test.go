@@ -32,6 +32,9 @@ func TestParseCount(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "empty value"},
 		{"1.5", `"1.5" is not a whole number`},
+		// rounds to the float64 1, but is not whole as written
+		{"1.0000000000000001", `"1.0000000000000001" is not a whole number`},
+		{"2.00000000000000001Ki", `"2.00000000000000001Ki" is not a whole number`},
 		{"-3", `"-3" is negative`},
 		{"2^54", `"2^54" is too large (at most 2^53)`},
 		{"1e300", `"1e300" is too large (at most 2^53)`},
@@ -237,5 +240,26 @@ func TestFieldForms(t *testing.T) {
 	}
 	if _, err := ParseCount("2^70"); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("2^70: %v, want ErrTooLarge", err)
+	}
+}
+
+// TestFormatNumber: a display number has four significant digits; a field
+// number the fewest (4 to 6) that read back, else 6.
+func TestFormatNumber(t *testing.T) {
+	for _, c := range []struct {
+		v            float64
+		shown, field string
+	}{
+		{72.10893427153104, "72.11", "72.1089"},
+		{72.11, "72.11", "72.11"},
+		{0.00035, "0.00035", "0.00035"},
+		{16566, "16570", "16566"},
+	} {
+		if got := FormatNumber(c.v); got != c.shown {
+			t.Errorf("FormatNumber(%v) = %q, want %q", c.v, got, c.shown)
+		}
+		if got := FieldNumber(c.v); got != c.field {
+			t.Errorf("FieldNumber(%v) = %q, want %q", c.v, got, c.field)
+		}
 	}
 }
