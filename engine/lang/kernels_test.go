@@ -2,6 +2,7 @@ package lang
 
 import (
 	"context"
+	goruntime "runtime"
 	"testing"
 
 	"memwall/engine/kernels"
@@ -49,6 +50,9 @@ func TestExamplesMatchKernels(t *testing.T) {
 		{"radix-count", p3, 1<<16 + 7, 32, sim.Majority},
 	}
 	for _, c := range cases {
+		if goruntime.GOOS == "js" && c.n > 1<<16+7 {
+			continue // the browser runs the smaller cases, every kernel among them
+		}
 		ex, ok := LookupExample(c.id)
 		if !ok {
 			t.Fatalf("no example %s", c.id)

@@ -196,7 +196,7 @@ func TestCancel(t *testing.T) {
 // the line that makes them.
 func TestProfileSumsToTotal(t *testing.T) {
 	ex, _ := LookupExample("perm-twopass")
-	r, err := run(t, ex.Source, map[string]int64{"N": 1 << 18})
+	r, err := run(t, ex.Source, map[string]int64{"N": 1 << 16})
 	if err != nil {
 		t.Fatal(err)
 	}

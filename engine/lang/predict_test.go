@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	goruntime "runtime"
 	"testing"
 
 	"memwall/engine/sim"
@@ -15,6 +16,9 @@ import (
 // MEMWALL_LONG=1 runs the full-size check (2^22 from sizes up to 2^17,
 // a minute); the default predicts 2^20 from sizes up to 2^15.
 func TestExtrapolation(t *testing.T) {
+	if goruntime.GOOS == "js" {
+		t.Skip("minutes of simulation in WebAssembly; the browser's prediction is checked against the native one by e2e's TestProgramPredict")
+	}
 	m, _ := presets.Machine("p4-1.7-pc133")
 	at, max := int64(1<<20), int64(1<<15)
 	if os.Getenv("MEMWALL_LONG") != "" {

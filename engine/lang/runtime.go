@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	goruntime "runtime"
 
 	"memwall/engine/kernels"
 	"memwall/engine/sim"
@@ -149,6 +150,10 @@ func (rt *runtime) check(p Pos) {
 	if rt.steps > rt.maxSteps {
 		rt.fail(p, "the run took more than %d steps (loop iterations and calls), the step limit; is a loop endless?", rt.maxSteps)
 	}
+	// Let the scheduler run: under WebAssembly nothing preempts a running
+	// goroutine, so a context's timer could not fire during a run that
+	// reports no progress (a browser's progress callback yields anyway).
+	goruntime.Gosched()
 	if err := rt.ctx.Err(); err != nil {
 		panic(stop{err})
 	}
