@@ -28,7 +28,7 @@ test-go:
 	$(GO) test -p 1 ./measure/
 
 # The UI, engine and presets tests again, compiled to WebAssembly and run in
-# headless Chromium (DESIGN.md 8): browser storage and JS interop for real.
+# headless Chromium (docs/readings.md): browser storage and JS interop for real.
 test-wasm: $(WASMEXEC)
 	GOOS=js GOARCH=wasm $(GO) test -exec $(WASMEXEC) ./app/ ./engine/... ./presets/
 

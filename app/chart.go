@@ -10,7 +10,7 @@ import (
 // chart shows an Apache ECharts chart. It renders an empty container;
 // web/memwall-charts.js creates the chart in it once mounted, replaces the
 // option when the parent passes a new one, resizes it with the window and
-// disposes it on dismount (DESIGN.md section 5).
+// disposes it on dismount (docs/readings.md).
 //
 // The option is JSON, not a Go value: js.ValueOf rejects []float64, and JSON
 // crosses into the browser in one call. Formatters cannot be JSON, so the

@@ -12,7 +12,7 @@ import (
 	"memwall/engine/units"
 )
 
-// communicationPage shows seed 001's communication model with lines
+// communicationPage shows the lines-touched paper's communication model with lines
 // touched: how many distinct memory lines a row or column transfer touches
 // (exactly at an offset, and its least and greatest over offsets, with a
 // picture of the lines), and which of the two uniform-convolution programs

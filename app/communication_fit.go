@@ -16,7 +16,7 @@ import (
 	"memwall/presets"
 )
 
-// The fitting section of the Communication page: seed 001's model sets
+// The fitting section of the Communication page: the lines-touched paper's model sets
 // S1–S3 and M1–M3 (section 4.3) fitted by engine/numl to measured message
 // times on a training set and judged on the rest (section 4.5), with the
 // S1 and M1 fits offered to the convolution below.

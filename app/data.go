@@ -18,10 +18,10 @@ import (
 )
 
 // dataPage compares measured running times of the MBRAM kernels with the
-// model's predictions on the machine each was measured on (DESIGN.md
+// model's predictions on the machine each was measured on (docs/readings.md
 // section 4): one import path for CSV and JSON, columns mapped to kernel,
 // N, w, b, machine and time, every row predicted with mbram.Predict, and
-// the relative errors summarised. The built-in data set is seed 000's own
+// the relative errors summarised. The built-in data set is the MBRAM paper's own
 // measured column (Figs. 3–5); imported files stay in the browser and are
 // not carried in links.
 type dataPage struct {
@@ -48,7 +48,7 @@ type dataPage struct {
 	notice   string
 }
 
-// seed000Data is the built-in data set: the measured column of seed 000's
+// seed000Data is the built-in data set: the measured column of the MBRAM paper's
 // Figs. 3–5, beside the preset machines the seed measured them on.
 const seed000Data = "seed000"
 
@@ -152,7 +152,7 @@ func (p *dataPage) writeURL(ctx app.Context) {
 	ctx.Page().ReplaceURL(u)
 }
 
-// compareSeed000 predicts every measured time that seed 000 prints.
+// compareSeed000 predicts every measured time that the MBRAM paper prints.
 func compareSeed000(lib library) comparison {
 	var c comparison
 	vals, err := presets.MBRAMReplication()

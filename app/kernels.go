@@ -18,7 +18,7 @@ import (
 	"memwall/presets"
 )
 
-// kernelsPage is the MBRAM calculator: a machine and a kernel of seed 000
+// kernelsPage is the MBRAM calculator: a machine and a kernel of the MBRAM paper
 // in, the predicted time and its breakdown out, with a sweep over N. Its
 // whole state is the URL fragment (package scenario).
 type kernelsPage struct {

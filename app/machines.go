@@ -326,7 +326,7 @@ func (p *machinesPage) onSpecField(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) { p.spec.typed(key, inputValue(ctx)) }
 }
 
-// onDerive applies seed 000 section III.A to the data-sheet numbers and
+// onDerive applies the MBRAM paper section III.A to the data-sheet numbers and
 // opens the editor on the result.
 func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	e.PreventDefault()

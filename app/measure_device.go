@@ -1,6 +1,6 @@
 package app
 
-// This file imports memwall/measure, which DESIGN.md's layout table does
+// This file imports memwall/measure, which the project's layout table does
 // not list among app/'s imports (engine, presets, go-app). It is the better
 // way: measure imports only engine, compiles for GOOS=js, and is the code
 // `memwall calibrate` runs, so the browser measures with the same kernels

@@ -11,7 +11,7 @@ import (
 	"memwall/presets"
 )
 
-// paperPage replicates seed 000: every printed prediction of Figs. 3, 4
+// paperPage replicates the MBRAM paper: every printed prediction of Figs. 3, 4
 // and 5 beside memwall's value with the reason where they differ, the
 // story of Fig. 1 (the two-pass permutation product loses on the older
 // Pentiums and wins on the Pentium 4s), and one kernel drawn across every

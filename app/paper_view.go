@@ -18,7 +18,7 @@ import (
 // What the Paper page shows, built from presets.MBRAMReplication and the
 // engine; the page (paper.go) only lays it out.
 
-// paperRow is one printed prediction of seed 000 beside memwall's value.
+// paperRow is one printed prediction of the MBRAM paper beside memwall's value.
 type paperRow struct {
 	presets.ReplicationRow
 	MachineName string
@@ -31,7 +31,7 @@ type paperRow struct {
 type paperNote struct {
 	N       int
 	Reason  string
-	Reading string // the reading of DESIGN.md 3.1 the differing group comes from
+	Reading string // the reading of docs/readings.md the differing group comes from
 	Rows    int
 }
 
@@ -98,7 +98,7 @@ func buildReplication() replicationView {
 	return v
 }
 
-// designReading names the reading of DESIGN.md 3.1 that memwall follows for
+// designReading names the reading of docs/readings.md that memwall follows for
 // a kernel whose printed prediction it does not reproduce.
 func designReading(kernel string) string {
 	switch kernel {
@@ -131,11 +131,11 @@ func (r paperRow) sizeText() string {
 	return "N = " + units.FormatCount(r.Params.N)
 }
 
-// fig1Machines are seed 000's four Pentiums, oldest to newest (Fig. 1 tells
+// fig1Machines are the MBRAM paper's four Pentiums, oldest to newest (Fig. 1 tells
 // the story in this order).
 var fig1Machines = []string{"p2-0.35-pc66", "p3-0.6-pc100", "p4-1.7-pc133", "p4-2.66-ddr266"}
 
-// fig1N is the element count of seed 000 Fig. 3.
+// fig1N is the element count of the MBRAM paper Fig. 3.
 const fig1N = 1 << 20
 
 // fig1Row is one machine of the Fig. 1 story.

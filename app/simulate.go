@@ -20,7 +20,7 @@ import (
 	"memwall/presets"
 )
 
-// simulatePage runs the trace simulator of seed 000 (DESIGN.md 3.2) in the
+// simulatePage runs the trace simulator of the MBRAM paper (docs/readings.md) in the
 // browser: a kernel of engine/kernels on generated data, or a trace file,
 // through engine/sim, beside the closed form of engine/mbram. The inputs of
 // a kernel run are the URL fragment: the scenario's keys (machine, kernel,
@@ -54,7 +54,7 @@ const (
 )
 
 // simDefaultN is the page's default size: quicksort of 1Mi keys simulates
-// in about a second in a browser, where the 8Mi of seed 000 Fig. 5 takes
+// in about a second in a browser, where the 8Mi of the MBRAM paper Fig. 5 takes
 // several (the link or the field gives 8Mi in one edit).
 const simDefaultN = 1 << 20
 

@@ -20,7 +20,7 @@ import (
 )
 
 // speedupPage fits a functional form T(N, P) to measured running times and
-// predicts speedup from it, as seed 002 (Chittor 1994) does: terms from the
+// predicts speedup from it, as Chittor's thesis (Chittor 1994) does: terms from the
 // algorithm's analysis (eqs. 6, 9, 11) or typed in, coefficients fitted on a
 // characterisation region and judged on the prediction region, and the
 // speedup curve with its roll-off point beside Amdahl's, Gustafson's and

@@ -10,7 +10,7 @@ import (
 	"memwall/presets"
 )
 
-// Built-in data sets of seed 002 and what the Speedup page starts with for
+// Built-in data sets of Chittor's thesis and what the Speedup page starts with for
 // each. Table 6 holds T(N, P) and is what eq. 14 was fitted to; Tables 3
 // and 4 hold the Seq(P) and Par(N) of the simple theoretic model (section
 // 5.2.1); Table 5 holds Multi's own speedup estimate, which the page also
@@ -70,7 +70,7 @@ func defaultsFor(id string, t *dataset.Table) dataDefaults {
 
 // speedupDataset reports whether a built-in data set has what the page
 // draws speedup against, a problem size N or a processor count P; the
-// other built-in sets (seed 001's messages) belong to other pages.
+// other built-in sets (the lines-touched paper's messages) belong to other pages.
 func speedupDataset(id string) bool { return speedupDatasets()[id] }
 
 // speedupDatasets reads the built-in sets once: they are embedded and do
@@ -130,7 +130,7 @@ func guessColumn(t *dataset.Table, names []string, last bool) string {
 }
 
 // frameFor presents a table to the fit with the chosen problem-size and
-// processor columns named N and P, as the terms are written (seed 002's
+// processor columns named N and P, as the terms are written (Chittor's thesis's
 // notation); the measured column keeps its name. A column that already has
 // one of these names but was not chosen for it is left out, so it cannot
 // be read in place of the chosen one.

@@ -15,10 +15,10 @@ import (
 )
 
 // The Speedup and Data pages keep their state in the URL fragment as
-// key=value pairs, like the Kernels page (DESIGN.md section 5), but their
-// state is not a scenario of seed 000, so they write and read it here.
+// key=value pairs, like the Kernels page (docs/readings.md), but their
+// state is not a scenario of the MBRAM paper, so they write and read it here.
 
-// maxLinkValue bounds one value of a link: a term list of seed 002 is under
+// maxLinkValue bounds one value of a link: a term list of Chittor's thesis is under
 // 100 characters; a longer value is refused before it is parsed.
 const maxLinkValue = 1000
 

@@ -135,7 +135,7 @@ func (p *speedupPage) stopSearch() {
 	p.searching = false
 }
 
-// searchSpec searches seed 002's vocabulary restricted to the columns the
+// searchSpec searches Chittor's thesis's vocabulary restricted to the columns the
 // data has, with the constant always in, validated by extrapolation along
 // N and P as the seed predicts beyond its characterisation region.
 func (p *speedupPage) searchSpec() (fit.SearchSpec, error) {

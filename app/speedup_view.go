@@ -120,7 +120,7 @@ func sameTerms(text string, terms []fit.Term) bool {
 	return true
 }
 
-// theoretic is seed 002's simple theoretic model (section 5.2.1): Seq(P)
+// theoretic is Chittor's thesis's simple theoretic model (section 5.2.1): Seq(P)
 // from Table 3 and Par(N) from Table 4, at the P of the predicted curve.
 func theoretic(n float64, pts []speedup.Point) [][2]float64 {
 	seq := seriesAt(table3, "", 0, "P", "seq")
@@ -142,7 +142,7 @@ func theoretic(n float64, pts []speedup.Point) [][2]float64 {
 }
 
 // speedOption draws speedup against P, log-log, with the roll-off point
-// marked, as seed 002's figures 7 to 10 compare predicted, measured and
+// marked, as Chittor's thesis's figures 7 to 10 compare predicted, measured and
 // Multi-estimated speedup.
 func speedOption(c *speedup.NCurve, multi, theo [][2]float64) string {
 	var pred, amd, gus, sun [][2]float64
@@ -300,7 +300,7 @@ func (p *speedupPage) dataOptions() []option {
 	return opts
 }
 
-// datasetLabel names a seed 002 table by its number first ("Table 6: ...").
+// datasetLabel names a Chittor's thesis table by its number first ("Table 6: ...").
 func datasetLabel(d presets.DatasetInfo) string {
 	if n, ok := strings.CutPrefix(d.ID, "seed002-table"); ok {
 		return "Table " + n + ": " + d.Title

@@ -17,7 +17,7 @@ import (
 )
 
 // superstepsPage bounds the communication time of a sorting program's
-// shared-memory supersteps with seed 003's Good and Bad cost functions: the
+// shared-memory supersteps with the superstep paper's Good and Bad cost functions: the
 // user picks radix, sample or column sort, n and p, and a coefficient set
 // (the seed's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
 // sees each superstep's h_r, h_w, M and its interval [t_g, t_b], the total,
@@ -455,7 +455,7 @@ func (p *superstepsPage) useSet(ctx app.Context, set superstep.Set) {
 }
 
 // onSuitesFile fits the cost functions to supersteps measured by memwall
-// superstep-suites (a CSV or JSON table), as seed 003 fits them (Good on
+// superstep-suites (a CSV or JSON table), as the superstep paper fits them (Good on
 // Suite 1, Bad on Suite 2, each judged on the other suites), shows the
 // errors like its Tables 5–8, and uses HrHwM-c and HrHwM for the interval:
 // for the page's p when the file has it, else for the file's first p.

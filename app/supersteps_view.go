@@ -339,7 +339,7 @@ func (p *superstepsPage) renderShare() app.UI {
 }
 
 // renderFits shows the cost functions fitted to a suites file with their
-// errors on the suites they were not fitted on, as seed 003's Tables 5–8.
+// errors on the suites they were not fitted on, as the superstep paper's Tables 5–8.
 func (p *superstepsPage) renderFits() app.UI {
 	if p.fits == nil {
 		return nil

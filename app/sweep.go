@@ -12,7 +12,7 @@ import (
 	"memwall/engine/units"
 )
 
-// sweepPoints is the number of N values on the sweep chart (DESIGN.md
+// sweepPoints is the number of N values on the sweep chart (docs/readings.md
 // section 6 times a 200-point sweep of every kernel).
 const sweepPoints = 200
 

@@ -4,7 +4,7 @@ import (
 	"context"
 )
 
-// Bandwidth methods (seed 000, II.a and III.A: "the benchmarks access each
+// Bandwidth methods (the MBRAM paper, II.a and III.A: "the benchmarks access each
 // cache block once, either in sequence (for beta1) or at random (for
 // beta2)").
 //
@@ -18,7 +18,7 @@ import (
 //	read+write, 1 stream: a[i]++                   (each line read, then written back)
 //	read+write, 2 streams: b[i] = a[i]             (copy)
 //
-// Bytes are counted the way the model charges them (seed 000, rule 7: a line
+// Bytes are counted the way the model charges them (the MBRAM paper, rule 7: a line
 // must be read before it is written, so a written array costs twice its
 // size): read 1 stream = S, read 2 streams = 2S, read+write 1 stream = 2S,
 // copy = S + 2S. A rate computed with these counts can be put straight into

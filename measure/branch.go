@@ -10,7 +10,7 @@ import (
 // same bytes, uniformly random in one and sorted in the other, and takes the
 // branch "v < 128" (half the time in both). Sorted, the branch is taken for
 // the first half and not for the second, which any predictor learns;
-// random, it is mispredicted half the time (seed 000, rule 3: pi = 1/2). The
+// random, it is mispredicted half the time (the MBRAM paper, rule 3: pi = 1/2). The
 // instructions executed are identical, so
 //
 //	m = 2 · (t_random − t_sorted) / n.

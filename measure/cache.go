@@ -9,7 +9,7 @@ import "math"
 // the noise is one-sided and the minimum is the least disturbed value.
 //
 // Why throughput and not latency: the model charges B/beta2 per random line
-// (seed 000, II; DESIGN.md 2), the cost of independent random reads that
+// (the MBRAM paper, II; docs/readings.md), the cost of independent random reads that
 // overlap, so C is the working set beyond which that cost climbs from the
 // cache's rate to memory's. A dependent chase measures something else: on
 // the development machine (a KVM guest) its latency is 160-500 ns from 2 MiB

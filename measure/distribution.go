@@ -2,7 +2,7 @@ package measure
 
 import "math/bits"
 
-// Non-comparison sorts of seed 000 Fig. 5 and Appendix d–e for keys of
+// Non-comparison sorts of the MBRAM paper Fig. 5 and Appendix d–e for keys of
 // keyBits significant bits (the paper's keys are uniform on [0, N)), with
 // b = 2^radixBits buckets per pass (the paper's b = 64).
 //
@@ -74,7 +74,7 @@ func (s *bucketSet) bucket(d int) []uint32 {
 	return append(append([]uint32(nil), b...), s.spill[d]...)
 }
 
-// BucketSort sorts a by most-significant-digit distribution (seed 000 App.
+// BucketSort sorts a by most-significant-digit distribution (the MBRAM paper App.
 // d): distribute into b buckets by the top digit, sort each bucket the same
 // way by the next digit, and write the buckets of the last digit into a.
 func BucketSort(a []uint32, keyBits, radixBits int) {
@@ -148,7 +148,7 @@ func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool) {
 	}
 }
 
-// RadixSort sorts a by least-significant-digit distribution (seed 000 App.
+// RadixSort sorts a by least-significant-digit distribution (the MBRAM paper App.
 // e): each pass reads the previous pass's buckets in order and distributes
 // into a second set of buckets; the last buckets are written back to a.
 func RadixSort(a []uint32, keyBits, radixBits int) {

@@ -1,6 +1,6 @@
 // Package measure takes real measurements: microbenchmarks that calibrate
-// the MBRAM parameters of the machine it runs on (seed 000, section II:
-// beta1, beta2, C, B, m; DESIGN.md 2), and plain Go implementations of the
+// the MBRAM parameters of the machine it runs on (the MBRAM paper, section II:
+// beta1, beta2, C, B, m; docs/readings.md), and plain Go implementations of the
 // seed's kernels (permutation products, row-major matrix product, seven
 // sorts) whose running times memwall validate sets against the closed-form
 // predictions.
@@ -15,20 +15,20 @@
 // random read against working-set size), line.go (B), branch.go (m).
 //
 // C comes from throughput, not latency, because the model charges B/beta2
-// per random line (seed 000, II), a cost of overlapping reads; and because
+// per random line (the MBRAM paper, II), a cost of overlapping reads; and because
 // on a virtual machine the latency curve can hide the last cache entirely:
 // on the development machine (KVM guest) a dependent chase costs 160-500
 // ns anywhere from 2 MiB to 512 MiB, while independent reads show a clear
 // L3 level (about 4 ns) up to about 8 MiB. Curve minima, not medians, feed
 // the cache detection: load from other processes only ever slows a run.
 //
-// numl.go times seed 001's messages (section 4): k whole rows or the k
+// numl.go times the lines-touched paper's messages (section 4): k whole rows or the k
 // leftmost columns of a row-major array gathered into a send buffer from
 // flushed caches, each with the lines it touches (u) counted by
 // engine/numl at the array's real offset within a line, so that the
 // message models S1–S3 and M1–M3 can be fitted to this machine.
 //
-// supersteps.go runs seed 003's experiment suites for real (section 4.1):
+// supersteps.go runs the superstep paper's experiment suites for real (section 4.1):
 // p goroutines locked to OS threads read and write one shared array in the
 // Good and Bad patterns, with a spinning barrier between the copy-in and
 // copy-out phases, and each superstep's median time is written with the

@@ -1,11 +1,11 @@
 package measure
 
-// Real kernels of seed 000, in plain Go with 4-byte words (w = 4, the
+// Real kernels of the MBRAM paper, in plain Go with 4-byte words (w = 4, the
 // paper's int): no instrumentation, no tricks beyond what an ordinary
 // careful implementation does, so that their running times can be set
 // against the MBRAM predictions (memwall validate).
 
-// PermTraditional computes z[i] = y[x[i]] (seed 000, section III).
+// PermTraditional computes z[i] = y[x[i]] (the MBRAM paper, section III).
 func PermTraditional(z, y, x []uint32) {
 	z = z[:len(x)]
 	for i, xi := range x {
@@ -61,7 +61,7 @@ func PermTwoPass(z, y, x, d []uint32, ptr []int, blockLen int) {
 }
 
 // MatMul computes c = p·q for n×n row-major matrices with the plain
-// triple loop of seed 000 section IV (the inner loop walks a row of p and a
+// triple loop of the MBRAM paper section IV (the inner loop walks a row of p and a
 // column of q). Arithmetic wraps modulo 2^32, as C's unsigned int does.
 func MatMul(c, p, q []uint32, n int) {
 	for i := 0; i < n; i++ {

@@ -9,7 +9,7 @@ import (
 	"memwall/engine/numl"
 )
 
-// Seed 001's point-to-point benchmarks (sections 4.1–4.2) time the
+// The lines-touched paper's point-to-point benchmarks (sections 4.1–4.2) time the
 // marshalling of a message: k whole rows, or the k leftmost columns, of a
 // row-major array gathered into a contiguous send buffer. The seed prints
 // no measurements, so memwall times its own: the same gathers, on this
@@ -209,7 +209,7 @@ func placeArrays(buf []byte, m, size, o, line int64) ([]int64, error) {
 		return nil, fmt.Errorf("arrays need %d bytes, the buffer has %d", need, len(buf))
 	}
 	// The address of buf's first byte modulo L: the shift that puts the
-	// first array's first byte at offset o (seed 001 section 3.2.1 counts
+	// first array's first byte at offset o (the lines-touched paper section 3.2.1 counts
 	// lines from the array's alignment).
 	base := int64(uintptr(unsafe.Pointer(unsafe.SliceData(buf))) % uintptr(line))
 	first := ((o-base)%line + line) % line

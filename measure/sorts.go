@@ -1,6 +1,6 @@
 package measure
 
-// Comparison sorts of seed 000 Fig. 5 and Appendix a–c, in their
+// Comparison sorts of the MBRAM paper Fig. 5 and Appendix a–c, in their
 // straightforward forms: the model counts one comparison per element per
 // level, and tuning such as insertion sort at the leaves would change what
 // is being checked.
@@ -77,7 +77,7 @@ func merge(dst, x, y []uint32) {
 }
 
 // Heapsort sorts a with a binary max-heap: build bottom-up, then move the
-// root to the end N times (seed 000 App. c).
+// root to the end N times (the MBRAM paper App. c).
 func Heapsort(a []uint32) {
 	n := len(a)
 	for i := n/2 - 1; i >= 0; i-- {

@@ -12,14 +12,14 @@ import (
 	"memwall/engine/superstep"
 )
 
-// The experiment suites of seed 003 (section 4.1), run for real: p
+// The experiment suites of the superstep paper (section 4.1), run for real: p
 // goroutines, each locked to an OS thread, stand for the processors of the
 // shared-memory machine and access one shared array of 4-byte integers. A
 // superstep is the seed's copy-in phase (reads of global data), a barrier,
 // and the copy-out phase (writes), timed from the release of all
 // processors to the barrier after the last write; local computation is
 // left out, as it is in the seed's experiments. The measured times, with
-// the features every cost function of seed 003 uses, are what the fit
+// the features every cost function of the superstep paper uses, are what the fit
 // needs to redo Tables 1–8 on the user's machine.
 
 // SuperstepOptions sets which supersteps RunSupersteps measures.
@@ -62,7 +62,7 @@ type SuperstepOptions struct {
 	OS *OSInfo
 }
 
-// Superstep is one planned superstep: an experiment of seed 003's suites
+// Superstep is one planned superstep: an experiment of the superstep paper's suites
 // (engine/superstep) in one mode.
 type Superstep struct {
 	Suite   int     `json:"suite"`
@@ -75,7 +75,7 @@ type Superstep struct {
 	Writes  []int64 `json:"writes"`
 }
 
-// SuperstepTime is a measured superstep with the features of seed 003's
+// SuperstepTime is a measured superstep with the features of the superstep paper's
 // cost functions.
 type SuperstepTime struct {
 	Superstep
@@ -180,7 +180,7 @@ func cmp0(a, b int64) int64 {
 
 // PlanSupersteps lists the supersteps of the options' suites in the order
 // they run: for each p and suite, the experiments of superstep.SuiteOf
-// (seed 003 section 4.1), each in every mode.
+// (the superstep paper section 4.1), each in every mode.
 func PlanSupersteps(o SuperstepOptions) ([]Superstep, error) {
 	o, err := o.settle()
 	if err != nil {
@@ -377,7 +377,7 @@ func (t *team) superstep(i int, sense *uint32) {
 	if j.good {
 		// Prime: the first words of the region, backwards, so that the
 		// earliest accesses of the superstep are the most recently used
-		// (L1, then L2, then memory, as seed 003 section 4 asks).
+		// (L1, then L2, then memory, as the superstep paper section 4 asks).
 		base := int64(i) * j.tmax
 		n := min(max(j.reads[i], j.writes[i]), j.prime)
 		for k := n - 1; k >= 0; k-- {

@@ -91,7 +91,7 @@ const eq14Terms = "1, N/P*log2(P)^2, P*log2(P), P, N/P*log2(N/P)^2, log2(P)*N/P*
 // as printed.
 const bufTerms = "1, N/P, P, N/P*log2(N)^2, P*log2(N)^2"
 
-// FittedModels returns seed 002's fitted equations 13–18.
+// FittedModels returns Chittor's thesis's fitted equations 13–18.
 func FittedModels() []FittedModel {
 	return []FittedModel{
 		{ID: "seed002-eq13", Title: "bmergesort, N = P, on Multi", Equation: "eq. 13", Source: seed002 + ", section 5.2.4",
@@ -135,7 +135,7 @@ type TermSet struct {
 	Terms    string
 }
 
-// TermSets returns the functional forms of seed 002: eq. 6 (N = P), eq. 9
+// TermSets returns the functional forms of Chittor's thesis: eq. 6 (N = P), eq. 9
 // (N > P), eq. 9 with the constant that eq. 14 fits, and eq. 11 (limited
 // buffer of B elements; needs a column B).
 func TermSets() []TermSet {

@@ -7,7 +7,7 @@ import (
 	"memwall/engine/mbram"
 )
 
-// PaperValue is one printed prediction of seed 000 (Figs. 3–5) with the
+// PaperValue is one printed prediction of the MBRAM paper (Figs. 3–5) with the
 // workload it was printed for.
 type PaperValue struct {
 	Figure   string       `json:"figure"`
@@ -39,7 +39,7 @@ const (
 	reasonBucket  = "The printed value follows from the formula only with C counted in KB in the distribution term (⌊log_64 128⌋ = 1, four passes) and in words in the counting term; with C in bytes throughout, as for every other sort, there are three passes."
 )
 
-// paperValues transcribes seed 000 Figs. 3, 4 and 5 (predicted and
+// paperValues transcribes the MBRAM paper Figs. 3, 4 and 5 (predicted and
 // experiment columns).
 var paperValues = []PaperValue{
 	{Figure: "Fig. 3", Machine: "p4-2.66-ddr266", Kernel: "perm-twopass", Params: mbram.DefaultParams(fig3N), Printed: 0.042, Measured: 0.042, Decimals: 3, Reason: reasonFig3Two},
@@ -65,7 +65,7 @@ var paperValues = []PaperValue{
 	{Figure: "Fig. 5", Machine: "p4-1.7-pc133", Kernel: "radix-count", Params: mbram.DefaultParams(fig5N), Printed: 0.60, Measured: 1.01, Decimals: 2},
 }
 
-// MBRAMReplication evaluates every printed prediction of seed 000 with the
+// MBRAMReplication evaluates every printed prediction of the MBRAM paper with the
 // engine on the preset machines.
 func MBRAMReplication() ([]ReplicationRow, error) {
 	rows := make([]ReplicationRow, 0, len(paperValues))

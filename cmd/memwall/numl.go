@@ -325,7 +325,7 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 }
 
 // numlColumns name the measured table's columns as engine/fit terms read
-// them: m, n and u are the features of seed 001's models (numl.Frame),
+// them: m, n and u are the features of the lines-touched paper's models (numl.Frame),
 // time_us the median time, which memwall's data reader stores in seconds
 // under the name time. cols is 1 for a column message, so that a training
 // condition can select by kind.

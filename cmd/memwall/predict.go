@@ -12,7 +12,7 @@ func init() {
 	register(command{name: "predict", summary: "predict a kernel's running time from the MBRAM closed forms", run: runPredict})
 }
 
-// lowerBoundNote is said wherever a prediction is shown (DESIGN.md 3.1).
+// lowerBoundNote is said wherever a prediction is shown (docs/readings.md).
 const lowerBoundNote = "a lower bound: the model charges nothing for cache hits above the last level, TLB misses or instructions"
 
 func runPredict(args []string, stdout, stderr io.Writer) int {

@@ -25,7 +25,7 @@ func init() {
 	register(command{name: "superstep-suites", summary: "time seed 003's good and bad supersteps (Suites 1-3) on this machine, as CSV for memwall superstep-fit", run: runSuperstepSuites})
 }
 
-// superstepColumns is the CSV header: the columns seed 003's cost
+// superstepColumns is the CSV header: the columns the superstep paper's cost
 // functions take, named as memwall fit's terms write them.
 var superstepColumns = []string{"suite", "mode", "bad", "pattern", "p", "x", "h_set",
 	"h_r", "h_w", "h", "M", "h_rc", "h_rm", "h_wc", "h_wm", "time_us", "spread"}
@@ -201,7 +201,7 @@ func init() {
 	register(command{name: "superstep-fit", summary: "fit seed 003's Good and Bad cost functions to superstep-suites times and write the interval's coefficients", run: runSuperstepFit})
 }
 
-// runSuperstepFit fits the cost functions as seed 003 section 4.2 does: the
+// runSuperstepFit fits the cost functions as the superstep paper section 4.2 does: the
 // Good family on Suite 1 (R0 and R1 apart), validated on Suites 2 and 3;
 // the Bad family on Suite 2, validated on Suites 1 and 3; and writes the
 // best of each (HrHwM-c, HrHwM) as a coefficient file for memwall

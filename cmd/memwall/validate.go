@@ -44,7 +44,7 @@ type validateReport struct {
 	Note           string        `json:"note"`
 }
 
-// kernel sizes of seed 000: permutations of 2^20 points (Fig. 3), sorts of
+// kernel sizes of the MBRAM paper: permutations of 2^20 points (Fig. 3), sorts of
 // 8Mi integers uniform on [0, N) (Fig. 5), matrices of n = 500 (Fig. 4).
 type validateSizes struct {
 	perm, sort, mat1 int64
@@ -127,7 +127,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 }
 
 // regime2Needed is the smallest n with Bn + wn >= C (w = 4), the matrix
-// product's regime (2) (DESIGN.md 3.1).
+// product's regime (2) (docs/readings.md).
 func regime2Needed(m machine.Machine) int64 {
 	return (m.C + m.B + 4 - 1) / (m.B + 4)
 }
@@ -214,7 +214,7 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		}
 	}
 
-	// Sorts: keys uniform on [0, N) (seed 000 Fig. 5); a fresh copy of the
+	// Sorts: keys uniform on [0, N) (the MBRAM paper Fig. 5); a fresh copy of the
 	// same input before every run, outside the timing.
 	ns := int(sz.sort)
 	in := validateKeys(rng, ns, uint32(ns))

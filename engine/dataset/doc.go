@@ -7,7 +7,7 @@
 // "256KiB", "8Mi", "2^23"), following memwall's prefix convention (package
 // units: k, M, G decimal; Ki, Mi, Gi binary). Times are stored in seconds,
 // sizes in bytes and bandwidths in bytes per second, and the column records
-// which (DESIGN.md section 4). Counts with multipliers ("8Mi") are plain
+// which (docs/readings.md). Counts with multipliers ("8Mi") are plain
 // numbers. A column where no cell is a number is kept as text (labels).
 //
 // JSON is either an array of objects, one per row, or an object with

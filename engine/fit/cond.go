@@ -5,7 +5,7 @@ import (
 )
 
 // Cond is a condition on the columns of a row, such as "N<=512 && P<=16",
-// used to choose the training rows (seed 002's characterisation region); the
+// used to choose the training rows (Chittor's thesis's characterisation region); the
 // other rows form the test set (its prediction region).
 //
 // Grammar: or := and ('||' and)*; and := unary ('&&' unary)*;

@@ -9,9 +9,9 @@
 //	P*log2(P)
 //	log2(P)*N/P*log2(N/P)^2
 //
-// which covers the functional forms of seed 002 (eqs. 6, 9 and 11, where "all
+// which covers the functional forms of Chittor's thesis (eqs. 6, 9 and 11, where "all
 // logarithms are to the base 2"), the first- and second-order features of
-// seed 001 (m, n, u, n^2, n*u) and the cost functions of seed 003 (h_r, h_w,
+// the lines-touched paper (m, n, u, n^2, n*u) and the cost functions of the superstep paper (h_r, h_w,
 // M). Extra-P's performance-model normal form, sums of products of powers and
 // log2-powers of the parameters, is the same family.
 //
@@ -20,7 +20,7 @@
 // equations, whose condition number is the square of the problem's. The
 // singular values detect rank deficiency (refused, naming the terms) and near
 // collinearity (a warning naming the terms and the near-relation between
-// them), as seed 002 section 5.2.4 warns that fitted coefficients of nearly
+// them), as Chittor's thesis section 5.2.4 warns that fitted coefficients of nearly
 // collinear terms such as N and N·log N come out large and of opposite sign.
 //
 // Two weightings are offered: absolute least squares, which is what the seeds
@@ -29,7 +29,7 @@
 // weighting that predicts better in cross-validation on the training rows is
 // chosen, and the result says which and why.
 //
-// Statistics follow seed 001 section 4: s_e = sqrt(SSE/(n−p)),
+// Statistics follow the lines-touched paper section 4: s_e = sqrt(SSE/(n−p)),
 // D = SSE/SST (0 is perfect; below 0.01 acceptable), R² = 1 − D, and the mean,
 // median and maximum relative error, separately for the training and the
 // test rows.

@@ -61,7 +61,7 @@ type Spec struct {
 // Stats summarises how well a model matches a set of rows.
 type Stats struct {
 	N int `json:"n"`
-	// SE is the error standard deviation sqrt(SSE/(n−p)) (seed 001, eq. 10);
+	// SE is the error standard deviation sqrt(SSE/(n−p)) (the lines-touched paper, eq. 10);
 	// when n <= p it is sqrt(SSE/n).
 	SE float64 `json:"s_e"`
 	// D = SSE/SST and R2 = 1 − D; both are 0 and DDefined false when the

@@ -13,7 +13,7 @@ import (
 // The test rows are never looked at while choosing.
 type Validation struct {
 	// Extrapolate names columns along which the model will be used beyond
-	// the training rows (seed 002 predicts larger N and P than it fits).
+	// the training rows (Chittor's thesis predicts larger N and P than it fits).
 	// For each such column and each of its Depth largest training values v,
 	// one fold fits the training rows with column < v and predicts those
 	// with column == v. Empty means k-fold cross-validation.

@@ -1,6 +1,6 @@
 package kernels
 
-// Bucket and radix sorts of seed 000 Fig. 5 and Appendix d–e, on keys
+// Bucket and radix sorts of the MBRAM paper Fig. 5 and Appendix d–e, on keys
 // uniform in 0..N−1 with b buckets per pass. A key's digits are base b;
 // there are digits(N, b) of them (⌈log_b N⌉ for the paper's N = 8Mi, b =
 // 64: 4). None of these sorts compares keys, so none reports a branch.

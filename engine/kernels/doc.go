@@ -1,5 +1,5 @@
 // Package kernels holds instrumented implementations of the kernels of
-// seed 000 (the MBRAM model): the traditional and two-pass permutation
+// the MBRAM paper (the MBRAM model): the traditional and two-pass permutation
 // products (section III, the two-pass one line by line as the seed's C
 // code, with BLOCK_LENGTH = C/2/w), the row-major matrix product (IV),
 // quicksort, mergesort, heapsort, the simple and distribution-count

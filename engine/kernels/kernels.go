@@ -268,7 +268,7 @@ func bucketPermutation(rng *splitMix, a []uint32, k int) {
 	}
 }
 
-// uniform is n integers drawn uniformly from 0..max-1 (seed 000 Fig. 5:
+// uniform is n integers drawn uniformly from 0..max-1 (the MBRAM paper Fig. 5:
 // "input data uniformly distributed between 0 and N").
 func (e *env) uniform(n int, max uint32) []uint32 { return uniform(e.rng, n, max) }
 

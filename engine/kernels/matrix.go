@@ -1,6 +1,6 @@
 package kernels
 
-// runMatmul is the straightforward row-major product of seed 000 section
+// runMatmul is the straightforward row-major product of the MBRAM paper section
 // IV, C = P·Q for n×n matrices:
 //
 //	for i, for j: sum = 0; for k: sum += P[i][k]·Q[k][j]; C[i][j] = sum

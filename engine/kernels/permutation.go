@@ -1,6 +1,6 @@
 package kernels
 
-// Permutation products of seed 000 section III: Z = Y∘X for random
+// Permutation products of the MBRAM paper section III: Z = Y∘X for random
 // permutations X and Y, that is Z[i] = Y[X[i]].
 
 import "memwall/engine/sim"
@@ -52,7 +52,7 @@ func permLoop(e *env, x, y, z []uint32, xb, yb, zb uint64) {
 	}
 }
 
-// runPermTwoPass is the two-pass algorithm of seed 000 III.B, line by
+// runPermTwoPass is the two-pass algorithm of the MBRAM paper III.B, line by
 // line as printed: BLOCK_LENGTH = C/2/w, NUMBER_OF_BLOCKS blocks of D (the
 // last one short when N is not a multiple), D_ptr an array of one word per
 // block (the seed's 32-bit pointers, here w bytes).

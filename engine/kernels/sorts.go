@@ -2,7 +2,7 @@ package kernels
 
 import "slices"
 
-// Comparison sorts of seed 000 Fig. 5 and Appendix a–c. Each reports every
+// Comparison sorts of the MBRAM paper Fig. 5 and Appendix a–c. Each reports every
 // key comparison that decides control flow as a branch at its own site
 // (rule 3); loop-closing branches are left out (see engine/sim doc.go).
 
@@ -101,7 +101,7 @@ func (e *env) quicksort(a array, lo, hi int) {
 // runMergesort: top-down two-way mergesort with one scratch array. The
 // input is copied to the scratch array once, then each level merges the
 // halves sorted in one array into the other (no copy back), depth first,
-// so that subarrays that fit in the cache are sorted there (seed 000 App.
+// so that subarrays that fit in the cache are sorted there (the MBRAM paper App.
 // b).
 func runMergesort(e *env) error {
 	a, want := e.sortInput()
@@ -162,7 +162,7 @@ func (e *env) mergesort(src, dst array, lo, hi int) {
 }
 
 // runHeapsort: a max-heap built bottom up, then n−1 times the root swapped
-// with the last leaf and sifted down (seed 000 App. c).
+// with the last leaf and sifted down (the MBRAM paper App. c).
 func runHeapsort(e *env) error {
 	a, want := e.sortInput()
 	n := e.n

@@ -19,7 +19,7 @@ type Spec struct {
 	Mu1            int     `json:"mu1"`
 }
 
-// Derive applies seed 000, section III.A: a cache line takes t = B/beta1 on
+// Derive applies the MBRAM paper, section III.A: a cache line takes t = B/beta1 on
 // a bus of width·f bytes per second, a random line waits the latency lambda
 // first, so
 //

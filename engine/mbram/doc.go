@@ -1,4 +1,4 @@
-// Package mbram evaluates the closed-form running-time formulas of seed 000
+// Package mbram evaluates the closed-form running-time formulas of the MBRAM paper
 // (the MBRAM model) for the permutation products, the row-major matrix
 // product and seven sorts. Every evaluation returns a Breakdown: named terms
 // with their seconds and the formula with the numbers substituted, the regime

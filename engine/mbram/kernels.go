@@ -15,7 +15,7 @@ type ParamInfo struct {
 	Meaning string `json:"meaning"`
 }
 
-// Kernel is one closed form of seed 000.
+// Kernel is one closed form of the MBRAM paper.
 type Kernel struct {
 	ID      string      `json:"id"`
 	Name    string      `json:"name"`

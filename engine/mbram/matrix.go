@@ -1,7 +1,7 @@
 package mbram
 
-// evalMatmul is the row-major n×n matrix product of seed 000 §IV, with the
-// readings of DESIGN.md 3.1:
+// evalMatmul is the row-major n×n matrix product of the MBRAM paper §IV, with the
+// readings of docs/readings.md:
 //
 //   - regime (2), Bn + wn >= C: a column's n lines and a row cannot stay in
 //     cache together, so every inner product loads its row sequentially

@@ -1,12 +1,12 @@
 package mbram
 
-// Permutation products, seed 000 section III.
+// Permutation products, the MBRAM paper section III.
 
-// evalPerm is the traditional Z[i] = Y[X[i]] (seed 000 §III.C). X is read as
+// evalPerm is the traditional Z[i] = Y[X[i]] (the MBRAM paper §III.C). X is read as
 // a sequential stream (wN/β1); Z is a write stream, and a write first loads
 // its line (Model Rule 7), so Z costs 2wN/β1; each Y[X[i]] is a line from a
 // random place (Model Rule 1), B/β2. The seed prints (12/β1 + B/β2)·N for
-// w = 4; DESIGN.md 3.1 writes it (3w/β1 + B/β2)·N.
+// w = 4; docs/readings.md writes it (3w/β1 + B/β2)·N.
 func evalPerm(e *eval) {
 	m, w, n := e.m, float64(e.p.W), float64(e.p.N)
 	e.add("sequential memory traffic (read X, read and write Z)", 3*w*n/m.Beta1, "3wN/β1",
@@ -23,7 +23,7 @@ func evalPerm(e *eval) {
 	}
 }
 
-// evalPermTwoPass is the two-pass algorithm of seed 000 §III.B: Phase I
+// evalPermTwoPass is the two-pass algorithm of the MBRAM paper §III.B: Phase I
 // distributes X into blocks of D (X read plus a read-modify-write stream per
 // block: 3wN/β2), Phase II permutes each block in cache (read D and Y, write
 // D: 3wN/β2), Phase III merges into Z (read X and D, read-modify-write Z:

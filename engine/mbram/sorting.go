@@ -4,12 +4,12 @@ import (
 	"math"
 )
 
-// Sorts of seed 000 Fig. 5 and Appendix a–e. C is taken in bytes in every
-// logarithm (DESIGN.md 3.1): with that reading quicksort, mergesort, heapsort
+// Sorts of the MBRAM paper Fig. 5 and Appendix a–e. C is taken in bytes in every
+// logarithm (docs/readings.md): with that reading quicksort, mergesort, heapsort
 // and both radix sorts reproduce the printed predictions.
 
 // ramPasses is log2 N − log2 C + 1, the recursion levels whose subarrays do
-// not fit in the cache (seed 000 App. a). When the array is small the count
+// not fit in the cache (the MBRAM paper App. a). When the array is small the count
 // falls below one; one pass is still needed to read the array from RAM.
 func (e *eval) ramPasses() float64 {
 	v := math.Log2(float64(e.p.N)) - math.Log2(float64(e.m.C)) + 1
@@ -58,7 +58,7 @@ func evalMergesort(e *eval) {
 }
 
 // evalHeapsort: each of N downheaps takes log2 N steps; the top
-// log2(C/w) − log2 log2 N levels stay cached (seed 000 App. c), every other
+// log2(C/w) − log2 log2 N levels stay cached (the MBRAM paper App. c), every other
 // step loads a line from a random place; each step mispredicts once on
 // average (two comparisons at one half each).
 func evalHeapsort(e *eval) {
@@ -106,7 +106,7 @@ func (e *eval) streamCheck() {
 	}
 }
 
-// bucketPasses is ⌈log_b N⌉ − ⌊log_b(C/2)⌋ + 1 (seed 000 App. d): the passes
+// bucketPasses is ⌈log_b N⌉ − ⌊log_b(C/2)⌋ + 1 (the MBRAM paper App. d): the passes
 // in RAM, the input needing half the cache so the buckets fit beside it.
 func (e *eval) bucketPasses(d int64) int64 {
 	p := d - floorLog(e.p.Buckets, e.m.C/2) + 1
@@ -153,7 +153,7 @@ func evalBucketCount(e *eval) {
 	}
 }
 
-// Radix sorts: no pass runs in cache (seed 000 App. e).
+// Radix sorts: no pass runs in cache (the MBRAM paper App. e).
 func evalRadix(e *eval) {
 	m, w, n := e.m, float64(e.p.W), float64(e.p.N)
 	d := e.digits()

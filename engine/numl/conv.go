@@ -8,7 +8,7 @@ import (
 	"memwall/engine/fit"
 )
 
-// Conv describes a uniform linear convolution run (seed 001 section 7): an
+// Conv describes a uniform linear convolution run (the lines-touched paper section 7): an
 // N×N image of Elem-byte pixels on a Pr×Pc processor mesh, each processor
 // holding a block of ceil(N/Pr) rows and ceil(N/Pc) columns in row-major
 // order, its arrays starting on line boundaries, with lines of Line bytes.
@@ -230,7 +230,7 @@ func ConvScan(c Conv, b int64) ([]Op, error) {
 type Point struct {
 	B           int64   `json:"b"`
 	Shift, Scan float64 `json:"-"`
-	// Ratio is Shift/Scan, as seed 001 Figure 14 plots it: below 1
+	// Ratio is Shift/Scan, as the lines-touched paper Figure 14 plots it: below 1
 	// Conv-Shift is faster.
 	Ratio float64 `json:"ratio"`
 }
@@ -321,7 +321,7 @@ func ExampleMessages() []Shape {
 	return out
 }
 
-// StandardFit fits the standard model S1 (α + β·n, seed 001 eq. 1) by
+// StandardFit fits the standard model S1 (α + β·n, the lines-touched paper eq. 1) by
 // least squares with engine/fit to the times M1 with coefficients m1
 // gives the messages (α + β·n + γ·u, u exact at each shape's offset), and
 // returns α and β: what someone who timed those messages on a machine that

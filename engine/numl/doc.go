@@ -1,12 +1,12 @@
 // Package numl counts the unique memory lines a message touches (NUML) and
 // models communication and whole-program cost with that count, following
-// seed 001 (the communication cost model with lines touched).
+// the lines-touched paper (the communication cost model with lines touched).
 //
 // Section 3.2.1 of the seed derives lower and upper bounds on the lines
 // touched when k whole rows (eqs. 3, 4) or the k leftmost columns (Theorems 1
 // and 2, eqs. 5, 6) of a row-major array are marshalled. This package counts
 // them exactly for a given alignment of the array's first byte within a line
-// (DESIGN.md section 3.3): the starts of successive rows, taken modulo the
+// (docs/readings.md): the starts of successive rows, taken modulo the
 // line size L, repeat with period P = L/g, g = gcd(W, L) (Theorem 1), so one
 // period of rows is summed and multiplied, the remainder added, and the lines
 // that consecutive rows share (possible only when the skipped part W − kw of

@@ -43,7 +43,7 @@ const (
 	MaxBytes = 1 << 60
 )
 
-// Shape is a message cut from a row-major array (seed 001 section 3.2).
+// Shape is a message cut from a row-major array (the lines-touched paper section 3.2).
 type Shape struct {
 	Kind Kind
 	// W is the width of an array row in bytes.
@@ -117,7 +117,7 @@ func maxK(s Shape) int64 {
 }
 
 // Bytes is n, the bytes the message carries: k·W for rows, k·w·r for
-// columns (seed 001 section 3.2).
+// columns (the lines-touched paper section 3.2).
 func (s Shape) Bytes() int64 {
 	if s.Kind == Rows {
 		return s.K * s.W
@@ -309,7 +309,7 @@ func meanLines(rows, run, stride, L int64) float64 {
 	return float64(rows)*perRow - float64(rows-1)*shared
 }
 
-// ClosedForm is u_min and u_max of DESIGN.md section 3.3 (seed 001,
+// ClosedForm is u_min and u_max of docs/readings.md (the lines-touched paper,
 // Theorem 2 with whole periods): r + (r·g/L)·(ceil(kw/g) − 1) and
 // r + (r·g/L)·ceil((kw − 1)/g). Applies reports whether they are exact:
 // columns, no two rows can share a line (W − kw >= L − 1), and r is a
@@ -394,7 +394,7 @@ type LineUse struct {
 // Use lists the lines from the array's first line on, at most maxLines of
 // them, with the bytes of each that the message carries; it says whether
 // the array has more lines than were listed. For a picture of the lines
-// touched (DESIGN.md section 5).
+// touched (docs/readings.md).
 func Use(s Shape, maxLines int) ([]LineUse, int64, error) {
 	if err := s.Validate(); err != nil {
 		return nil, 0, err

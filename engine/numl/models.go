@@ -8,7 +8,7 @@ import (
 	"memwall/engine/units"
 )
 
-// Model set names of seed 001 Table 1.
+// Model set names of the lines-touched paper Table 1.
 const (
 	S1 = "S1"
 	S2 = "S2"
@@ -18,11 +18,11 @@ const (
 	M3 = "M3"
 )
 
-// ModelSet is one regression model of seed 001 Table 1 as terms over the
+// ModelSet is one regression model of the lines-touched paper Table 1 as terms over the
 // feature columns m (messages), n (bytes) and u (lines touched).
 //
 // The seed's Table 1 is unreadable in our copy beyond its structure, so the
-// sets follow DESIGN.md 3.3: S1 is the standard model over messages and
+// sets follow docs/readings.md: S1 is the standard model over messages and
 // bytes (eq. 2 without the lines term), S2 adds the quadratic terms of those
 // features, S3 the quadratic and cross terms; M1 adds u (eq. 2 with
 // f(u) = u), M2 the quadratic terms of all three and M3 the quadratic and
@@ -103,7 +103,7 @@ type SetFit struct {
 
 // FitSets fits each named set (all six when names is empty) to column y of
 // data by least squares on the rows train selects, and judges it on the
-// others (seed 001 sections 4.3–4.5: absolute least squares on normalised
+// others (the lines-touched paper sections 4.3–4.5: absolute least squares on normalised
 // columns; s_e, D and relative errors per set). The data must have columns
 // n and u; a missing m column, or m equal in every training row, selects
 // the per-message forms.
@@ -158,7 +158,7 @@ func FitSets(data fit.Columns, y string, train fit.Cond, names []string) ([]SetF
 // MessageCoef reads the message costs of a fitted S1 or M1 (terms 1 or m,
 // n, and u for M1) as a Coef: α from the term 1 or m, β from n, γ from u,
 // in the unit of the fitted times (seconds for a time column). A fit can
-// come out with a negative coefficient (the seed 002 fits do too); a Coef
+// come out with a negative coefficient (the Chittor's thesis fits do too); a Coef
 // holds costs, which are not negative, so such a value is set to 0 and its
 // name and fitted value returned in clamped. A model with any other term
 // is refused.

@@ -13,7 +13,7 @@ import (
 	"memwall/engine/units"
 )
 
-// Link limits. DESIGN.md section 5 keeps share links under about 2 KB; a
+// Link limits. docs/readings.md keeps share links under about 2 KB; a
 // fragment longer than MaxFragment is refused before it is parsed, so a
 // pasted megabyte cannot stall the page.
 const (

@@ -30,7 +30,7 @@ type Scenario struct {
 type Lookup func(id string) (machine.Machine, bool)
 
 // Default machine and workload: the 1.7 GHz Pentium 4 and the quicksort of
-// seed 000 Fig. 5 (N = 8Mi four-byte integers, 64 buckets for the bucket and
+// the MBRAM paper Fig. 5 (N = 8Mi four-byte integers, 64 buckets for the bucket and
 // radix sorts), whose printed prediction is 1.51 s.
 const (
 	DefaultMachine = "p4-1.7-pc133"
@@ -52,12 +52,12 @@ func Default(presets Lookup) Scenario {
 	return Scenario{Machine: m, Kernel: DefaultKernel, Params: mbram.DefaultParams(DefaultN), Compare: DefaultCompare(DefaultKernel)}
 }
 
-// sorts are seed 000 Fig. 5's seven sorts, in its order.
+// sorts are the MBRAM paper Fig. 5's seven sorts, in its order.
 var sorts = []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
 
 // DefaultCompare is what the sweep chart compares a kernel with when the
 // user has not chosen: for a sort the other six sorts, so the chart opens as
-// seed 000 Fig. 5 does; for the permutation products the other one (the
+// the MBRAM paper Fig. 5 does; for the permutation products the other one (the
 // story of Fig. 1); for the matrix product nothing.
 func DefaultCompare(kernel string) []string {
 	switch kernel {

@@ -1,4 +1,4 @@
-// Package sim is the trace simulator of the MBRAM model (seed 000, section
+// Package sim is the trace simulator of the MBRAM model (the MBRAM paper, section
 // II.d, model rules 1–8): it is fed the memory accesses and conditional
 // branches of a real run, one at a time, and charges time by the rules, so
 // a closed form of engine/mbram can be checked against what the rules give
@@ -31,7 +31,7 @@
 //     the last K fills, itself included, belong to at most mu1 distinct
 //     streams. Otherwise it is charged B/β2.
 //   - A write-back is charged like the fill of the same line: the write of
-//     a line belongs to the same program stream as its read (seed 000
+//     a line belongs to the same program stream as its read (the MBRAM paper
 //     III.C charges reading and writing Z as one stream, 2·4N/β1, and the
 //     read-modify-write of the D blocks as 3·4N/β2 with the reads).
 //
@@ -40,7 +40,7 @@
 // a copy (two streams) runs at β1, a three-way merge or a scan with random
 // reads in between does not. The window must be longer than mu1 so that
 // mu1+1 interleaved streams are ever seen together; eight fills is twice
-// the four DRAM banks that motivate mu1 in seed 000 II.a, long enough to
+// the four DRAM banks that motivate mu1 in the MBRAM paper II.a, long enough to
 // see a bank conflict coming and short enough that one stray fill spoils
 // only its neighbours. The first line of a stream is charged at β2 because
 // it cannot be known to start a stream when it is fetched (the seed asks

@@ -11,7 +11,7 @@ import (
 type Predictor int
 
 const (
-	// Majority is the seed's idealised rule (seed 000 II.d rule 3): per
+	// Majority is the seed's idealised rule (the MBRAM paper II.d rule 3): per
 	// site, predict the outcome seen most often so far.
 	Majority Predictor = iota
 	// TwoBit is a 2-bit saturating counter per site, the classic hardware
@@ -733,7 +733,7 @@ func (s *Sim) admit(j int, line uint64, v int32) {
 
 // A write-back is charged at the rate the line's fill was charged
 // (keySeq): the write-back belongs to the same program stream as the fill
-// (seed 000 III.C charges the read and the write of Z together as
+// (the MBRAM paper III.C charges the read and the write of Z together as
 // 2·4N/β1).
 
 // continues looks for the latest end next to line (line − end + 1 is 0

@@ -6,8 +6,8 @@ import (
 	"memwall/engine/fit"
 )
 
-// VocabularyText is the default term vocabulary for T(N, P) (DESIGN.md
-// section 3.4): the forms seed 002's analysis produces for process
+// VocabularyText is the default term vocabulary for T(N, P) (docs/readings.md
+// section 3.4): the forms Chittor's thesis's analysis produces for process
 // creation and barriers (P, P·log P), the parallel merge core
 // (N/P·log²P), local sorting (N/P·log²(N/P)) and its repetition
 // (log P·N/P·log²(N/P)), with neighbours of each in Extra-P's normal form.

@@ -1,5 +1,5 @@
 // Package speedup predicts parallel running time and speedup from fitted
-// functional forms, following seed 002 (Chittor 1994): the running time is
+// functional forms, following Chittor's thesis (Chittor 1994): the running time is
 // T(N, P) = Seq(N, P) + Par(N, P)/P written as a linear combination of terms
 // (eq. 1, chapter 4), its coefficients are fitted on a characterisation
 // region and validated on a prediction region, the speedup is

@@ -42,7 +42,7 @@ type Curve struct {
 }
 
 // FindRollOff returns the point beyond which the speedup decreases: the
-// first local maximum of S over increasing P. Seed 002 reads roll-off this
+// first local maximum of S over increasing P. Chittor's thesis reads roll-off this
 // way ("speedup will improve only for P up to about 32 processors, and
 // would drop if we use more", section 5.3).
 func FindRollOff(pts []Point) RollOff {
@@ -174,7 +174,7 @@ func WorkGrowth(work fit.Term, N, P float64) (float64, error) {
 	return wp / w1, nil
 }
 
-// Theoretic is seed 002's simple theoretic model (section 5.2.1):
+// Theoretic is Chittor's thesis's simple theoretic model (section 5.2.1):
 // S(P) = (Seq(1) + Par(N)) / (Seq(P) + Par(N)/P), with Seq(P) measured with
 // problem size 0 (Table 3) and Par(N) measured with one processor (Table 4).
 func Theoretic(seq1, seqP, parN, P float64) float64 { return (seq1 + parN) / (seqP + parN/P) }

@@ -71,7 +71,7 @@ func (f Function) TermList() string {
 }
 
 // Coefficients are the named coefficients of the cost functions, in
-// microseconds (L) and microseconds per access (the g's), as seed 003 prints
+// microseconds (L) and microseconds per access (the g's), as the superstep paper prints
 // them in Tables 1–4. A function reads only the coefficients of its own
 // terms; the others are ignored.
 type Coefficients struct {
@@ -202,7 +202,7 @@ func (f Family) String() string {
 }
 
 // Region is the subset of supersteps a Good-family function was fitted on
-// (seed 003, section 4.2.1): R0 holds the supersteps with h <= C (all in
+// (the superstep paper, section 4.2.1): R0 holds the supersteps with h <= C (all in
 // cache: h_rm = h_wm = 0), R1 those with h > C. The Bad family is fitted on
 // all supersteps (AllRegions).
 type Region int

@@ -1,5 +1,5 @@
 // Package superstep bounds the communication time of a bulk-synchronous
-// program on a shared-memory machine, following seed 003 (the SGI Power
+// program on a shared-memory machine, following the superstep paper (the SGI Power
 // Challenge study of Good and Bad access-pattern families).
 //
 // A superstep is described by the global reads h_r(i) and writes h_w(i) of

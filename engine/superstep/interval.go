@@ -7,7 +7,7 @@ import (
 )
 
 // Set is the coefficients of a prediction interval for one machine and
-// processor count: the Good family's HrHwM-c (seed 003's best Good function,
+// processor count: the Good family's HrHwM-c (the superstep paper's best Good function,
 // fitted separately on R0: h <= C and R1: h > C) and the Bad family's HrHwM
 // (its best Bad function), in µs (section 5).
 type Set struct {
@@ -85,7 +85,7 @@ func (s Set) Good(h float64) (Coefficients, Region) {
 // Interval is the prediction interval of one superstep's communication
 // time: t_g by the Good function (a lower bound: the best use of the memory
 // hierarchy) and t_b by the Bad function (an upper bound: the worst),
-// seed 003 section 5.
+// the superstep paper section 5.
 type Interval struct {
 	Features Features
 	// Region is the Good function's region (R0: h <= C, R1: h > C).
@@ -134,7 +134,7 @@ func (s Set) Interval(c Counts) (Interval, error) {
 }
 
 // Loc returns the degree of locality of a superstep or program with
-// measured time tm and prediction interval [tg, tb] (seed 003, section
+// measured time tm and prediction interval [tg, tb] (the superstep paper, section
 // 5.2): Loc = 1 − (tm − tg)/(tb − tg), 1 when tm = tg and 0 when tm = tb.
 // It is undefined when the interval is empty or a point (tb <= tg).
 func Loc(tm, tg, tb float64) (float64, error) {
@@ -152,7 +152,7 @@ func Loc(tm, tg, tb float64) (float64, error) {
 }
 
 // MG returns M/G = tm/tg, the measured time over the Good prediction
-// (seed 003, section 5.2). It is undefined when tg <= 0.
+// (the superstep paper, section 5.2). It is undefined when tg <= 0.
 func MG(tm, tg float64) (float64, error) {
 	if err := checkTimes(tm, tg, 0); err != nil {
 		return 0, err

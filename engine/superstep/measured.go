@@ -98,7 +98,7 @@ type Fits struct {
 	GoodSpec, BadSpec FitSpec
 }
 
-// FitMeasured fits both families as seed 003 section 4.2 does: the Good
+// FitMeasured fits both families as the superstep paper section 4.2 does: the Good
 // family on Suite 1 (R0 and R1 apart at m.CacheWords), judged on Suites 2
 // and 3; the Bad family on Suite 2, judged on Suites 1 and 3; all four
 // functions of each, with weighting w. A family with no measured

@@ -6,7 +6,7 @@ import (
 )
 
 // SeedCacheWords is C on the SGI Power Challenge: "the L2 cache contains a
-// maximum of 2^19 integers" (seed 003, section 4.2.1; 2 MB of 4-byte
+// maximum of 2^19 integers" (the superstep paper, section 4.2.1; 2 MB of 4-byte
 // integers, section 2).
 const SeedCacheWords = 1 << 19
 
@@ -24,7 +24,7 @@ type Published struct {
 	Coef     Coefficients
 }
 
-// published holds Tables 1–4 of seed 003 as printed, in µs.
+// published holds Tables 1–4 of the superstep paper as printed, in µs.
 //
 // Table 1 heads the HrHwM-c columns "ghrm; ghrc" and "ghwm; ghwc" but its R0
 // row reads "0.0184, 0.0" and "0.0087, 0.0": since R0 has h_rm = h_wm = 0,
@@ -66,7 +66,7 @@ var published = []Published{
 	{"Table 4", Bad, HrHwM, 12, AllRegions, Coefficients{L: 16555, Ghr: 0.2429, Ghw: 0.5755, GM: 0.1697}},
 }
 
-// PublishedCoefficients returns Tables 1–4 of seed 003.
+// PublishedCoefficients returns Tables 1–4 of the superstep paper.
 func PublishedCoefficients() []Published {
 	return slices.Clone(published)
 }
@@ -156,7 +156,7 @@ var publishedErrors = []struct {
 	{"Table 8", Bad, 2, 3, HrHwM, AllRegions, [8]float64{0.048, 0.359, 0.056, 0.480, 0.049, 0.397, 0.059, 0.409}},
 }
 
-// PublishedErrors returns Tables 5–8 of seed 003, one entry per function,
+// PublishedErrors returns Tables 5–8 of the superstep paper, one entry per function,
 // region and p.
 func PublishedErrors() []PublishedError {
 	var out []PublishedError

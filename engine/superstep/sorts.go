@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Algorithm describes one of the sorting programs of seed 003, section 5.1.
+// Algorithm describes one of the sorting programs of the superstep paper, section 5.1.
 type Algorithm struct {
 	ID    string // "radix", "sample", "column"
 	Name  string
@@ -199,7 +199,7 @@ type Prediction struct {
 	Set   Set
 	Steps []StepInterval
 	// Good and Bad are the sums over supersteps (each times its Repeat) of
-	// t_g and t_b, in seconds: seed 003 predicts a run as the sum over its
+	// t_g and t_b, in seconds: the superstep paper predicts a run as the sum over its
 	// supersteps (section 5.2).
 	Good, Bad float64
 	Warnings  []string

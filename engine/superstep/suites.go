@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 )
 
-// Pattern is one of the access patterns of seed 003's experiment suites
+// Pattern is one of the access patterns of the superstep paper's experiment suites
 // (section 4.1).
 type Pattern int
 

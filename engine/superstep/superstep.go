@@ -16,7 +16,7 @@ const MaxAccesses = 1 << 50
 
 // Superstep is one superstep's global accesses: processor i performs
 // Reads[i] global reads in the copy-in phase and Writes[i] global writes in
-// the copy-out phase (seed 003, sections 3 and 4: h_ri and h_wi).
+// the copy-out phase (the superstep paper, sections 3 and 4: h_ri and h_wi).
 type Superstep struct {
 	Reads, Writes []int64
 }
@@ -68,7 +68,7 @@ func (s Superstep) Counts() (Counts, error) {
 	return c, nil
 }
 
-// Counts are the features every cost function starts from (seed 003,
+// Counts are the features every cost function starts from (the superstep paper,
 // section 4.2.1): the largest number of reads done by one processor, the
 // largest number of writes done by one processor, and the total number of
 // reads and writes done by all processors.
@@ -96,7 +96,7 @@ func (c Counts) Validate() error {
 	return nil
 }
 
-// Features are the columns the cost functions are written over (seed 003,
+// Features are the columns the cost functions are written over (the superstep paper,
 // section 4.2.1). Hrc and Hwc are the reads and writes that fall within the
 // first C words (the cache, primed before a Good superstep); Hrm and Hwm the
 // rest. On the SGI Power Challenge C = 2^19 integers (2 MB of L2 cache).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Reproduces the speed comparison of memwall's simulator with Valgrind's
 # cachegrind on the traditional permutation product at N = 2^22 (the
-# speed target of DESIGN.md 6): a last-level cache of 256 KiB with 64-byte
+# speed target of docs/readings.md): a last-level cache of 256 KiB with 64-byte
 # lines, fully associative in both (cachegrind: --LL=262144,4096,64).
 #
 # It prints data references simulated per second by each tool and their
