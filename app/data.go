@@ -321,8 +321,8 @@ func compareTable(t *dataset.Table, roles map[string]string, lib library) compar
 		if bad == "" {
 			if err := k.Check(params); err != nil {
 				var pe *mbram.ParamError
-				if errors.As(err, &pe) && roles[pe.Param] != "" {
-					bad = where(line, pe.Param) + ": " + pe.Msg
+				if errors.As(err, &pe) && roles[pe.Field] != "" {
+					bad = where(line, pe.Field) + ": " + pe.Msg
 				} else {
 					bad = fmt.Sprintf("line %d: %v", line, err)
 				}

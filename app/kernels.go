@@ -230,7 +230,7 @@ func (p *kernelsPage) applyText() bool {
 	if err := k.Check(params); err != nil {
 		var pe *mbram.ParamError
 		if errors.As(err, &pe) {
-			p.errs[pe.Param] = pe.Msg
+			p.errs[pe.Field] = pe.Msg
 		} else {
 			p.errs["n"] = err.Error()
 		}

@@ -135,7 +135,7 @@ func parseSimFragment(fragment string, base scenario.Scenario, presets scenario.
 	out := simLink{s: base, seed: 1, pred: sim.Majority}
 	fragment = strings.TrimPrefix(fragment, "#")
 	if len(fragment) > scenario.MaxFragment {
-		out.problems = scenario.Problems{{Key: "link", Msg: fmt.Sprintf("the link's inputs are %d bytes long, more than the %d accepted; nothing was read from them", len(fragment), scenario.MaxFragment)}}
+		out.problems = scenario.Problems{{Field: "link", Msg: fmt.Sprintf("the link's inputs are %d bytes long, more than the %d accepted; nothing was read from them", len(fragment), scenario.MaxFragment)}}
 		return out
 	}
 	var rest []string
@@ -159,7 +159,7 @@ func parseSimFragment(fragment string, base scenario.Scenario, presets scenario.
 			}
 		}
 		if err != nil {
-			out.problems = append(out.problems, scenario.Problem{Key: key, Msg: err.Error()})
+			out.problems = append(out.problems, scenario.Problem{Field: key, Msg: err.Error()})
 		}
 	}
 	s, probs := scenario.ParseFragment(strings.Join(rest, "&"), base, presets)
@@ -204,7 +204,7 @@ func (p *simulatePage) checkSim(params mbram.Params) bool {
 	if err := kernels.Check(p.s.Kernel, params, p.s.Machine.B); err != nil {
 		var pe *mbram.ParamError
 		if errors.As(err, &pe) {
-			p.errs[pe.Param] = fieldName(pe.Param) + ": " + pe.Msg
+			p.errs[pe.Field] = fieldName(pe.Field) + ": " + pe.Msg
 		} else {
 			p.errs["n"] = err.Error()
 		}

@@ -71,7 +71,7 @@ func TestSimulateLinkProblems(t *testing.T) {
 	} {
 		r := parseSimFragment(c.frag, scenario.Default(presets.Machine), presets.Machine)
 		for _, k := range c.want {
-			if r.problems.Key(k) == "" {
+			if r.problems.Field(k) == "" {
 				t.Errorf("%.40q: no problem for %s in %v", c.frag, k, r.problems)
 			}
 		}

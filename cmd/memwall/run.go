@@ -48,13 +48,9 @@ func scenarioFor(cmd string, file string, link, scenFile, machineArg, predArg, b
 		if !ok {
 			frag = link
 		}
-		var ps []error
 		s2, problems := lang.ParseFragment(frag, base, presets.Machine)
-		for _, p := range problems {
-			ps = append(ps, p)
-		}
-		if len(ps) > 0 {
-			return s, fmt.Errorf("--link: %v", errors.Join(ps...))
+		if len(problems) > 0 {
+			return s, fmt.Errorf("--link: %v", problems)
 		}
 		s = s2
 	}

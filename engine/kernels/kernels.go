@@ -79,18 +79,18 @@ func Check(id string, p mbram.Params, line int64) error {
 		return err
 	}
 	if id == "matmul" && p.N > MaxMatrix {
-		return &mbram.ParamError{Param: "n", Msg: fmt.Sprintf("the simulator runs matrices up to %d×%d; got %d", MaxMatrix, MaxMatrix, p.N)}
+		return &mbram.ParamError{Field: "n", Msg: fmt.Sprintf("the simulator runs matrices up to %d×%d; got %d", MaxMatrix, MaxMatrix, p.N)}
 	}
 	if id != "matmul" && p.N > MaxElements {
-		return &mbram.ParamError{Param: "n", Msg: fmt.Sprintf("the simulator runs up to %d elements (2^26); got %d", MaxElements, p.N)}
+		return &mbram.ParamError{Field: "n", Msg: fmt.Sprintf("the simulator runs up to %d elements (2^26); got %d", MaxElements, p.N)}
 	}
 	// Whole words inside one line keep every word access a single line
 	// access, the way a compiler aligns them.
 	if p.W&(p.W-1) != 0 || p.W > line {
-		return &mbram.ParamError{Param: "w", Msg: fmt.Sprintf("the simulator needs a word size that is a power of two no larger than the line (%d B); got %d", line, p.W)}
+		return &mbram.ParamError{Field: "w", Msg: fmt.Sprintf("the simulator needs a word size that is a power of two no larger than the line (%d B); got %d", line, p.W)}
 	}
 	if p.Buckets > MaxBuckets {
-		return &mbram.ParamError{Param: "b", Msg: fmt.Sprintf("the simulator runs up to %d buckets; got %d", MaxBuckets, p.Buckets)}
+		return &mbram.ParamError{Field: "b", Msg: fmt.Sprintf("the simulator runs up to %d buckets; got %d", MaxBuckets, p.Buckets)}
 	}
 	return nil
 }

@@ -179,7 +179,7 @@ func TestBadParams(t *testing.T) {
 		s, _ := sim.New(testConfig(64, 4<<10))
 		err := Run(context.Background(), s, b.id, b.p, Options{})
 		var pe *mbram.ParamError
-		if err == nil || (b.field != "" && (!errors.As(err, &pe) || pe.Param != b.field)) {
+		if err == nil || (b.field != "" && (!errors.As(err, &pe) || pe.Field != b.field)) {
 			t.Errorf("%s %+v: got %v, want an error on %q", b.id, b.p, err, b.field)
 		}
 	}

@@ -48,23 +48,23 @@ const (
 func (s Scenario) Validate() scenario.Problems {
 	var ps scenario.Problems
 	if err := s.Machine.Validate(); err != nil {
-		ps = append(ps, scenario.Problem{Key: "machine", Msg: err.Error()})
+		ps = append(ps, scenario.Problem{Field: "machine", Msg: err.Error()})
 	}
 	if strings.TrimSpace(s.Source) == "" {
-		ps = append(ps, scenario.Problem{Key: "prog", Msg: "the program is empty"})
+		ps = append(ps, scenario.Problem{Field: "prog", Msg: "the program is empty"})
 	}
 	if _, err := sim.ParsePredictor(s.Predictor); err != nil {
-		ps = append(ps, scenario.Problem{Key: "pred", Msg: "must be majority or 2bit"})
+		ps = append(ps, scenario.Problem{Field: "pred", Msg: "must be majority or 2bit"})
 	}
 	if _, err := ParseBranches(s.Branches); err != nil {
-		ps = append(ps, scenario.Problem{Key: "br", Msg: "must be all or data"})
+		ps = append(ps, scenario.Problem{Field: "br", Msg: "must be all or data"})
 	}
 	if s.At < 0 {
-		ps = append(ps, scenario.Problem{Key: "at", Msg: "must be a size of at least 1"})
+		ps = append(ps, scenario.Problem{Field: "at", Msg: "must be a size of at least 1"})
 	}
 	for k, v := range s.Params {
 		if v < 0 {
-			ps = append(ps, scenario.Problem{Key: "p." + k, Msg: fmt.Sprintf("must be from 0 to 2^62; got %d", v)})
+			ps = append(ps, scenario.Problem{Field: "p." + k, Msg: fmt.Sprintf("must be from 0 to 2^62; got %d", v)})
 		}
 	}
 	return ps
@@ -168,7 +168,7 @@ func unpack(s string) (string, error) {
 func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Scenario, scenario.Problems) {
 	fragment = strings.TrimPrefix(fragment, "#")
 	if len(fragment) > MaxFragment {
-		return base, scenario.Problems{{Key: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
+		return base, scenario.Problems{{Field: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
 	}
 	s := base
 	s.Params = map[string]int64{}
@@ -176,7 +176,7 @@ func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Sce
 		s.Params[k] = v
 	}
 	mvals := map[string]string{}
-	problem := func(key, msg string) *scenario.Problem { return &scenario.Problem{Key: key, Msg: msg} }
+	problem := func(key, msg string) *scenario.Problem { return &scenario.Problem{Field: key, Msg: msg} }
 	ps := scenario.Pairs(fragment, func(key, val string) *scenario.Problem {
 		switch {
 		case scenario.MachineKey(key):

@@ -49,7 +49,7 @@ func TestScenarioLinkProblems(t *testing.T) {
 	base := Scenario{Machine: m, Source: "x = 1;", Predictor: "majority", Branches: "all", Seed: 1}
 	got, ps := ParseFragment("prog=%%%&p.N=lots&seed=-1&pred=oracle&bogus=1&at=0", base, presets.Machine)
 	for _, k := range []string{"link", "p.N", "seed", "pred", "at"} {
-		if ps.Key(k) == "" {
+		if ps.Field(k) == "" {
 			t.Errorf("no problem for %s in %v", k, ps)
 		}
 	}
@@ -57,7 +57,7 @@ func TestScenarioLinkProblems(t *testing.T) {
 		t.Errorf("a bad link changed the program")
 	}
 	_, ps = ParseFragment("prog=AAAA", base, presets.Machine)
-	if !strings.Contains(ps.Key("prog"), "not a program written by memwall") {
+	if !strings.Contains(ps.Field("prog"), "not a program written by memwall") {
 		t.Errorf("garbage program: %v", ps)
 	}
 	// A long program is refused with a message that offers a file.

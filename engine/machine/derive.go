@@ -31,7 +31,7 @@ type Spec struct {
 func Derive(s Spec) (Machine, error) {
 	var es Errors
 	add := func(field, format string, args ...any) {
-		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	pos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 	if s.BusWidth < 1 || s.BusWidth > 1<<12 {

@@ -49,14 +49,14 @@ func ParseJSON(data []byte) (Machine, error) {
 	field := func(name string, raw json.RawMessage, parse func(string) (float64, error), dst *float64) {
 		v, err := quantity(raw, parse)
 		if err != nil {
-			es = append(es, &FieldError{Field: name, Msg: err.Error()})
+			es = append(es, FieldError{Field: name, Msg: err.Error()})
 			return
 		}
 		*dst = v
 	}
 	for _, t := range []struct{ name, v string }{{"id", f.ID}, {"name", f.Name}, {"description", f.Description}, {"source", f.Source}} {
 		if i := strings.IndexFunc(t.v, isControl); i >= 0 {
-			es = append(es, &FieldError{Field: t.name, Msg: fmt.Sprintf("holds the control character %q at byte %d; names and texts are printable", t.v[i:i+1], i)})
+			es = append(es, FieldError{Field: t.name, Msg: fmt.Sprintf("holds the control character %q at byte %d; names and texts are printable", t.v[i:i+1], i)})
 		}
 	}
 	var c, b, mu1 float64
@@ -75,13 +75,13 @@ func ParseJSON(data []byte) (Machine, error) {
 		dst  *int64
 	}{{"cache", c, &m.C}, {"line", b, &m.B}} {
 		if w.v != math.Trunc(w.v) || w.v < 0 || w.v > MaxCache {
-			es = append(es, &FieldError{Field: w.name, Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", w.v)})
+			es = append(es, FieldError{Field: w.name, Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", w.v)})
 			continue
 		}
 		*w.dst = int64(w.v)
 	}
 	if mu1 != math.Trunc(mu1) || mu1 < 0 || mu1 > MaxMu1 {
-		es = append(es, &FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
+		es = append(es, FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
 	} else {
 		m.Mu1 = int(mu1)
 	}

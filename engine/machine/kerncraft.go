@@ -210,13 +210,13 @@ func (k Kerncraft) Machine(given Machine) (Machine, error) {
 	m.Source = "Kerncraft machine file: " + strings.Join(from, ", ") + "; β2 and m given"
 	var missing Errors
 	if m.Beta1 == 0 {
-		missing = append(missing, &FieldError{"beta1", "the Kerncraft file has no bandwidth measured from memory (benchmarks.measurements.MEM); give β1"})
+		missing = append(missing, FieldError{Field: "beta1", Msg: "the Kerncraft file has no bandwidth measured from memory (benchmarks.measurements.MEM); give β1"})
 	}
 	if m.Beta2 == 0 {
-		missing = append(missing, &FieldError{"beta2", "a Kerncraft file has no random-access bandwidth; give β2"})
+		missing = append(missing, FieldError{Field: "beta2", Msg: "a Kerncraft file has no random-access bandwidth; give β2"})
 	}
 	if m.M == 0 {
-		missing = append(missing, &FieldError{"mispredict", "a Kerncraft file has no branch misprediction penalty; give m"})
+		missing = append(missing, FieldError{Field: "mispredict", Msg: "a Kerncraft file has no branch misprediction penalty; give m"})
 	}
 	if len(missing) > 0 {
 		return m, missing

@@ -3,7 +3,7 @@ package machine
 import (
 	"fmt"
 	"math"
-	"strings"
+	"memwall/engine/field"
 
 	"memwall/engine/units"
 )
@@ -59,35 +59,12 @@ const (
 	MaxMispredict = 1e-6
 )
 
-// FieldError is a validation failure of one field.
-type FieldError struct {
-	Field string // JSON name of the field
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+// FieldError is a validation failure of one field, named by its JSON name.
+type FieldError = field.Error
 
 // Errors collects every field error of a machine, so a form can mark all of
 // them at once.
-type Errors []*FieldError
-
-func (es Errors) Error() string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = e.Error()
-	}
-	return strings.Join(parts, "; ")
-}
-
-// Field returns the message for one field, or "".
-func (es Errors) Field(name string) string {
-	for _, e := range es {
-		if e.Field == name {
-			return e.Msg
-		}
-	}
-	return ""
-}
+type Errors = field.Errors
 
 func bandwidthOK(v float64) bool {
 	return !math.IsNaN(v) && v >= MinBandwidth && v <= MaxBandwidth
@@ -98,7 +75,7 @@ func bandwidthOK(v float64) bool {
 func (m Machine) Validate() error {
 	var es Errors
 	add := func(field, format string, args ...any) {
-		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	if !bandwidthOK(m.Beta1) {
 		add("beta1", "sequential bandwidth must be between 1 KB/s and 1 PB/s (e.g. 2.12 GB/s); got %s", fmtBW(m.Beta1))

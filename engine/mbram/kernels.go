@@ -3,6 +3,7 @@ package mbram
 import (
 	"fmt"
 	"math"
+	"memwall/engine/field"
 
 	"memwall/engine/machine"
 	"memwall/engine/units"
@@ -87,13 +88,8 @@ const (
 	MaxRadix  = 1 << 24
 )
 
-// ParamError names a bad workload parameter.
-type ParamError struct {
-	Param string
-	Msg   string
-}
-
-func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
+// ParamError names a bad workload parameter (n, w or b).
+type ParamError = field.Error
 
 // LimitN is the largest n the kernel takes: an element count, or for
 // matmul a matrix dimension.
@@ -114,13 +110,13 @@ func (k Kernel) Check(p Params) error {
 		what = "matrix dimension"
 	}
 	if p.N < 1 || p.N > k.LimitN() {
-		return &ParamError{"n", fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), units.FormatCount(p.N))}
+		return &ParamError{Field: "n", Msg: fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), units.FormatCount(p.N))}
 	}
 	if p.W < 1 || p.W > MaxWord {
-		return &ParamError{"w", fmt.Sprintf("word size must be from 1 to %d bytes; got %d", MaxWord, p.W)}
+		return &ParamError{Field: "w", Msg: fmt.Sprintf("word size must be from 1 to %d bytes; got %d", MaxWord, p.W)}
 	}
 	if k.usesRadix() && (p.Buckets < 2 || p.Buckets > MaxRadix) {
-		return &ParamError{"b", fmt.Sprintf("buckets must be a whole number from 2 to %d; got %d", MaxRadix, p.Buckets)}
+		return &ParamError{Field: "b", Msg: fmt.Sprintf("buckets must be a whole number from 2 to %d; got %d", MaxRadix, p.Buckets)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package numl
 import (
 	"fmt"
 	"math/bits"
+	"memwall/engine/field"
 )
 
 // Kind says which part of a row-major array a message carries.
@@ -63,12 +64,7 @@ type Shape struct {
 }
 
 // FieldError names the input that is wrong and what is accepted.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+type FieldError = field.Error
 
 func rangeErr(field, what string, lo, hi int64, got int64) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf("%s must be between %d and %d, got %d", what, lo, hi, got)}

@@ -124,11 +124,11 @@ func Pairs(fragment string, use func(key, val string) *Problem) Problems {
 		key, err1 := url.QueryUnescape(k)
 		val, err2 := url.QueryUnescape(v)
 		if err1 != nil || err2 != nil {
-			ps = append(ps, Problem{Key: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
+			ps = append(ps, Problem{Field: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
 			continue
 		}
 		if seen[key] {
-			ps = append(ps, Problem{Key: key, Msg: "given more than once; the last value was used"})
+			ps = append(ps, Problem{Field: key, Msg: "given more than once; the last value was used"})
 		}
 		seen[key] = true
 		if p := use(key, strings.TrimSpace(val)); p != nil {
@@ -145,14 +145,14 @@ func Pairs(fragment string, use func(key, val string) *Problem) Problems {
 func ParseFragment(fragment string, base Scenario, presets Lookup) (Scenario, Problems) {
 	fragment = strings.TrimPrefix(fragment, "#")
 	if len(fragment) > MaxFragment {
-		return base, Problems{{Key: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
+		return base, Problems{{Field: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
 	}
 	s := base
 	s.Compare = append([]string(nil), base.Compare...)
 	vals := map[string]string{}
 	ps := Pairs(fragment, func(key, val string) *Problem {
 		if !knownKeys[key] {
-			return &Problem{Key: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))}
+			return &Problem{Field: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))}
 		}
 		vals[key] = val
 		return nil
@@ -174,7 +174,7 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 	if id, ok := vals["machine"]; ok && id != CustomMachine {
 		p, found := lookup(presets, id)
 		if !found {
-			return append(ps, Problem{Key: "machine", Msg: fmt.Sprintf("no preset machine is called %q; the machine was left as %s", clip(id), s.Machine.Name)})
+			return append(ps, Problem{Field: "machine", Msg: fmt.Sprintf("no preset machine is called %q; the machine was left as %s", clip(id), s.Machine.Name)})
 		}
 		m = p
 	}
@@ -191,7 +191,7 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 	m.ID = ""
 	if v, ok := vals["name"]; ok {
 		if len(v) > maxName {
-			ps = append(ps, Problem{Key: "name", Msg: fmt.Sprintf("a name may have at most %d bytes", maxName)})
+			ps = append(ps, Problem{Field: "name", Msg: fmt.Sprintf("a name may have at most %d bytes", maxName)})
 			v = v[:maxName]
 		}
 		m.Name = v
@@ -202,7 +202,7 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 	set := func(key string, parse func(string) error) {
 		if v, ok := vals[key]; ok {
 			if err := parse(v); err != nil {
-				ps = append(ps, Problem{Key: key, Msg: err.Error() + "; " + keptValue(key, base)})
+				ps = append(ps, Problem{Field: key, Msg: err.Error() + "; " + keptValue(key, base)})
 				restoreField(&m, base, key)
 			}
 		}
@@ -228,11 +228,11 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 			return append(ps, machineProblems(err)...)
 		}
 		for _, e := range es {
-			ps = append(ps, Problem{Key: e.Field, Msg: e.Msg + "; " + keptValue(e.Field, base)})
+			ps = append(ps, Problem{Field: e.Field, Msg: e.Msg + "; " + keptValue(e.Field, base)})
 			restoreField(&m, base, e.Field)
 		}
 		if err := m.Validate(); err != nil {
-			return append(ps, Problem{Key: "machine", Msg: "the link's machine does not hold together; the machine was left as " + s.Machine.Name})
+			return append(ps, Problem{Field: "machine", Msg: "the link's machine does not hold together; the machine was left as " + s.Machine.Name})
 		}
 	}
 	if m.Name == "" {
@@ -290,7 +290,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 	if id, ok := vals["kernel"]; ok {
 		k, found := mbram.Lookup(id)
 		if !found {
-			ps = append(ps, Problem{Key: "kernel", Msg: mbram.ErrUnknownKernel(clip(id)).Error()})
+			ps = append(ps, Problem{Field: "kernel", Msg: mbram.ErrUnknownKernel(clip(id)).Error()})
 		} else if id != kernel {
 			kernel = id
 			if _, hasN := vals["n"]; !hasN {
@@ -304,7 +304,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 		if v, ok := vals[key]; ok {
 			n, err := units.ParseCount(v)
 			if err != nil {
-				ps = append(ps, Problem{Key: key, Msg: err.Error()})
+				ps = append(ps, Problem{Field: key, Msg: err.Error()})
 				return
 			}
 			*dst = n
@@ -316,7 +316,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 	if _, given := vals["b"]; given && (params.Buckets < 2 || params.Buckets > mbram.MaxRadix) {
 		// Checked whatever the kernel, so that switching to a bucket or
 		// radix sort later never meets a bad b.
-		ps = append(ps, Problem{Key: "b", Msg: fmt.Sprintf("buckets must be a whole number from 2 to %d; got %d", mbram.MaxRadix, params.Buckets)})
+		ps = append(ps, Problem{Field: "b", Msg: fmt.Sprintf("buckets must be a whole number from 2 to %d; got %d", mbram.MaxRadix, params.Buckets)})
 		params.Buckets = s.Params.Buckets
 	}
 	if k, ok := mbram.Lookup(kernel); ok {
@@ -338,7 +338,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 				continue
 			}
 			if _, found := mbram.Lookup(id); !found {
-				ps = append(ps, Problem{Key: "cmp", Msg: fmt.Sprintf("unknown kernel %q was left out of the comparison", clip(id))})
+				ps = append(ps, Problem{Field: "cmp", Msg: fmt.Sprintf("unknown kernel %q was left out of the comparison", clip(id))})
 				continue
 			}
 			s.Compare = append(s.Compare, id)
@@ -348,7 +348,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 	count("from", &from)
 	count("to", &to)
 	if from > 0 && to > 0 && from >= to {
-		ps = append(ps, Problem{Key: "from", Msg: fmt.Sprintf("the sweep must start below its end; got from %s to %s", units.FormatCount(from), units.FormatCount(to))})
+		ps = append(ps, Problem{Field: "from", Msg: fmt.Sprintf("the sweep must start below its end; got from %s to %s", units.FormatCount(from), units.FormatCount(to))})
 	} else {
 		s.SweepFrom, s.SweepTo = from, to
 	}

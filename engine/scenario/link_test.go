@@ -127,7 +127,7 @@ func TestBadLinks(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, ps := scenario.ParseFragment(c.frag, base, presets.Machine)
-		msg := ps.Key(c.key)
+		msg := ps.Field(c.key)
 		if msg == "" || !strings.Contains(msg, c.msgPart) {
 			t.Errorf("ParseFragment(%.60q): problems %v; want one for %q containing %q", c.frag, ps, c.key, c.msgPart)
 		}
@@ -140,7 +140,7 @@ func TestBadLinks(t *testing.T) {
 func TestGoodKeysSurviveABadOne(t *testing.T) {
 	base := scenario.Default(presets.Machine)
 	got, ps := scenario.ParseFragment("machine=p4-2.66-ddr266&kernel=heapsort&n=oops&w=8", base, presets.Machine)
-	if ps.Key("n") == "" {
+	if ps.Field("n") == "" {
 		t.Errorf("want a problem for n, got %v", ps)
 	}
 	if got.Machine.ID != "p4-2.66-ddr266" || got.Kernel != "heapsort" {
@@ -220,7 +220,7 @@ func TestBadMachineValueKeepsTheRest(t *testing.T) {
 	base := scenario.Default(presets.Machine)
 	for _, bad := range []string{"beta1=0GB/s", "beta1=fast"} {
 		s, ps := scenario.ParseFragment("machine=custom&name=Rig&"+bad+"&beta2=1GB/s&mu1=3&cache=1MiB&line=64B&mispredict=5ns", base, presets.Machine)
-		if ps.Key("beta1") == "" || len(ps) != 1 {
+		if ps.Field("beta1") == "" || len(ps) != 1 {
 			t.Errorf("%s: problems %v; want one, for beta1", bad, ps)
 		}
 		m := s.Machine

@@ -93,17 +93,17 @@ func (s Scenario) Validate() error {
 	}
 	k, ok := mbram.Lookup(s.Kernel)
 	if !ok {
-		ps = append(ps, Problem{Key: "kernel", Msg: mbram.ErrUnknownKernel(s.Kernel).Error()})
+		ps = append(ps, Problem{Field: "kernel", Msg: mbram.ErrUnknownKernel(s.Kernel).Error()})
 	} else if err := k.Check(s.Params); err != nil {
 		ps = append(ps, paramProblem(err))
 	}
 	for _, c := range s.Compare {
 		if _, ok := mbram.Lookup(c); !ok {
-			ps = append(ps, Problem{Key: "cmp", Msg: fmt.Sprintf("unknown kernel %q", c)})
+			ps = append(ps, Problem{Field: "cmp", Msg: fmt.Sprintf("unknown kernel %q", c)})
 		}
 	}
 	if s.SweepFrom < 0 || s.SweepTo < 0 || (s.SweepTo != 0 && s.SweepFrom >= s.SweepTo) {
-		ps = append(ps, Problem{Key: "from", Msg: fmt.Sprintf("the sweep must run from a smaller to a larger N; got %d to %d", s.SweepFrom, s.SweepTo)})
+		ps = append(ps, Problem{Field: "from", Msg: fmt.Sprintf("the sweep must run from a smaller to a larger N; got %d to %d", s.SweepFrom, s.SweepTo)})
 	}
 	if len(ps) == 0 {
 		return nil
