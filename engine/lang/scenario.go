@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memwall/engine/link"
 	"memwall/engine/machine"
 	"memwall/engine/scenario"
 	"memwall/engine/sim"
@@ -166,10 +167,6 @@ func unpack(s string) (string, error) {
 // outright: every good key is applied and each bad one is a problem, so a
 // link with one typo still opens with the rest.
 func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Scenario, scenario.Problems) {
-	fragment = strings.TrimPrefix(fragment, "#")
-	if len(fragment) > MaxFragment {
-		return base, scenario.Problems{{Field: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
-	}
 	s := base
 	s.Params = map[string]int64{}
 	for k, v := range base.Params {
@@ -177,7 +174,7 @@ func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Sce
 	}
 	mvals := map[string]string{}
 	problem := func(key, msg string) *scenario.Problem { return &scenario.Problem{Field: key, Msg: msg} }
-	ps := scenario.Pairs(fragment, func(key, val string) *scenario.Problem {
+	ps := link.Limits{Fragment: MaxFragment, Value: MaxFragment}.Each(fragment, func(key, val string) *scenario.Problem {
 		switch {
 		case scenario.MachineKey(key):
 			mvals[key] = val

@@ -50,21 +50,3 @@ func exactSize(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-// escape percent-encodes a value but leaves the characters of quantities
-// and ids readable ("2.12GB/s", "2^23", "p4-1.7-pc133", "a,b").
-func escape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
-			strings.IndexByte("-._~/:^,()", c) >= 0:
-			b.WriteByte(c)
-		case c == ' ':
-			b.WriteByte('+')
-		default:
-			b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)|0x100, 16)[1:]))
-		}
-	}
-	return b.String()
-}

@@ -3,22 +3,20 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/link"
 	"memwall/engine/units"
 )
 
-// Link limits. docs/readings.md keeps share links under about 2 KB; a
-// fragment longer than MaxFragment is refused before it is parsed, so a
-// pasted megabyte cannot stall the page.
+// Link limits: those of every link (package link), and a machine name's.
 const (
-	MaxLink     = 2048
-	MaxFragment = 4096
+	MaxLink     = link.MaxLink
+	MaxFragment = link.MaxFragment
 	maxName     = 200
 )
 
@@ -41,15 +39,8 @@ func init() {
 // A preset machine whose numbers are unchanged is written by id, any other
 // machine inline. It refuses a scenario whose link would exceed MaxLink.
 func (s Scenario) Fragment(presets Lookup) (string, error) {
-	var b strings.Builder
-	add := func(k, v string) {
-		if b.Len() > 0 {
-			b.WriteByte('&')
-		}
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(escape(v))
-	}
+	var b link.Builder
+	add := b.AddEmpty
 	WriteMachine(add, s.Machine, presets)
 	add("kernel", s.Kernel)
 	add("n", units.FormatCount(s.Params.N))
@@ -70,10 +61,7 @@ func (s Scenario) Fragment(presets Lookup) (string, error) {
 	if s.SweepTo > 0 {
 		add("to", units.FormatCount(s.SweepTo))
 	}
-	if b.Len() > MaxLink {
-		return "", fmt.Errorf("this scenario needs a %d-byte link, more than the %d a link may carry; export it as a file instead", b.Len(), MaxLink)
-	}
-	return b.String(), nil
+	return b.Fragment()
 }
 
 // WriteMachine writes a machine's link keys through add: a preset whose
@@ -108,49 +96,15 @@ func ReadMachine(vals map[string]string, m machine.Machine, presets Lookup) (mac
 	return s.Machine, ps
 }
 
-// Pairs reads a fragment's key=value pairs, unescaped and trimmed, in
-// order, and hands each to use, which returns a problem for a pair it
-// cannot use. A pair that does not unescape and a key given twice are
-// problems too (the last value is the one used). Every page's link is
-// read through it.
-func Pairs(fragment string, use func(key, val string) *Problem) Problems {
-	var ps Problems
-	seen := map[string]bool{}
-	for _, pair := range strings.Split(strings.TrimPrefix(fragment, "#"), "&") {
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil {
-			ps = append(ps, Problem{Field: "link", Msg: fmt.Sprintf("%q is not a valid key=value pair", clip(pair))})
-			continue
-		}
-		if seen[key] {
-			ps = append(ps, Problem{Field: key, Msg: "given more than once; the last value was used"})
-		}
-		seen[key] = true
-		if p := use(key, strings.TrimSpace(val)); p != nil {
-			ps = append(ps, *p)
-		}
-	}
-	return ps
-}
-
 // ParseFragment reads a share-link fragment (with or without the leading
 // "#"). It never fails outright: it returns the scenario with every good key
 // applied over base, and one Problem for each key it could not use, so a
 // link with one typo still opens with the rest of its numbers.
 func ParseFragment(fragment string, base Scenario, presets Lookup) (Scenario, Problems) {
-	fragment = strings.TrimPrefix(fragment, "#")
-	if len(fragment) > MaxFragment {
-		return base, Problems{{Field: "link", Msg: fmt.Sprintf("the link's scenario is %d bytes long, more than the %d accepted; nothing was read from it", len(fragment), MaxFragment)}}
-	}
 	s := base
 	s.Compare = append([]string(nil), base.Compare...)
 	vals := map[string]string{}
-	ps := Pairs(fragment, func(key, val string) *Problem {
+	ps := link.Each(fragment, func(key, val string) *Problem {
 		if !knownKeys[key] {
 			return &Problem{Field: "link", Msg: fmt.Sprintf("unknown key %q was ignored", clip(key))}
 		}

@@ -120,7 +120,7 @@ func TestBadLinks(t *testing.T) {
 		{"mu1=1e9", "mu1", "at most"},
 		{"cmp=quicksort,<script>alert(1)</script>", "cmp", "unknown kernel"},
 		{"<script>=1", "link", "unknown key"},
-		{"n=%zz", "link", "not a valid"},
+		{"n=%zz", "link", "not a properly %-encoded"},
 		{"from=1Mi&to=1Ki", "from", "start below"},
 		{"n=8Mi&n=4Mi", "n", "more than once"},
 		{strings.Repeat("a", scenario.MaxFragment+1), "link", "nothing was read"},
@@ -163,7 +163,7 @@ func TestLinkTooLong(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		s.Compare = append(s.Compare, "bucket-count")
 	}
-	if _, err := s.Fragment(presets.Machine); err == nil || !strings.Contains(err.Error(), "export it as a file") {
+	if _, err := s.Fragment(presets.Machine); err == nil || !strings.Contains(err.Error(), "export them as a file") {
 		t.Errorf("a 2 KB+ link must be refused with a file-export hint; got %v", err)
 	}
 }
