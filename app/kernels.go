@@ -146,13 +146,13 @@ func (p *kernelsPage) onKernel(ctx app.Context, e app.Event) {
 	if !ok {
 		return
 	}
-	if family(id) != family(p.s.Kernel) {
+	if !sameAxis(id, p.s.Kernel) {
 		// N means a matrix dimension for matmul and an element count
 		// otherwise: take the kernel's default and the default sweep.
 		p.s.Params.N = paramDefault(k, "n", p.s.Params.N)
 		p.s.SweepFrom, p.s.SweepTo = 0, 0
 	}
-	if slices.Equal(p.s.Compare, scenario.DefaultCompare(p.s.Kernel)) || family(id) != family(p.s.Kernel) {
+	if slices.Equal(p.s.Compare, scenario.DefaultCompare(p.s.Kernel)) || !sameAxis(id, p.s.Kernel) {
 		// An untouched comparison follows the kernel (the other sorts, or
 		// the other permutation product); one the user chose stays.
 		p.s.Compare = scenario.DefaultCompare(id)
@@ -394,7 +394,7 @@ func (p *kernelsPage) renderResult() app.UI {
 func (p *kernelsPage) renderSweep(k mbram.Kernel) app.UI {
 	var cands []mbram.Kernel
 	for _, c := range mbram.Kernels() {
-		if c.ID != p.s.Kernel && family(c.ID) == family(p.s.Kernel) {
+		if c.ID != p.s.Kernel && sameAxis(c.ID, p.s.Kernel) {
 			cands = append(cands, c)
 		}
 	}
@@ -480,25 +480,28 @@ func machineSummary(m machine.Machine) app.UI {
 func kernelOptions() []option {
 	var opts []option
 	for _, k := range mbram.Kernels() {
-		opts = append(opts, option{Value: k.ID, Label: k.Name, Group: familyName(k.ID)})
+		opts = append(opts, option{Value: k.ID, Label: k.Name, Group: familyName(k.Family)})
 	}
 	return opts
 }
 
-// family groups kernels whose N means the same thing, so they can share a
-// sweep axis: a matrix dimension for matmul, an element count otherwise.
-func family(id string) string {
-	if id == "matmul" {
-		return "matrix"
-	}
-	return "elements"
+// nIsDimension reports whether n is a matrix dimension for kernel id, not
+// an element count.
+func nIsDimension(id string) bool {
+	k, _ := mbram.Lookup(id)
+	return k.NIsDimension()
 }
 
-func familyName(id string) string {
-	switch {
-	case strings.HasPrefix(id, "perm"):
+// sameAxis reports whether two kernels' n mean the same thing, so they can
+// share a sweep axis: a matrix dimension, or an element count.
+func sameAxis(a, b string) bool { return nIsDimension(a) == nIsDimension(b) }
+
+// familyName is the kernel menus' group for a family.
+func familyName(f mbram.Family) string {
+	switch f {
+	case mbram.PermutationProduct:
 		return "Permutation product"
-	case id == "matmul":
+	case mbram.MatrixProduct:
 		return "Matrix product"
 	}
 	return "Sorting"

@@ -194,7 +194,7 @@ func TestPaperAcross(t *testing.T) {
 				}
 			}
 		}
-		if k, ok := mbram.Lookup(c.choice); ok && family(k.ID) == "matrix" {
+		if k, ok := mbram.Lookup(c.choice); ok && k.NIsDimension() {
 			if last := opt.Series[0].Data[len(opt.Series[0].Data)-1][0]; last > mbram.MaxMatrix {
 				t.Errorf("matmul drawn to n = %v", last)
 			}

@@ -125,7 +125,7 @@ func (r paperRow) label() string { return r.Figure + " " + r.Kernel }
 // sizeText writes N (or n for the matrix product) as the seed does: 2^20,
 // 8Mi, or a plain number.
 func (r paperRow) sizeText() string {
-	if r.Kernel == "matmul" {
+	if nIsDimension(r.Kernel) {
 		return "n = " + strconv.FormatInt(r.Params.N, 10)
 	}
 	return "N = " + units.FormatCount(r.Params.N)
@@ -324,7 +324,7 @@ func buildAcross(choice string, ms []machine.Machine) acrossView {
 	ids := acrossKernels(choice)
 	lo, hi := int64(1<<10), int64(1<<30)
 	what := "N, elements"
-	if family(ids[0]) == "matrix" {
+	if nIsDimension(ids[0]) {
 		lo, hi = 16, 1<<14
 		what = "n, matrix dimension"
 	}
@@ -387,7 +387,7 @@ func kernelShort(k mbram.Kernel) string {
 func acrossOptions() []option {
 	opts := []option{{Value: acrossPair, Label: "Two-pass against traditional permutation product", Group: "Seed 000 Fig. 1"}}
 	for _, k := range mbram.Kernels() {
-		opts = append(opts, option{Value: k.ID, Label: k.Name, Group: familyName(k.ID)})
+		opts = append(opts, option{Value: k.ID, Label: k.Name, Group: familyName(k.Family)})
 	}
 	return opts
 }

@@ -61,7 +61,7 @@ const simDefaultN = 1 << 20
 // autoRun bounds the runs a link starts by itself: a link shows its numbers
 // at once when they take a moment, and waits for Run otherwise.
 func autoRun(kernel string, n int64) bool {
-	if kernel == "matmul" {
+	if nIsDimension(kernel) {
 		return n <= 64 // 2n³ = 512Ki accesses
 	}
 	return n <= 1<<16
@@ -287,11 +287,11 @@ func (p *simulatePage) onKernel(ctx app.Context, e app.Event) {
 	if !ok {
 		return
 	}
-	if family(id) != family(p.s.Kernel) {
+	if !sameAxis(id, p.s.Kernel) {
 		// n is a matrix dimension for matmul and an element count
 		// otherwise: take the kernel's default.
 		p.s.Params.N = paramDefault(k, "n", p.s.Params.N)
-		if id != "matmul" {
+		if !k.NIsDimension() {
 			p.s.Params.N = simDefaultN
 		}
 	}
@@ -411,7 +411,7 @@ func (p *simulatePage) Render() app.UI {
 func (p *simulatePage) renderKernelInputs(k mbram.Kernel) app.UI {
 	kk, _ := kernels.Lookup(p.s.Kernel)
 	nHint := "e.g. 1Mi, 2^23, 1e6; up to 2^26"
-	if p.s.Kernel == "matmul" {
+	if k.NIsDimension() {
 		nHint = "e.g. 256, 2^10; up to 4096 (2n³ accesses)"
 	}
 	return app.Div().Body(

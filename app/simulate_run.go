@@ -229,7 +229,7 @@ func (p *simulatePage) start(ctx app.Context) {
 				job.progress(ctx, p, id, st.Bytes, file.size)
 			})
 		} else {
-			err = kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: sliceFor(kernel, params.N),
+			err = kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: kernels.SliceFor(kernel, params, simSlice),
 				Progress: func(s *sim.Sim, done, total int64) { job.progress(ctx, p, id, done, total) }})
 		}
 		wall := time.Since(job.started)
@@ -247,20 +247,11 @@ func (p *simulatePage) start(ctx app.Context) {
 	})
 }
 
-// sliceFor keeps simSlice for long runs and cuts a short one into some
-// tens of slices, so its cost chart has points to draw.
 // traceSlice is the slice for a trace of size bytes: about 64 slices over
 // the file (a line is some 12 bytes), so its cost chart has points to draw,
 // and no more than simSlice records between yields.
 func traceSlice(size int64) int64 {
 	return min(max(size/12/64, 16), simSlice)
-}
-
-func sliceFor(kernel string, n int64) int64 {
-	if kernel == "matmul" {
-		n = 2 * n * n * n / 3 // matmul makes 2n³ accesses; the others a few n
-	}
-	return min(max(n/16, 1<<10), simSlice)
 }
 
 // progress runs on the simulating goroutine after every slice.

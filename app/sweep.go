@@ -28,7 +28,7 @@ type sweepResult struct {
 // else one that spans from small to well past the current N.
 func sweepRange(kernel string, n, from, to int64) (int64, int64) {
 	lo, hi, max := int64(1<<10), int64(1<<32), int64(mbram.MaxN)
-	if family(kernel) == "matrix" {
+	if nIsDimension(kernel) {
 		lo, hi, max = 16, 1<<14, mbram.MaxMatrix
 	}
 	for hi < 4*n && hi < max/2 {
@@ -73,7 +73,7 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 	var names, notBound []string
 	for i, id := range ids {
 		k, ok := mbram.Lookup(id)
-		if !ok || family(id) != family(s.Kernel) {
+		if !ok || !sameAxis(id, s.Kernel) {
 			continue
 		}
 		data := make([]byte, 0, 24*len(xs))
@@ -115,7 +115,7 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 	}
 	ms := float64(time.Since(start).Nanoseconds()) / 1e6
 	what := "N, elements"
-	if family(s.Kernel) == "matrix" {
+	if nIsDimension(s.Kernel) {
 		what = "n, matrix dimension"
 	}
 	opt := map[string]any{

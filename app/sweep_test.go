@@ -14,7 +14,7 @@ import (
 func BenchmarkSweepEveryKernel(b *testing.B) {
 	s := scenario.Default(presets.Machine)
 	for _, k := range mbram.Kernels() {
-		if k.ID != s.Kernel && family(k.ID) == family(s.Kernel) {
+		if k.ID != s.Kernel && sameAxis(k.ID, s.Kernel) {
 			s.Compare = append(s.Compare, k.ID)
 		}
 	}

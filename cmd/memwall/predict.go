@@ -59,7 +59,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s on %s (%s)\n", k.Name, m.Name, m.ID)
-	if k.ID == "matmul" {
+	if k.NIsDimension() {
 		fmt.Fprintf(stdout, "n = %d, w = %d B\n", p.N, p.W)
 	} else {
 		fmt.Fprintf(stdout, "N = %s, w = %d B", units.FormatCount(p.N), p.W)

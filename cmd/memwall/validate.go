@@ -107,8 +107,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	rep.Rows = rows
 	var meas, pred []float64
 	for _, r := range rows {
-		switch r.Kernel {
-		case "quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count":
+		if k, _ := mbram.Lookup(r.Kernel); k.Family == mbram.Sort {
 			meas = append(meas, r.Measured)
 			pred = append(pred, r.Predicted)
 		}

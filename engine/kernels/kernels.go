@@ -45,6 +45,12 @@ var kernels = []Kernel{
 		estimate: func(p mbram.Params, _, _ int64) int64 { return 7 * p.N * digits(p.N, p.Buckets) }},
 }
 
+// Family is the kernel's family, as engine/mbram describes the kernel.
+func (k Kernel) Family() mbram.Family {
+	m, _ := mbram.Lookup(k.ID)
+	return m.Family
+}
+
 // Kernels lists the instrumented kernels, in the order of mbram.Kernels.
 func Kernels() []Kernel { return append([]Kernel(nil), kernels...) }
 
@@ -78,10 +84,10 @@ func Check(id string, p mbram.Params, line int64) error {
 	if err := k.Check(p); err != nil {
 		return err
 	}
-	if id == "matmul" && p.N > MaxMatrix {
+	if k.NIsDimension() && p.N > MaxMatrix {
 		return &mbram.ParamError{Field: "n", Msg: fmt.Sprintf("the simulator runs matrices up to %d×%d; got %d", MaxMatrix, MaxMatrix, p.N)}
 	}
-	if id != "matmul" && p.N > MaxElements {
+	if !k.NIsDimension() && p.N > MaxElements {
 		return &mbram.ParamError{Field: "n", Msg: fmt.Sprintf("the simulator runs up to %d elements (2^26); got %d", MaxElements, p.N)}
 	}
 	// Whole words inside one line keep every word access a single line
@@ -93,6 +99,20 @@ func Check(id string, p mbram.Params, line int64) error {
 		return &mbram.ParamError{Field: "b", Msg: fmt.Sprintf("the simulator runs up to %d buckets; got %d", MaxBuckets, p.Buckets)}
 	}
 	return nil
+}
+
+// SliceFor is an Options.Slice for a run of kernel id on workload p that
+// reports at least every most accesses and cuts a short run into some tens
+// of slices, so that a cost series of it has points to draw: n/16 accesses
+// for the kernels on n elements, which make a few n accesses per pass, and
+// the same share of a matrix product's 2n³ accesses (as though it had
+// 2n³/3 elements); never fewer than 1Ki.
+func SliceFor(id string, p mbram.Params, most int64) int64 {
+	n := p.N
+	if k, _ := mbram.Lookup(id); k.NIsDimension() {
+		n = 2 * n * n * n / 3
+	}
+	return min(max(n/16, 1<<10), most)
 }
 
 // Options control a run.

@@ -218,7 +218,7 @@ type machineT = machine.Machine
 func TestEstimates(t *testing.T) {
 	for _, k := range Kernels() {
 		p := params(1 << 14)
-		if k.ID == "matmul" {
+		if k.Family() == mbram.MatrixProduct {
 			p = params(48)
 		}
 		s, _ := sim.New(testConfig(64, 16<<10))
@@ -315,5 +315,40 @@ func TestUint32NUniform(t *testing.T) {
 	// Binomial(100000, 1/2): standard deviation 158; 5 of them is 791.
 	if d := low - 50000; d > 791 || d < -791 {
 		t.Errorf("%d of 100000 draws in the lower half", low)
+	}
+}
+
+// TestFamilies: the simulator's kernels are those of engine/mbram, each in
+// the family the closed forms give it.
+func TestFamilies(t *testing.T) {
+	for _, k := range Kernels() {
+		m, ok := mbram.Lookup(k.ID)
+		if !ok || k.Family() != m.Family || k.Family() == "" {
+			t.Errorf("%s: family %q, mbram has %q (%v)", k.ID, k.Family(), m.Family, ok)
+		}
+	}
+}
+
+// TestSliceFor: a long run reports every most accesses, a short one about
+// 16 times per pass over its elements, a matrix product as often over its
+// 2n³ accesses as an element kernel over 3n.
+func TestSliceFor(t *testing.T) {
+	const most = 1 << 16
+	for _, c := range []struct {
+		id   string
+		n    int64
+		want int64
+	}{
+		{"quicksort", 1 << 20, most},
+		{"quicksort", 1 << 16, 1 << 12},
+		{"perm", 1 << 14, 1 << 10},
+		{"perm", 100, 1 << 10},
+		{"matmul", 64, 2 * 64 * 64 * 64 / 3 / 16},
+		{"matmul", 500, most},
+		{"matmul", 8, 1 << 10},
+	} {
+		if got := SliceFor(c.id, params(c.n), most); got != c.want {
+			t.Errorf("SliceFor(%s, n = %d) = %d, want %d", c.id, c.n, got, c.want)
+		}
 	}
 }

@@ -52,29 +52,21 @@ func Default(presets Lookup) Scenario {
 	return Scenario{Machine: m, Kernel: DefaultKernel, Params: mbram.DefaultParams(DefaultN), Compare: DefaultCompare(DefaultKernel)}
 }
 
-// sorts are the MBRAM paper Fig. 5's seven sorts, in its order.
-var sorts = []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
-
 // DefaultCompare is what the sweep chart compares a kernel with when the
-// user has not chosen: for a sort the other six sorts, so the chart opens as
-// the MBRAM paper Fig. 5 does; for the permutation products the other one (the
-// story of Fig. 1); for the matrix product nothing.
+// user has not chosen: the other kernels of its family. For a sort those
+// are the other six sorts, so the chart opens as the MBRAM paper Fig. 5
+// does; for the permutation products the other one (the story of Fig. 1);
+// for the matrix product nothing.
 func DefaultCompare(kernel string) []string {
-	switch kernel {
-	case "perm":
-		return []string{"perm-twopass"}
-	case "perm-twopass":
-		return []string{"perm"}
+	k, ok := mbram.Lookup(kernel)
+	if !ok {
+		return nil
 	}
 	var out []string
-	for _, id := range sorts {
-		if id == kernel {
-			continue
+	for _, c := range mbram.Kernels() {
+		if c.Family == k.Family && c.ID != kernel {
+			out = append(out, c.ID)
 		}
-		out = append(out, id)
-	}
-	if len(out) == len(sorts) {
-		return nil // not a sort
 	}
 	return out
 }
