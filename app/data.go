@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/dataset"
+	"memwall/engine/fit"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
@@ -79,18 +79,11 @@ type dataRow struct {
 }
 
 // comparison is every row that could be predicted, the rows left out with
-// the reason, and the relative errors.
+// the reason, and the relative errors and ratios measured/predicted.
 type comparison struct {
-	Rows    []dataRow
-	Skipped []string
-	Rel     relSummary
-}
-
-type relSummary struct {
-	N                      int
-	Mean, Median, Max      float64
-	RatioMin, RatioMax     float64 // measured/predicted
-	RatioMean, RatioMedian float64
+	Rows       []dataRow
+	Skipped    []string
+	Rel, Ratio fit.Summary
 }
 
 func (p *dataPage) OnPreRender(ctx app.Context) { p.init(ctx, "") }
@@ -173,7 +166,7 @@ func compareSeed000(lib library) comparison {
 		}
 		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: v.Figure, Kernel: k, Machine: m, Params: v.Params, Measured: v.Measured, Predicted: b.Seconds})
 	}
-	c.Rel = summarise(c.Rows)
+	c.Rel, c.Ratio = summarise(c.Rows)
 	return c
 }
 
@@ -214,7 +207,7 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 		}
 		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: r.Params, Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds})
 	}
-	c.Rel = summarise(c.Rows)
+	c.Rel, c.Ratio = summarise(c.Rows)
 	return c
 }
 
@@ -339,7 +332,7 @@ func compareTable(t *dataset.Table, roles map[string]string, lib library) compar
 		}
 		c.Rows = append(c.Rows, dataRow{Line: line, Kernel: k, Machine: m, Params: params, Measured: ts[i], Predicted: b.Seconds})
 	}
-	c.Rel = summarise(c.Rows)
+	c.Rel, c.Ratio = summarise(c.Rows)
 	return c
 }
 
@@ -395,32 +388,13 @@ func findMachine(lib library, s string) (machine.Machine, bool) {
 
 // summarise reports the relative errors |predicted − measured|/measured
 // and the ratios measured/predicted of the rows.
-func summarise(rows []dataRow) relSummary {
-	s := relSummary{N: len(rows)}
-	if len(rows) == 0 {
-		return s
-	}
-	rel := make([]float64, len(rows))
-	ratio := make([]float64, len(rows))
+func summarise(rows []dataRow) (rel, ratio fit.Summary) {
+	measured := make([]float64, len(rows))
+	predicted := make([]float64, len(rows))
 	for i, r := range rows {
-		rel[i] = math.Abs(r.Predicted-r.Measured) / r.Measured
-		ratio[i] = r.Measured / r.Predicted
-		s.Mean += rel[i] / float64(len(rows))
-		s.RatioMean += ratio[i] / float64(len(rows))
+		measured[i], predicted[i] = r.Measured, r.Predicted
 	}
-	sort.Float64s(rel)
-	sort.Float64s(ratio)
-	s.Median, s.Max = median(rel), rel[len(rel)-1]
-	s.RatioMedian, s.RatioMin, s.RatioMax = median(ratio), ratio[0], ratio[len(ratio)-1]
-	return s
-}
-
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
+	return fit.Agreement(measured, predicted)
 }
 
 // Import.
@@ -531,7 +505,7 @@ func (p *dataPage) onDownload(ctx app.Context, e app.Event) {
 	b.WriteString("line,kernel,machine,n,w,b,measured_s,predicted_s,ratio,rel_error\n")
 	for _, r := range p.cmp.Rows {
 		fmt.Fprintf(&b, "%d,%s,%s,%d,%d,%d,%g,%g,%g,%g\n", r.Line, r.Kernel.ID, r.Machine.ID, r.Params.N, r.Params.W, r.Params.Buckets,
-			r.Measured, r.Predicted, r.Measured/r.Predicted, math.Abs(r.Predicted-r.Measured)/r.Measured)
+			r.Measured, r.Predicted, r.Measured/r.Predicted, fit.RelError(r.Measured, r.Predicted))
 	}
 	download("memwall-comparison.csv", "text/csv", []byte(b.String()))
 }

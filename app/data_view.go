@@ -4,12 +4,12 @@ import (
 	"memwall/presets"
 
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/dataset"
+	"memwall/engine/fit"
 	"memwall/engine/units"
 )
 
@@ -86,7 +86,7 @@ func (p *dataPage) renderInputs() app.UI {
 }
 
 func (p *dataPage) renderSummary() app.UI {
-	s := p.cmp.Rel
+	s, q := p.cmp.Rel, p.cmp.Ratio
 	sec := app.Section().ID("summary").Class("panel result").Aria("live", "polite").Aria("label", "Summary")
 	if s.N == 0 {
 		return sec.Body(app.H2().Text("Measured against predicted"), app.P().ID("no-rows").Text("No row can be compared yet."),
@@ -103,8 +103,8 @@ func (p *dataPage) renderSummary() app.UI {
 				row("mean relative error", fmtPct(s.Mean)),
 				row("median relative error", fmtPct(s.Median)),
 				row("max relative error", fmtPct(s.Max)),
-				row("measured/predicted, median", fmtRatio(s.RatioMedian)),
-				row("measured/predicted, range", fmtRatio(s.RatioMin)+" – "+fmtRatio(s.RatioMax)),
+				row("measured/predicted, median", fmtRatio(q.Median)),
+				row("measured/predicted, range", fmtRatio(q.Min)+" – "+fmtRatio(q.Max)),
 			),
 		),
 		app.P().Class("note").Text("Relative error = |predicted − measured|/measured. MBRAM predictions are lower bounds (nothing is charged for hits in the smaller caches, TLB misses or instructions), so a ratio measured/predicted of 1 or above is what the model expects."),
@@ -163,7 +163,7 @@ func (p *dataPage) renderRows() app.UI {
 					app.Td().Class("num").Text(units.FormatSeconds(r.Measured)),
 					app.Td().Class("num").Text(units.FormatSeconds(r.Predicted)),
 					app.Td().Class("num").Text(fmtRatio(r.Measured/r.Predicted)),
-					app.Td().Class("num").Text(fmtPct(math.Abs(r.Predicted-r.Measured)/r.Measured)),
+					app.Td().Class("num").Text(fmtPct(fit.RelError(r.Measured, r.Predicted))),
 				)
 			})),
 		)),

@@ -125,18 +125,20 @@ func sameTerms(text string, terms []fit.Term) bool {
 func theoretic(n float64, pts []speedup.Point) [][2]float64 {
 	seq := seriesAt(table3, "", 0, "P", "seq")
 	par := seriesAt(table4, "N", n, "N", "par")
-	if len(par) == 0 || len(seq) == 0 || seq[0][0] != 1 {
+	if len(par) == 0 {
 		return nil
 	}
-	inCurve := map[float64]bool{}
-	for _, pt := range pts {
-		inCurve[pt.P] = true
+	seqP, seqT := make([]float64, len(seq)), make([]float64, len(seq))
+	for i, s := range seq {
+		seqP[i], seqT[i] = s[0], s[1]
+	}
+	ps := make([]float64, len(pts))
+	for i, pt := range pts {
+		ps[i] = pt.P
 	}
 	var out [][2]float64
-	for _, s := range seq {
-		if inCurve[s[0]] {
-			out = append(out, [2]float64{s[0], speedup.Theoretic(seq[0][1], s[1], par[0][1], s[0])})
-		}
+	for _, pt := range speedup.TheoreticCurve(seqP, seqT, par[0][1], ps) {
+		out = append(out, [2]float64{pt.P, pt.S})
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // Weighting selects the least-squares objective.
@@ -396,20 +395,8 @@ func relSummary(rel []float64) (mean, median, max float64) {
 
 // relSummaryInPlace is relSummary on a slice it may reorder.
 func relSummaryInPlace(s []float64) (mean, median, max float64) {
-	if len(s) == 0 {
-		return 0, 0, 0
-	}
-	sort.Float64s(s)
-	for _, v := range s {
-		mean += v
-	}
-	mean /= float64(len(s))
-	if len(s)%2 == 1 {
-		median = s[len(s)/2]
-	} else {
-		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return mean, median, s[len(s)-1]
+	u := summarizeInPlace(s)
+	return u.Mean, u.Median, u.Max
 }
 
 // statsOf computes the statistics of the rows of preds listed in rows.

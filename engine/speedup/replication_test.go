@@ -105,6 +105,21 @@ func TestTheoreticRollOff(t *testing.T) {
 	if r := speedup.FindRollOff(pts); !r.Found || r.P != 128 {
 		t.Errorf("theoretic roll-off %v, want P = 128", r)
 	}
+	// TheoreticCurve gives the same points at the Ps asked for.
+	curve := speedup.TheoreticCurve(ps, seq, parN, []float64{1, 4, 128, 3})
+	if len(curve) != 3 || curve[0].P != 1 || curve[0].S != 1 || curve[2].P != 128 {
+		t.Fatalf("TheoreticCurve at P = 1, 4, 128, 3: %+v", curve)
+	}
+	for _, c := range curve {
+		for _, p := range pts {
+			if p.P == c.P && (p.S != c.S || c.E != c.S/c.P) {
+				t.Errorf("P = %g: TheoreticCurve %+v, Theoretic %g", c.P, c, p.S)
+			}
+		}
+	}
+	if got := speedup.TheoreticCurve(ps[1:], seq[1:], parN, ps); got != nil {
+		t.Errorf("without Seq(1): %+v, want nil", got)
+	}
 }
 
 // TestReplicationRollOff fits the paper's bitonic-sort model (eq. 14) to

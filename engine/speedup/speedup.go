@@ -179,6 +179,37 @@ func WorkGrowth(work fit.Term, N, P float64) (float64, error) {
 // problem size 0 (Table 3) and Par(N) measured with one processor (Table 4).
 func Theoretic(seq1, seqP, parN, P float64) float64 { return (seq1 + parN) / (seqP + parN/P) }
 
+// TheoreticCurve is the simple theoretic model (Theoretic) at each P of ps
+// where Seq(P) was measured: seq[i] is Seq(P) at P = seqP[i] (Table 3),
+// which must include P = 1, and parN is Par(N) (Table 4). The points are in
+// the order of seqP, with T = Seq(P) + Par(N)/P, S and E = S/P; nil without
+// Seq(1).
+func TheoreticCurve(seqP, seq []float64, parN float64, ps []float64) []Point {
+	n := min(len(seqP), len(seq))
+	seq1 := math.NaN()
+	for i := range n {
+		if seqP[i] == 1 {
+			seq1 = seq[i]
+			break
+		}
+	}
+	if math.IsNaN(seq1) {
+		return nil
+	}
+	want := map[float64]bool{}
+	for _, p := range ps {
+		want[p] = true
+	}
+	var out []Point
+	for i := range n {
+		if P := seqP[i]; want[P] {
+			S := Theoretic(seq1, seq[i], parN, P)
+			out = append(out, Point{P: P, T: seq[i] + parN/P, S: S, E: S / P})
+		}
+	}
+	return out
+}
+
 // SerialFraction splits a model at P = 1 into its sequential part (terms
 // that do not shrink when P doubles: 1, P, P·log P, ...) and its parallel
 // part (terms that do: N/P·...), and returns Seq(N,1)/T(N,1), clamped to
