@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -23,11 +22,12 @@ import (
 	"memwall/measure"
 )
 
-// How a measurement shares the browser: the measuring goroutine runs one
-// step of measure.Steps (a sample of a few tens of milliseconds), hands a
-// snapshot to the UI goroutine and sleeps a millisecond, which in
-// WebAssembly parks it on a setTimeout, so the page paints and takes a
-// click on Cancel between samples. A tight loop would never let go.
+// How a measurement shares the browser: a measurement is a job (see
+// job.go) whose goroutine runs one step of measure.Steps (a sample of a few
+// tens of milliseconds), hands a snapshot to the UI goroutine and sleeps a
+// millisecond, which in WebAssembly parks it on a setTimeout, so the page
+// paints and takes a click on Cancel between samples. A tight loop would
+// never let go.
 const (
 	measureYield      = time.Millisecond
 	measureChartEvery = 400 * time.Millisecond
@@ -55,11 +55,10 @@ type measureDevice struct {
 	// Unexported, so go-app never copies it over on a re-render.
 	page *machinesPage
 
-	short  bool
-	run    *measureRun
-	runID  int
-	cancel context.CancelFunc
-	form   formText // the name to save under
+	short bool
+	run   *measureRun
+	job   job
+	form  formText // the name to save under
 }
 
 // measureRun is what the panel shows of one measurement.
@@ -104,12 +103,7 @@ func (c *measureDevice) OnMount(ctx app.Context) {
 // it, and it would hold the page's only thread.
 func (c *measureDevice) OnDismount() { c.stop() }
 
-func (c *measureDevice) stop() {
-	if c.cancel != nil {
-		c.cancel()
-		c.cancel = nil
-	}
-}
+func (c *measureDevice) stop() { c.job.cancelRun() }
 
 func (c *measureDevice) running() bool { return c.run != nil && c.run.state == stateRunning }
 
@@ -125,8 +119,6 @@ func (c *measureDevice) onStart(ctx app.Context, e app.Event) {
 		return
 	}
 	c.stop()
-	c.runID++
-	id := c.runID
 	v := &measureRun{state: stateRunning, short: c.short, env: probeBrowser()}
 	want := int64(measureBufferMax)
 	if c.short {
@@ -135,21 +127,22 @@ func (c *measureDevice) onStart(ctx app.Context, e app.Event) {
 	v.buffer, v.bufferNote = probeBuffer(want)
 	v.progress = measure.Progress{Step: "allocating " + units.FormatSize(v.buffer)}
 	c.run = v
-	rctx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
 	opts := measure.StepOptions{Buffer: v.buffer, Short: v.short}
-	var pending atomic.Bool
-	ctx.Async(func() {
+	var steps *measure.Steps
+	var res measure.Result
+	var resErr error
+	var wall time.Duration
+	hidden := false
+	c.job.start(ctx, func(rctx context.Context, t *jobTask) error {
 		// Let the page show the run before the allocation holds it.
 		time.Sleep(20 * time.Millisecond)
 		started := time.Now()
-		steps := measure.NewSteps(opts)
+		steps = measure.NewSteps(opts)
 		latR, tpR := steps.Rounds()
 		ctx.Dispatch(func(ctx app.Context) {
 			v.latSizes, v.tpSizes, v.latRounds, v.tpRounds = steps.LatencySizes(), steps.ThroughputSizes(), latR, tpR
 		})
 		var err error
-		hidden := false
 		for {
 			var p measure.Progress
 			var more bool
@@ -160,12 +153,11 @@ func (c *measureDevice) onStart(ctx app.Context, e app.Event) {
 			if app.Window().Get("document").Get("hidden").Truthy() {
 				hidden = true
 			}
-			if !pending.Swap(true) {
+			t.report(func(time.Time) func(app.Context) {
 				lat, tp := steps.Curves()
 				wall := time.Since(started)
-				ctx.Dispatch(func(ctx app.Context) {
-					pending.Store(false)
-					if id != c.runID || v.state != stateRunning {
+				return func(ctx app.Context) {
+					if v.state != stateRunning {
 						return
 					}
 					v.progress, v.lat, v.tp, v.wall, v.hidden = p, lat, tp, wall, hidden
@@ -173,40 +165,34 @@ func (c *measureDevice) onStart(ctx app.Context, e app.Event) {
 						v.chartAt = now
 						v.chart = curvesOption(lat, tp, 0)
 					}
-				})
-			}
+				}
+			}, time.Now())
 			time.Sleep(measureYield)
 		}
-		var res measure.Result
-		var resErr error
 		if err == nil {
 			res, resErr = steps.Result()
 		}
+		wall = time.Since(started)
+		return err
+	}, func(ctx app.Context, err error, t *jobTask) {
 		lat, tp := steps.Curves()
-		wall := time.Since(started)
-		ctx.Dispatch(func(ctx app.Context) {
-			if id != c.runID {
-				return
+		v.wall, v.hidden, v.lat, v.tp = wall, v.hidden || hidden, lat, tp
+		v.progress = steps.Progress()
+		switch {
+		case errors.Is(err, context.Canceled):
+			v.state = stateCancelled
+		case err != nil:
+			v.state, v.err = stateFailed, err.Error()
+		default:
+			v.state = stateDone
+			v.res = &res
+			if resErr != nil {
+				v.err = resErr.Error() + " Open it in the editor to look at the numbers, or measure again."
 			}
-			c.cancel = nil
-			v.wall, v.hidden, v.lat, v.tp = wall, v.hidden || hidden, lat, tp
-			v.progress = steps.Progress()
-			switch {
-			case errors.Is(err, context.Canceled):
-				v.state = stateCancelled
-			case err != nil:
-				v.state, v.err = stateFailed, err.Error()
-			default:
-				v.state = stateDone
-				v.res = &res
-				if resErr != nil {
-					v.err = resErr.Error() + " Open it in the editor to look at the numbers, or measure again."
-				}
-				c.form = formText{prefix: "measure-"}
-				c.form.set(ctx, map[string]string{"name": "This device (" + browserName(v.env.agent) + ")"})
-			}
-			v.chart = curvesOption(v.lat, v.tp, v.cache())
-		})
+			c.form = formText{prefix: "measure-"}
+			c.form.set(ctx, map[string]string{"name": "This device (" + browserName(v.env.agent) + ")"})
+		}
+		v.chart = curvesOption(v.lat, v.tp, v.cache())
 	})
 }
 
@@ -220,13 +206,7 @@ func (v *measureRun) cache() int64 {
 
 // percent is the progress, 0 to 100.
 func (v *measureRun) percent() int {
-	if v.state == stateDone {
-		return 100
-	}
-	if v.progress.Total <= 0 {
-		return 0
-	}
-	return min(99, 100*v.progress.Done/v.progress.Total)
+	return jobPercent(v.state, int64(v.progress.Done), int64(v.progress.Total))
 }
 
 // machineFor is the measured machine as it will be saved: the user's name,
@@ -480,7 +460,7 @@ func (c *measureDevice) renderRun(v *measureRun) app.UI {
 	}
 	body := []app.UI{
 		app.P().ID("measure-status").Aria("live", "polite").Text(status),
-		measureBar(pc, v.state == stateRunning),
+		progressBar("measure-progress", "Measurement progress", pc, v.state == stateRunning),
 	}
 	if v.bufferNote != "" {
 		body = append(body, app.P().Class("callout warn").Text(v.bufferNote))
@@ -590,16 +570,4 @@ func (c *measureDevice) renderLimits(v *measureRun) app.UI {
 		app.Summary().Text("What a browser measurement can and cannot see"),
 		app.Ul().Body(app.Range(items).Slice(func(i int) app.UI { return app.Li().Text(items[i]) })),
 	)
-}
-
-// measureBar is an ARIA progress bar (the stylesheet has none of its own).
-func measureBar(pc int, active bool) app.UI {
-	color := "var(--accent)"
-	if !active {
-		color = "var(--muted)"
-	}
-	return app.Div().ID("measure-progress").Attr("role", "progressbar").
-		Aria("label", "Measurement progress").Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", pc).
-		Style("height", "0.9rem").Style("border", "1px solid var(--line)").Style("border-radius", "4px").Style("background", "#eee").Style("overflow", "hidden").Style("margin", "0.4rem 0").
-		Body(app.Div().Style("width", strconv.Itoa(pc)+"%").Style("height", "100%").Style("background", color))
 }

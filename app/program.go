@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -41,9 +40,8 @@ type programPage struct {
 
 	share, shareErr string
 
-	runID  int
-	cancel context.CancelFunc
-	view   *programView
+	job  job
+	view *programView
 }
 
 // progDefaultExample opens the page: the paper's Fig. 1 loop.

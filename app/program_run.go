@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -43,35 +42,17 @@ type programView struct {
 	chart  string
 }
 
-// progJob carries a job's progress from the running goroutine to the UI.
-type progJob struct {
-	yield   *yielder
-	started time.Time
-	yielded time.Time
-	sent    time.Time
-	pending atomic.Bool
-	frac    float64
-}
-
 // tick runs on the job's goroutine: it reports now and then and lets the
-// browser have a turn (see yielder).
-func (j *progJob) tick(ctx app.Context, p *programPage, id int, pr lang.Progress) {
-	now := time.Now()
-	if now.Sub(j.yielded) < yieldEvery {
-		return
-	}
-	if now.Sub(j.sent) >= reportEvery && !j.pending.Swap(true) {
-		j.sent = now
-		frac, wall := j.frac, now.Sub(j.started)
-		ctx.Dispatch(func(ctx app.Context) {
-			j.pending.Store(false)
-			if id == p.runID && p.view != nil && p.view.state == stateRunning {
+// browser have a turn (see jobTask.tick).
+func (p *programPage) tick(t *jobTask, pr lang.Progress, frac float64) {
+	t.tick(func(now time.Time) func(app.Context) {
+		wall := now.Sub(t.started)
+		return func(ctx app.Context) {
+			if p.view != nil && p.view.state == stateRunning {
 				p.view.steps, p.view.accesses, p.view.frac, p.view.wall = pr.Steps, pr.Accesses, frac, wall
 			}
-		})
-	}
-	j.yield.yield()
-	j.yielded = time.Now()
+		}
+	})
 }
 
 // begin checks the inputs and prepares a job; nil when an input is bad.
@@ -88,34 +69,18 @@ func (p *programPage) begin(kind string) (*programView, lang.Options, bool) {
 		return nil, opt, false
 	}
 	p.stop()
-	p.runID++
 	v := &programView{kind: kind, state: stateRunning, source: p.s.Source}
 	p.view = v
 	return v, opt, true
 }
 
-// async runs job on a new goroutine with a fresh context, and hands its
-// end to finish on the UI goroutine.
-func (p *programPage) async(ctx app.Context, job func(rctx context.Context, j *progJob, id int) error, finish func(err error)) {
-	id := p.runID
-	rctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	ctx.Async(func() {
-		j := &progJob{yield: newYielder()}
-		defer j.yield.release()
-		j.started = time.Now()
-		j.yielded = j.started
-		err := job(rctx, j, id)
-		wall := time.Since(j.started)
-		ctx.Dispatch(func(ctx app.Context) {
-			if id != p.runID {
-				return
-			}
-			p.cancel = nil
-			p.view.wall = wall
-			finish(err)
-			p.view.state = endState(p.view, err)
-		})
+// async runs work as the page's job, and hands its end to finish on the
+// UI goroutine.
+func (p *programPage) async(ctx app.Context, work func(rctx context.Context, t *jobTask) error, finish func(err error)) {
+	p.job.start(ctx, work, func(ctx app.Context, err error, t *jobTask) {
+		p.view.wall = t.wall
+		finish(err)
+		p.view.state = endState(p.view, err)
 	})
 }
 
@@ -144,8 +109,8 @@ func (p *programPage) startRun(ctx app.Context) {
 	v.what = fmt.Sprintf("the program on %s", m.Name)
 	kernel := p.s.Kernel
 	var res *lang.Result
-	p.async(ctx, func(rctx context.Context, j *progJob, id int) error {
-		opt.Progress = func(pr lang.Progress) { j.tick(ctx, p, id, pr) }
+	p.async(ctx, func(rctx context.Context, t *jobTask) error {
+		opt.Progress = func(pr lang.Progress) { p.tick(t, pr, 0) }
 		r, err := prog.Run(rctx, m, pred, opt)
 		res = r
 		return err
@@ -176,10 +141,11 @@ func (p *programPage) startPredict(ctx app.Context) {
 	v.what = fmt.Sprintf("the program at %s = %s on %s", size, units.FormatCount(at), m.Name)
 	kernel := p.s.Kernel
 	var out *lang.Prediction
-	p.async(ctx, func(rctx context.Context, j *progJob, id int) error {
-		opt.Progress = func(pr lang.Progress) { j.tick(ctx, p, id, pr) }
+	p.async(ctx, func(rctx context.Context, t *jobTask) error {
+		var frac float64
+		opt.Progress = func(pr lang.Progress) { p.tick(t, pr, frac) }
 		r, err := prog.Predict(rctx, m, pred, lang.PredictOptions{Options: opt, At: at, Budget: browserBudget,
-			Step: func(pt lang.Point, used float64) { j.frac = min(used, 1) }})
+			Step: func(pt lang.Point, used float64) { frac = min(used, 1) }})
 		out = r
 		return err
 	}, func(err error) {
@@ -229,9 +195,10 @@ func (p *programPage) startCompare(ctx app.Context) {
 	v.what = fmt.Sprintf("programs A and B from %s to %s on %s", units.FormatCount(lo), units.FormatCount(hi), m.Name)
 	sizes := lang.Sizes(lo, hi, 2)
 	var out *lang.Comparison
-	p.async(ctx, func(rctx context.Context, j *progJob, id int) error {
-		opt.Progress = func(pr lang.Progress) { j.tick(ctx, p, id, pr) }
-		r, err := lang.Compare(rctx, a, b, "", sizes, m, pred, opt, func(done, total int) { j.frac = float64(done) / float64(total) })
+	p.async(ctx, func(rctx context.Context, t *jobTask) error {
+		var frac float64
+		opt.Progress = func(pr lang.Progress) { p.tick(t, pr, frac) }
+		r, err := lang.Compare(rctx, a, b, "", sizes, m, pred, opt, func(done, total int) { frac = float64(done) / float64(total) })
 		out = r
 		return err
 	}, func(err error) {
@@ -244,11 +211,7 @@ func (p *programPage) startCompare(ctx app.Context) {
 
 // stop cancels the current job.
 func (p *programPage) stop() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
-	p.runID++
+	p.job.stop()
 	if p.view != nil && p.view.state == stateRunning {
 		p.view.state = stateCancelled
 	}

@@ -149,7 +149,7 @@ func (p *programPage) renderOutcome() app.UI {
 	body := []app.UI{
 		app.H2().Text("Result"),
 		app.P().ID("status-text").Aria("live", "polite").Text(status),
-		app.If(v.kind != "run", progressBar(pc, v.state == stateRunning)),
+		app.If(v.kind != "run", progressBar("progress", "Simulation progress", pc, v.state == stateRunning)),
 		app.If(v.err != "", app.P().ID("run-error").Class("error").Aria("live", "assertive").Text(v.err)),
 	}
 	if v.state == stateDone {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -43,9 +42,8 @@ type simulatePage struct {
 
 	share, shareErr string
 
-	runID  int // the current run; progress of older runs is dropped
-	cancel context.CancelFunc
-	view   *simView // the running or last run; nil before the first
+	run  job      // the current run; progress of older runs is dropped
+	view *simView // the running or last run; nil before the first
 }
 
 const (
@@ -341,11 +339,7 @@ func (p *simulatePage) onSubmit(ctx app.Context, e app.Event) {
 	p.start(ctx)
 }
 
-func (p *simulatePage) onCancel(ctx app.Context, e app.Event) {
-	if p.cancel != nil {
-		p.cancel()
-	}
-}
+func (p *simulatePage) onCancel(ctx app.Context, e app.Event) { p.run.cancelRun() }
 
 func (p *simulatePage) onSaveLinkMachine(ctx app.Context, e app.Event) {
 	if p.linkMachine == nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -18,19 +17,12 @@ import (
 	"memwall/engine/units"
 )
 
-// How a run shares the browser. WebAssembly Go has one thread: while the
-// simulating goroutine runs, neither the UI goroutine nor the browser's
-// event loop does. Every simSlice accesses the simulator calls back; once
-// yieldEvery of work has passed, the callback hands a snapshot to the UI
-// goroutine (ctx.Dispatch) now and then, and blocks until the browser has
-// had a turn (see yielder), so the page renders and takes clicks (Cancel)
-// before the run goes on.
+// How a run shares the browser: a run is a job (see job.go). Every
+// simSlice accesses the simulator calls back, and the callback ticks the
+// job, which now and then hands a snapshot to the page and gives the
+// browser a turn.
 const (
-	simSlice   = 1 << 16 // about a millisecond of simulation in a browser
-	yieldEvery = 40 * time.Millisecond
-	// reportEvery spaces the progress reports: each one renders the page,
-	// which costs more than a yield.
-	reportEvery = 200 * time.Millisecond
+	simSlice = 1 << 16 // about a millisecond of simulation in a browser
 	// chartEvery spaces the redraws of the cost chart during a run: each
 	// one marshals and draws up to maxSamples points.
 	chartEvery = 500 * time.Millisecond
@@ -40,15 +32,6 @@ const (
 // maxTrace is the largest trace file the page replays. The file is read
 // in chunks while it is simulated, so it bounds time, not memory.
 const maxTrace = trace.DefaultSize
-
-type runState int
-
-const (
-	stateRunning runState = iota
-	stateDone
-	stateCancelled
-	stateFailed
-)
 
 // simView is what the page shows of a run: the inputs it was started with,
 // its progress, and its results so far.
@@ -86,17 +69,7 @@ type phaseMark struct {
 }
 
 // percent is the progress, 0 to 100.
-func (v *simView) percent() int {
-	if v.state == stateDone {
-		return 100
-	}
-	if v.total <= 0 {
-		return 0
-	}
-	pc := int(100 * float64(v.done) / float64(v.total))
-	// The kernels' totals are estimates: a run may pass them.
-	return min(max(pc, 0), 99)
-}
+func (v *simView) percent() int { return jobPercent(v.state, v.done, v.total) }
 
 // rate is simulated accesses per second of wall time.
 func (v *simView) rate() float64 {
@@ -115,19 +88,11 @@ func (v *simView) idleShare() float64 {
 }
 
 // simJob is the state of the simulating goroutine. Only that goroutine
-// touches it, except pending.
+// touches it until the run has ended.
 type simJob struct {
 	s       *sim.Sim
 	cfg     sim.Config
-	yield   *yielder
-	started time.Time
-	yielded time.Time
-	sent    time.Time
-	idle    time.Duration // given to the browser in yields
 	samples samples
-	// pending is set while a progress snapshot waits for the UI goroutine,
-	// so a slow page gets one snapshot at a time, not a queue of them.
-	pending atomic.Bool
 }
 
 // samples keeps at most maxSamples points of a cost series: when full it
@@ -207,43 +172,28 @@ func (p *simulatePage) start(ctx app.Context) {
 	}
 	v.cfg = s.Config()
 	p.stop()
-	p.runID++
-	id := p.runID
-	rctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
 	p.view = v
 	job := &simJob{s: s, cfg: v.cfg}
 	kernel, params, seed := p.s.Kernel, p.s.Params, p.seed
 	file := p.file
 	format := p.format
-	ctx.Async(func() {
-		job.yield = newYielder()
-		defer job.yield.release()
-		job.started = time.Now()
-		job.yielded = job.started
-		var err error
-		var st trace.Stats
+	var st trace.Stats
+	p.run.start(ctx, func(rctx context.Context, t *jobTask) error {
 		if v.isTrace {
 			r := newFileReader(file.value, file.size)
+			var err error
 			st, err = trace.Replay(rctx, s, trace.NewReader(r, format, maxTrace), traceSlice(file.size), func(s *sim.Sim, st trace.Stats) {
-				job.progress(ctx, p, id, st.Bytes, file.size)
+				job.progress(t, p, st.Bytes, file.size)
 			})
-		} else {
-			err = kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: kernels.SliceFor(kernel, params, simSlice),
-				Progress: func(s *sim.Sim, done, total int64) { job.progress(ctx, p, id, done, total) }})
+			return err
 		}
-		wall := time.Since(job.started)
+		return kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: kernels.SliceFor(kernel, params, simSlice),
+			Progress: func(s *sim.Sim, done, total int64) { job.progress(t, p, done, total) }})
+	}, func(ctx app.Context, err error, t *jobTask) {
 		res := s.Result()
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))
-		pts, idle := job.samples.pts, job.idle
-		ctx.Dispatch(func(ctx app.Context) {
-			if id != p.runID {
-				return
-			}
-			p.cancel = nil
-			p.view.idle = idle
-			p.finish(res, st, wall, pts, err)
-		})
+		p.view.idle = t.idle
+		p.finish(res, st, t.wall, job.samples.pts, err)
 	})
 }
 
@@ -255,26 +205,17 @@ func traceSlice(size int64) int64 {
 }
 
 // progress runs on the simulating goroutine after every slice.
-func (j *simJob) progress(ctx app.Context, p *simulatePage, id int, done, total int64) {
+func (j *simJob) progress(t *jobTask, p *simulatePage, done, total int64) {
 	n := j.s.Counts()
 	j.samples.add(j.cfg, n)
-	now := time.Now()
-	if now.Sub(j.yielded) < yieldEvery {
-		return
-	}
-	if now.Sub(j.sent) >= reportEvery && !j.pending.Swap(true) {
-		j.sent = now
-		snap := snapshot{done: done, total: total, counts: n, wall: now.Sub(j.started), idle: j.idle, samples: append([]costSample(nil), j.samples.pts...)}
-		ctx.Dispatch(func(ctx app.Context) {
-			j.pending.Store(false)
-			if id == p.runID && p.view != nil && p.view.state == stateRunning {
+	t.tick(func(now time.Time) func(app.Context) {
+		snap := snapshot{done: done, total: total, counts: n, wall: now.Sub(t.started), idle: t.idle, samples: append([]costSample(nil), j.samples.pts...)}
+		return func(ctx app.Context) {
+			if p.view != nil && p.view.state == stateRunning {
 				p.view.progress(snap)
 			}
-		})
-	}
-	j.yield.yield()
-	j.yielded = time.Now()
-	j.idle += j.yielded.Sub(now)
+		}
+	})
 }
 
 func (v *simView) progress(s snapshot) {
@@ -314,11 +255,7 @@ func (p *simulatePage) finish(res sim.Result, st trace.Stats, wall time.Duration
 
 // stop cancels the current run, if any; its last report is dropped.
 func (p *simulatePage) stop() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
-	p.runID++
+	p.run.stop()
 	if p.view != nil && p.view.state == stateRunning {
 		p.view.state = stateCancelled
 	}
@@ -389,53 +326,6 @@ func costOption(pts []costSample, phases []phaseMark) string {
 func mustKernel(id string) mbram.Kernel {
 	k, _ := mbram.Lookup(id)
 	return k
-}
-
-// yielder gives the browser a turn: the simulating goroutine posts a
-// message to itself through a MessageChannel and blocks until it arrives.
-// With every goroutine blocked, Go returns to the event loop, which runs
-// the tasks queued before the message (input, rendering) and then the
-// message. time.Sleep would do the same through setTimeout, but Chromium
-// stretches a setTimeout of a page that keeps setting them to 4 ms and
-// more, which on a loaded machine cost a third of the run. Outside a
-// browser goroutines run in parallel and no turn is needed.
-type yielder struct {
-	port app.Value
-	fn   app.Func
-	ch   chan struct{}
-}
-
-func newYielder() *yielder {
-	if !app.IsClient {
-		return nil
-	}
-	mc := app.Window().Get("MessageChannel").New()
-	y := &yielder{port: mc.Get("port2"), ch: make(chan struct{}, 1)}
-	y.fn = app.FuncOf(func(app.Value, []app.Value) any {
-		select {
-		case y.ch <- struct{}{}:
-		default:
-		}
-		return nil
-	})
-	mc.Get("port1").Set("onmessage", y.fn)
-	return y
-}
-
-func (y *yielder) yield() {
-	if y == nil {
-		return
-	}
-	y.port.Call("postMessage", 0)
-	<-y.ch
-}
-
-func (y *yielder) release() {
-	if y == nil {
-		return
-	}
-	y.port.Call("close")
-	y.fn.Release()
 }
 
 // pickedTrace is the trace file the user chose: the browser's File, read
@@ -548,7 +438,7 @@ func (p *simulatePage) renderStatus() app.UI {
 	return sec.DataSet("state", stateName(v.state)).Body(
 		app.H2().Text("Run"),
 		app.P().ID("status-text").Aria("live", "polite").Text(status),
-		progressBar(pc, v.state == stateRunning),
+		progressBar("progress", "Simulation progress", pc, v.state == stateRunning),
 		app.If(v.err != "", app.P().ID("run-error").Class("error").Aria("live", "assertive").Text(v.err)),
 		app.P().ID("rate").DataSet("rate", strconv.FormatFloat(v.rate(), 'g', 6, 64)).DataSet("wall", strconv.FormatFloat(v.wall.Seconds(), 'g', 6, 64)).DataSet("idle", strconv.FormatFloat(v.idle.Seconds(), 'g', 6, 64)).Body(
 			app.Text(fmt.Sprintf("%s in %s of wall time: ", plural(v.counts.Accesses, "access", "accesses"), units.FormatSeconds(v.wall.Seconds()))),
@@ -556,23 +446,6 @@ func (p *simulatePage) renderStatus() app.UI {
 			app.Text(fmt.Sprintf(" in this browser, %s (%.0f %% of the time went to keeping the page responsive).", v.inputWork(), 100*v.idleShare())),
 		),
 	)
-}
-
-func stateName(s runState) string {
-	return [...]string{"running", "done", "cancelled", "failed"}[s]
-}
-
-// progressBar is an ARIA progress bar drawn with inline styles (the
-// stylesheet has no progress bar of its own).
-func progressBar(pc int, active bool) app.UI {
-	color := "var(--accent)"
-	if !active {
-		color = "var(--muted)"
-	}
-	return app.Div().ID("progress").Attr("role", "progressbar").
-		Aria("label", "Simulation progress").Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", pc).
-		Style("height", "0.9rem").Style("border", "1px solid var(--line)").Style("border-radius", "4px").Style("background", "#eee").Style("overflow", "hidden").Style("margin", "0.4rem 0").
-		Body(app.Div().Style("width", strconv.Itoa(pc)+"%").Style("height", "100%").Style("background", color))
 }
 
 func formatRate(r float64) string {

@@ -127,7 +127,7 @@ func TestSimulateCancel(t *testing.T) {
 		p.onCancel(ctx, app.Event{})
 	}})
 	d.Consume()
-	if p.view == nil || p.view.state != stateCancelled || p.cancel != nil {
+	if p.view == nil || p.view.state != stateCancelled || p.run.running() {
 		t.Fatalf("after Cancel: %+v", p.view)
 	}
 	if p.view.res.Counts.Accesses >= 1<<22 {

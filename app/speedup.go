@@ -62,11 +62,9 @@ type speedupPage struct {
 	search       *fit.SearchResult
 	searchErr    string
 	searchMillis float64
-	// the running search: its progress, its cancel, and its number (a
-	// report of an older search is dropped)
+	// the running search: its progress and its job
 	searchDone, searchTotal int
-	searchCancel            func()
-	searchID                int
+	searchJob               job
 
 	share, shareErr, notice string
 }

@@ -15,18 +15,14 @@ import (
 )
 
 // The term search scores hundreds of term sets and takes a second or more
-// in a browser, so it runs off the UI goroutine as a Simulate run does:
-// every yieldEvery of work it hands its progress to the page
-// (ctx.Dispatch) and gives the browser a turn (see yielder), so the page
-// renders, takes typing and takes Cancel while it searches.
+// in a browser, so it runs as a job (see job.go), as a Simulate run does:
+// every yieldEvery of work it shows its progress and gives the browser a
+// turn, so the page renders, takes typing and takes Cancel while it
+// searches.
 
-// searchJob is the state of a running search shared with its goroutine.
-type searchJob struct {
-	id      int
-	yield   *yielder
-	yielded time.Time
-	sent    time.Time
-	// the counts so far, for the message of a cancelled search
+// searchCount is how far a running search has come, for the message of a
+// cancelled search.
+type searchCount struct {
 	done, total atomic.Int64
 }
 
@@ -41,70 +37,61 @@ func (p *speedupPage) onSearch(ctx app.Context, e app.Event) {
 		return
 	}
 	p.stopSearch()
-	p.searchID++
-	job := &searchJob{id: p.searchID}
-	rctx, cancel := context.WithCancel(context.Background())
-	p.searchCancel = cancel
+	count := &searchCount{}
 	p.searching, p.search, p.searchErr, p.searchDone, p.searchTotal = true, nil, "", 0, 0
 	frame := p.frame()
-	spec.Progress = func(done, total int) error {
-		if err := rctx.Err(); err != nil {
-			return err
+	var res *fit.SearchResult
+	// A report writes two nodes rather than render the page: twice as
+	// often as a render, from the first 100 ms on.
+	p.searchJob.every, p.searchJob.late = reportEvery/2, true
+	p.searchJob.start(ctx, func(rctx context.Context, t *jobTask) error {
+		spec.Progress = func(done, total int) error {
+			if err := rctx.Err(); err != nil {
+				return err
+			}
+			count.done.Store(int64(done))
+			count.total.Store(int64(total))
+			t.tick(func(time.Time) func(app.Context) {
+				showSearchProgress(done, total)
+				return nil
+			})
+			return nil
 		}
-		job.progress(done, total)
-		return nil
-	}
-	ctx.Async(func() {
-		job.yield = newYielder()
-		defer job.yield.release()
-		start := time.Now()
-		job.yielded, job.sent = start, start
-		res, err := fit.Search(frame, spec)
-		millis := float64(time.Since(start).Microseconds()) / 1e3
-		ctx.Dispatch(func(ctx app.Context) {
-			if job.id != p.searchID {
-				return
-			}
-			p.searching, p.searchCancel, p.searchMillis = false, nil, millis
-			p.searchDone, p.searchTotal = int(job.done.Load()), int(job.total.Load())
-			switch {
-			case errors.Is(err, context.Canceled):
-				p.searchErr = fmt.Sprintf("The search was cancelled after %d of %d term sets; nothing was changed.", p.searchDone, p.searchTotal)
-			case err != nil:
-				p.searchErr = "The search failed: " + err.Error()
-			default:
-				p.search = res
-			}
-		})
+		r, err := fit.Search(frame, spec)
+		res = r
+		return err
+	}, func(ctx app.Context, err error, t *jobTask) {
+		p.searching, p.searchMillis = false, float64(t.wall.Microseconds())/1e3
+		p.searchDone, p.searchTotal = int(count.done.Load()), int(count.total.Load())
+		switch {
+		case errors.Is(err, context.Canceled):
+			p.searchErr = fmt.Sprintf("The search was cancelled after %d of %d term sets; nothing was changed.", p.searchDone, p.searchTotal)
+		case err != nil:
+			p.searchErr = "The search failed: " + err.Error()
+		default:
+			p.search = res
+		}
 	})
 }
 
-// progress runs on the search goroutine after every scored term set. It
-// writes the count into the progress bar and status line itself: a render
-// of the whole page (its tables of up to 300 rows) costs hundreds of
-// milliseconds in a browser, which a render per report would add to the
-// search and take from the user.
-func (j *searchJob) progress(done, total int) {
-	j.done.Store(int64(done))
-	j.total.Store(int64(total))
-	now := time.Now()
-	if now.Sub(j.yielded) < yieldEvery {
+// showSearchProgress runs on the search goroutine now and then. It writes
+// the count into the progress bar and status line itself: a render of the
+// whole page (its tables of up to 300 rows) costs hundreds of milliseconds
+// in a browser, which a render per report would add to the search and take
+// from the user.
+func showSearchProgress(done, total int) {
+	if !app.IsClient {
 		return
 	}
-	if now.Sub(j.sent) >= reportEvery/2 && app.IsClient {
-		j.sent = now
-		doc := app.Window().Get("document")
-		if el := doc.Call("getElementById", "search-progress"); el.Truthy() {
-			el.Set("max", total)
-			el.Set("value", done)
-		}
-		// the text node go-app rendered, so its later updates still land
-		if el := doc.Call("getElementById", "search-status"); el.Truthy() && el.Get("firstChild").Truthy() {
-			el.Get("firstChild").Set("nodeValue", searchStatus(done, total))
-		}
+	doc := app.Window().Get("document")
+	if el := doc.Call("getElementById", "search-progress"); el.Truthy() {
+		el.Set("max", total)
+		el.Set("value", done)
 	}
-	j.yield.yield()
-	j.yielded = time.Now()
+	// the text node go-app rendered, so its later updates still land
+	if el := doc.Call("getElementById", "search-status"); el.Truthy() && el.Get("firstChild").Truthy() {
+		el.Get("firstChild").Set("nodeValue", searchStatus(done, total))
+	}
 }
 
 // searchStatus is the status line of a running search.
@@ -120,18 +107,12 @@ func (p *speedupPage) onSearchCancel(ctx app.Context, e app.Event) {
 	if !p.searching {
 		return
 	}
-	if p.searchCancel != nil {
-		p.searchCancel()
-	}
+	p.searchJob.cancelRun()
 }
 
 // stopSearch drops a running search silently (the data or link changed).
 func (p *speedupPage) stopSearch() {
-	if p.searchCancel != nil {
-		p.searchCancel()
-		p.searchCancel = nil
-	}
-	p.searchID++
+	p.searchJob.stop()
 	p.searching = false
 }
 
