@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -44,11 +43,8 @@ type commFit struct {
 	chart    string
 	hidden   int
 
-	importErr   string
-	importMsgs  []string
-	pending     []byte
-	pendingName string
-	useNote     string
+	imp     fileImport
+	useNote string
 }
 
 // commDatasets lists the built-in sets the section can fit: those with
@@ -216,51 +212,29 @@ func (p *communicationPage) onTrain(ctx app.Context, e app.Event) {
 
 func (p *communicationPage) onImport(ctx app.Context, e app.Event) {
 	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
-		f := &p.fit
-		f.importMsgs, f.pending, f.importErr, p.notice = nil, nil, "", ""
-		if err != nil {
-			f.importErr = err.Error()
-			return
+		p.notice = ""
+		if t, ok := p.fit.imp.readTable(name, data, err); ok {
+			p.useFile(ctx, name, t)
 		}
-		t, _, err := dataset.Read(bytes.NewReader(data), dataset.Options{})
-		var bad *dataset.BadRowsError
-		switch {
-		case errors.As(err, &bad):
-			f.importMsgs = cellMessages(name, bad.Errors)
-			if bad.GoodRows > 0 {
-				f.pending, f.pendingName = data, name
-			}
-			return
-		case err != nil:
-			f.importErr = name + ": " + err.Error()
-			return
-		}
-		p.useFile(ctx, name, t)
 	})
 }
 
 // onImportGood imports the good rows of a file with bad ones, once the
 // user has seen the list and agreed.
 func (p *communicationPage) onImportGood(ctx app.Context, e app.Event) {
-	f := &p.fit
-	t, skipped, err := dataset.Read(bytes.NewReader(f.pending), dataset.Options{KeepGoodRows: true})
-	name := f.pendingName
-	f.pending, f.importMsgs = nil, nil
-	if err != nil {
-		f.importErr = name + ": " + err.Error()
+	g, ok := p.fit.imp.goodRows()
+	if !ok {
 		return
 	}
-	p.useFile(ctx, name, t)
-	p.notice = fmt.Sprintf("Imported %d rows of %s; %d bad cell(s) were left out.", t.Len(), name, len(skipped))
+	p.useFile(ctx, g.name, g.table)
+	p.notice = fmt.Sprintf("Imported %d rows of %s; %d bad cell(s) were left out.", g.table.Len(), g.name, g.skipped)
 }
 
-func (p *communicationPage) onImportCancel(ctx app.Context, e app.Event) {
-	p.fit.pending, p.fit.importMsgs = nil, nil
-}
+func (p *communicationPage) onImportCancel(ctx app.Context, e app.Event) { p.fit.imp.cancel() }
 
 func (p *communicationPage) useFile(ctx app.Context, name string, t *dataset.Table) {
 	if !hasColumn(t, "n") || !hasColumn(t, "u") {
-		p.fit.importErr = fmt.Sprintf("%s: the models need numeric columns n (bytes sent) and u (lines touched); the file has %s. memwall numl measure writes them.", name, strings.Join(t.Names(), ", "))
+		p.fit.imp.err = fmt.Sprintf("%s: the models need numeric columns n (bytes sent) and u (lines touched); the file has %s. memwall numl measure writes them.", name, strings.Join(t.Names(), ", "))
 		return
 	}
 	p.fit.file, p.fit.fileName = t, name
@@ -387,8 +361,8 @@ func (p *communicationPage) renderFit() app.UI {
 			app.Input().ID("comm-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
 		),
 		app.Small().Class("hint").Text("Columns n (bytes) and u (lines touched), m (messages) if it varies, and a time such as time_us: what memwall numl measure writes. The file stays in this browser."),
-		app.If(f.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(f.importErr)),
-		importReport(f.importMsgs, goodLabel(len(f.pending), "Import the good rows"), p.onImportGood, p.onImportCancel, "No row of the file could be read; nothing was changed."),
+		f.imp.errorView(),
+		f.imp.report(p.onImportGood, p.onImportCancel, "No row of the file could be read; nothing was changed."),
 		app.If(src != "", app.P().ID("fit-source").Class("source").Text(src)),
 	}
 	if f.err != "" {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -32,14 +31,11 @@ type dataPage struct {
 	file     *dataset.Table // the imported file
 	fileName string
 	roles    map[string]string // role -> column name of the file
-	// pending is an imported file with bad rows, held until the user
-	// agrees to use its good rows; what is shown stays as it was.
-	pending      []byte
-	pendingName  string
-	pendingCells []string // its bad cells
-	importMsgs   []string
-	importErr    string
-	cellSkipped  []string // bad cells of the file in use, left out
+	// imp is the last import: an error, or a file with bad rows held
+	// until the user agrees to use its good rows (what is shown stays as
+	// it was).
+	imp         fileImport
+	cellSkipped []string // bad cells of the file in use, left out
 
 	cmp      comparison
 	chartOpt string
@@ -103,7 +99,8 @@ func (p *dataPage) init(ctx app.Context, fragment string) {
 func (p *dataPage) load(fragment string) {
 	vals, msgs := parseLink(fragment, []string{"data"})
 	p.linkMsgs = msgs
-	p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
+	p.imp.reset()
+	p.notice = ""
 	if p.lib.Presets == nil {
 		p.lib.Presets = presets.Machines()
 	}
@@ -401,30 +398,9 @@ func summarise(rows []dataRow) (rel, ratio fit.Summary) {
 
 func (p *dataPage) onImport(ctx app.Context, e app.Event) {
 	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
-		p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
-		if err != nil {
-			p.importErr = err.Error()
-			return
-		}
-		t, _, err := dataset.Read(bytes.NewReader(data), dataset.Options{})
-		var bad *dataset.BadRowsError
-		var cellMsgs []string
-		switch {
-		case errors.As(err, &bad):
-			if bad.GoodRows == 0 {
-				p.importMsgs = append(cellMessages(name, bad.Errors), "No row of the file could be read; nothing was changed.")
-				return
-			}
-			for _, e := range bad.Errors {
-				cellMsgs = append(cellMsgs, e.Error())
-			}
-			t, _, err = dataset.Read(bytes.NewReader(data), dataset.Options{KeepGoodRows: true})
-			if err != nil {
-				p.importErr = name + ": " + err.Error()
-				return
-			}
-		case err != nil:
-			p.importErr = name + ": " + err.Error()
+		p.notice = ""
+		t, cellMsgs, ok := p.imp.readGood(name, data, err)
+		if !ok {
 			return
 		}
 		// Rows the model cannot predict (unknown kernel or machine) are
@@ -437,40 +413,26 @@ func (p *dataPage) onImport(ctx app.Context, e app.Event) {
 			return
 		}
 		if len(cmp.Rows) == 0 && len(cmp.Skipped) > 0 && !strings.HasPrefix(cmp.Skipped[0], "Choose") {
-			p.importMsgs = append(append([]string{name + ": no row can be compared:"}, limit(all, 50)...), "Nothing was changed.")
+			p.imp.msgs = append(append([]string{name + ": no row can be compared:"}, limit(all, 50)...), "Nothing was changed.")
 			return
 		}
-		p.importMsgs = append([]string{fmt.Sprintf("%s: %d row(s) can be compared; these cannot:", name, len(cmp.Rows))}, limit(all, 50)...)
-		p.pending, p.pendingName = data, name
+		p.imp.hold(name, data, cellMsgs, append([]string{fmt.Sprintf("%s: %d row(s) can be compared; these cannot:", name, len(cmp.Rows))}, limit(all, 50)...))
 		p.cellSkipped = nil
-		p.pendingCells = cellMsgs
 	})
-}
-
-func limit(msgs []string, n int) []string {
-	if len(msgs) <= n {
-		return msgs
-	}
-	return append(append([]string(nil), msgs[:n]...), fmt.Sprintf("… and %d more", len(msgs)-n))
 }
 
 // onImportGood takes the good rows of a file with bad ones, once the user
 // has seen the list and agreed.
 func (p *dataPage) onImportGood(ctx app.Context, e app.Event) {
-	t, _, err := dataset.Read(bytes.NewReader(p.pending), dataset.Options{KeepGoodRows: true})
-	name, cells := p.pendingName, p.pendingCells
-	p.pending, p.importMsgs, p.pendingCells = nil, nil, nil
-	if err != nil {
-		p.importErr = name + ": " + err.Error()
+	g, ok := p.imp.goodRows()
+	if !ok {
 		return
 	}
-	p.useFile(name, t, guessRoles(t), cells)
+	p.useFile(g.name, g.table, guessRoles(g.table), g.cells)
 	p.writeURL(ctx)
 }
 
-func (p *dataPage) onImportCancel(ctx app.Context, e app.Event) {
-	p.pending, p.importMsgs, p.pendingCells = nil, nil, nil
-}
+func (p *dataPage) onImportCancel(ctx app.Context, e app.Event) { p.imp.cancel() }
 
 func (p *dataPage) useFile(name string, t *dataset.Table, roles map[string]string, cells []string) {
 	p.file, p.fileName, p.roles, p.cellSkipped = t, name, roles, cells

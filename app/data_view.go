@@ -72,8 +72,8 @@ func (p *dataPage) renderInputs() app.UI {
 			app.Input().ID("data-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
 		),
 		app.Small().Class("hint").Text("Columns like kernel, n, w, b, machine, seconds (or time_ms); kernel holds an id such as quicksort, machine a preset id such as p4-1.7-pc133 or one of your machines. The file stays in this browser."),
-		app.If(p.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(p.importErr)),
-		importReport(p.importMsgs, goodLabel(len(p.pending), "Import the good rows"), p.onImportGood, p.onImportCancel, ""),
+		p.imp.errorView(),
+		p.imp.report(p.onImportGood, p.onImportCancel, ""),
 		app.If(p.data == fileData && p.file != nil,
 			app.H2().Text("Columns"),
 			app.Range(dataRoles).Slice(func(i int) app.UI {

@@ -105,29 +105,3 @@ func copyLink(link, id string) string {
 	app.Window().GetElementByID(id).Call("select")
 	return "Select the link and copy it (this browser does not allow copying from here)."
 }
-
-// importReport lists what was wrong with an imported file. When part of it
-// was good (goodLabel not empty) it offers to import that part or cancel;
-// otherwise it says noneGood, if anything.
-func importReport(msgs []string, goodLabel string, onGood, onCancel app.EventHandler, noneGood string) app.UI {
-	return app.If(len(msgs) > 0,
-		app.Div().ID("import-report").Class("callout warn").Aria("live", "polite").Body(
-			app.Ul().Body(app.Range(msgs).Slice(func(i int) app.UI { return app.Li().Text(msgs[i]) })),
-			app.If(goodLabel != "",
-				app.P().Body(
-					app.Button().ID("import-good").Text(goodLabel).OnClick(onGood),
-					app.Text(" "),
-					app.Button().ID("import-cancel").Text("Cancel").OnClick(onCancel),
-				),
-			).ElseIf(noneGood != "", app.P().Text(noneGood)),
-		),
-	)
-}
-
-// goodLabel is label when there are good items to import, else "".
-func goodLabel(good int, label string) string {
-	if good == 0 {
-		return ""
-	}
-	return label
-}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -33,12 +32,10 @@ type speedupPage struct {
 	tbl      *dataset.Table // the data in use
 	file     *dataset.Table // the imported file, kept while a built-in set is shown
 	fileName string
-	// pending is an imported file with bad rows, held until the user
-	// agrees to use its good rows; the data in use stays as it was.
-	pending     []byte
-	pendingName string
-	importMsgs  []string
-	importErr   string
+	// imp is the last import: an error, or a file with bad rows held
+	// until the user agrees to use its good rows (the data in use stays
+	// as it was).
+	imp fileImport
 
 	yCol, nCol, pCol string
 	text             map[string]string // terms, region, n, work as typed
@@ -110,7 +107,8 @@ func (p *speedupPage) init(ctx app.Context, fragment string) {
 func (p *speedupPage) load(fragment string) {
 	vals, msgs := parseLink(fragment, speedupKeys)
 	p.linkMsgs = msgs
-	p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
+	p.imp.reset()
+	p.notice = ""
 	p.stopSearch()
 	p.search, p.searchErr = nil, ""
 
@@ -454,49 +452,29 @@ func (p *speedupPage) onTermSet(ctx app.Context, e app.Event) {
 
 func (p *speedupPage) onImport(ctx app.Context, e app.Event) {
 	readPickedFile(ctx, func(ctx app.Context, name string, data []byte, err error) {
-		p.importMsgs, p.pending, p.importErr, p.notice = nil, nil, "", ""
-		if err != nil {
-			p.importErr = err.Error()
-			return
+		p.notice = ""
+		if t, ok := p.imp.readTable(name, data, err); ok {
+			p.useFile(ctx, name, t)
 		}
-		t, _, err := dataset.Read(bytes.NewReader(data), dataset.Options{})
-		var bad *dataset.BadRowsError
-		switch {
-		case errors.As(err, &bad):
-			p.importMsgs = cellMessages(name, bad.Errors)
-			if bad.GoodRows > 0 {
-				p.pending, p.pendingName = data, name
-			}
-			return
-		case err != nil:
-			p.importErr = name + ": " + err.Error()
-			return
-		}
-		p.useFile(ctx, name, t)
 	})
 }
 
 // onImportGood imports the good rows of a file with bad ones, once the
 // user has seen the list and agreed.
 func (p *speedupPage) onImportGood(ctx app.Context, e app.Event) {
-	t, skipped, err := dataset.Read(bytes.NewReader(p.pending), dataset.Options{KeepGoodRows: true})
-	name := p.pendingName
-	p.pending, p.importMsgs = nil, nil
-	if err != nil {
-		p.importErr = name + ": " + err.Error()
+	g, ok := p.imp.goodRows()
+	if !ok {
 		return
 	}
-	p.useFile(ctx, name, t)
-	p.notice = fmt.Sprintf("Imported %d rows of %s; %d bad cell(s) were left out.", t.Len(), name, len(skipped))
+	p.useFile(ctx, g.name, g.table)
+	p.notice = fmt.Sprintf("Imported %d rows of %s; %d bad cell(s) were left out.", g.table.Len(), g.name, g.skipped)
 }
 
-func (p *speedupPage) onImportCancel(ctx app.Context, e app.Event) {
-	p.pending, p.importMsgs = nil, nil
-}
+func (p *speedupPage) onImportCancel(ctx app.Context, e app.Event) { p.imp.cancel() }
 
 func (p *speedupPage) useFile(ctx app.Context, name string, t *dataset.Table) {
 	if len(numericColumns(t)) == 0 {
-		p.importErr = name + ": no column holds numbers"
+		p.imp.err = name + ": no column holds numbers"
 		return
 	}
 	terms, region := p.text["terms"], p.text["region"]
@@ -526,18 +504,6 @@ func (p *speedupPage) useFile(ctx app.Context, name string, t *dataset.Table) {
 func mustTerms(s string) []fit.Term {
 	t, _ := fit.ParseTerms(s)
 	return t
-}
-
-func cellMessages(name string, errs []*dataset.CellError) []string {
-	out := []string{name + " has bad rows:"}
-	for i, e := range errs {
-		if i == 50 {
-			out = append(out, fmt.Sprintf("… and %d more", len(errs)-50))
-			break
-		}
-		out = append(out, e.Error())
-	}
-	return out
 }
 
 func (p *speedupPage) onCopy(ctx app.Context, e app.Event) {

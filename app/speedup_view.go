@@ -374,8 +374,8 @@ func (p *speedupPage) renderInputs() app.UI {
 			app.Input().ID("speedup-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
 		),
 		app.Small().Class("hint").Text("A header row naming the columns, e.g. N,P,T; units in the header (time_ms) or the cells (1.5ms). The file stays in this browser."),
-		app.If(p.importErr != "", app.P().ID("import-error").Class("error").Aria("live", "polite").Text(p.importErr)),
-		importReport(p.importMsgs, goodLabel(len(p.pending), "Import the good rows"), p.onImportGood, p.onImportCancel, "No row of the file could be read; nothing was changed."),
+		p.imp.errorView(),
+		p.imp.report(p.onImportGood, p.onImportCancel, "No row of the file could be read; nothing was changed."),
 		app.Div().Class("row").Body(
 			selectField("y-col", "Measured column", p.yCol, columnOptions(p.tbl, ""), p.onColumn("y")),
 			selectField("n-col", "N, problem size", p.nCol, columnOptions(p.tbl, "(none)"), p.onColumn("n")),
