@@ -272,10 +272,11 @@ func (p *communicationPage) renderShare() app.UI {
 				app.Label().For("comm-link").Class("visually-hidden").Text("Link to this page's inputs"),
 				app.Input().ID("comm-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 				app.Button().ID("comm-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
+				downloadButton("comm-download", p.onDownload),
 			),
 		),
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
-		app.P().Class("note").Text("The link holds every input after the #, so it opens with the same numbers anywhere, also offline."),
+		app.P().Class("note").Text("The link holds every input after the #, so it opens with the same numbers anywhere, also offline. The file holds the same inputs; memwall numl lines and memwall numl conv read either with --link or --scenario."),
 	)
 }

@@ -31,14 +31,14 @@ func TestSuperstepsLink(t *testing.T) {
 	if !p.out.located.TotalSummed || metric(p.out.located.Total.Loc, nil) != "0.961" {
 		t.Errorf("total %+v", p.out.located.Total)
 	}
-	frag := p.fragment()
+	frag, _ := p.fragment()
 	if frag != "algo=column&n=60000&p=12&coef=seed&tm=2ms,2ms,2ms,2ms,2ms" {
 		t.Errorf("fragment %q", frag)
 	}
 	var q superstepsPage
 	q.load(nil, frag)
-	if q.fragment() != frag || q.out.pred.Good != pr.Good {
-		t.Errorf("round trip: %q → %q", frag, q.fragment())
+	if qf, _ := q.fragment(); qf != frag || q.out.pred.Good != pr.Good {
+		t.Errorf("round trip: %q → %q", frag, qf)
 	}
 	if !strings.Contains(p.out.chart, `"type":"log"`) || !strings.Contains(p.out.chart, "measured t_m") {
 		t.Errorf("chart option %s", p.out.chart)
@@ -59,7 +59,7 @@ func TestSuperstepsTyped(t *testing.T) {
 	if math.Abs(s.Good-46e-6) > 1e-15 || math.Abs(s.Bad-3100e-6) > 1e-15 {
 		t.Errorf("superstep 5: [%g, %g]", s.Good, s.Bad)
 	}
-	frag := p.fragment()
+	frag, _ := p.fragment()
 	if !strings.Contains(frag, "coef=typed&good=L%3D10,+g_hrc%3D0.02,") || strings.Contains(frag, "good1=") {
 		t.Errorf("fragment %q: want the typed Good line and no R1 line", frag)
 	}
@@ -85,7 +85,7 @@ func TestSuperstepsBadInput(t *testing.T) {
 		{"n=lots", "n", "Elements n"},
 		{"n=1&p=2", "n", "Elements n: n = 1"},
 		{"n=2%5E41", "n", "Elements n: n = 2199023255552"},
-		{"p=3", "p", "Processors p: the seed's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12"},
+		{"p=3", "p", "Processors p: the SGI Power Challenge's published coefficients are for p = 2, 4, 8 and 12"},
 		{"p=0", "p", "Processors p: 0 is outside"},
 		{"algo=bubble", "algo", "Algorithm"},
 		{"r=40", "r", "Radix bits r: 40 is outside 1 to 24"},

@@ -330,6 +330,7 @@ func (p *superstepsPage) renderShare() app.UI {
 				app.Label().For("ss-link").Class("visually-hidden").Text("Link to this page's inputs"),
 				app.Input().ID("ss-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 				app.Button().ID("ss-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
+				downloadButton("ss-download", p.onDownload),
 			),
 		),
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),

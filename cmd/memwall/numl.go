@@ -126,10 +126,18 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 	lArg := fs.String("L", "64", "line size in bytes")
 	oArg := fs.String("o", "0", "offset of the first byte within its line, 0 <= o < L")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	inputs := addInputFlags(fs, "Communication")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	failf := func(err error) int { return fail(stderr, "numl", err) }
+	if inputs.given() {
+		sc, err := readCommunication(inputs)
+		if !sc.ShapeOK {
+			return failf(fmt.Errorf("the transfer's inputs do not read: %v", err))
+		}
+		return printNUMLLines(stdout, stderr, sc.Shape, *asJSON)
+	}
 	if *rows == *cols {
 		return failf(fmt.Errorf("--rows or --cols: give exactly one"))
 	}
@@ -164,6 +172,13 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 			return failf(err)
 		}
 	}
+	return printNUMLLines(stdout, stderr, s, *asJSON)
+}
+
+// printNUMLLines prints the lines a transfer touches.
+func printNUMLLines(stdout, stderr io.Writer, s numl.Shape, asJSON bool) int {
+	failf := func(err error) int { return fail(stderr, "numl", err) }
+	cols := s.Kind == numl.Columns
 	u, err := numl.Lines(s)
 	if err != nil {
 		return failf(fmt.Errorf("-%v", err))
@@ -173,7 +188,7 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 	out := numlLinesOut{Kind: s.Kind.String(), W: s.W, K: s.K, Line: s.Line, Offset: s.Offset, Bytes: s.Bytes(), U: u,
 		Min: span.Min, MinAt: span.MinOffset, Max: span.Max, MaxAt: span.MaxOffset, Mean: span.Mean,
 		PaperLower: paper.Lower, PaperUpper: paper.Upper}
-	if *cols {
+	if cols {
 		out.Elem, out.R = s.Elem, s.R
 		cf, _ := numl.Closed(s)
 		out.ClosedApplies, out.ClosedWhy, out.G, out.Period = cf.Applies, cf.Why, cf.G, cf.P
@@ -181,13 +196,13 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 			out.ClosedMin, out.ClosedMax = cf.Min, cf.Max
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(stdout, out); err != nil {
 			return failf(err)
 		}
 		return 0
 	}
-	if *cols {
+	if cols {
 		fmt.Fprintf(stdout, "%d column(s) of %d bytes from %d rows of W = %d bytes, lines of L = %d bytes, first byte at offset %d\n", s.K, s.Elem, s.R, s.W, s.Line, s.Offset)
 	} else {
 		fmt.Fprintf(stdout, "%d row(s) of W = %d bytes, lines of L = %d bytes, first byte at offset %d\n", s.K, s.W, s.Line, s.Offset)
@@ -195,8 +210,8 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "bytes sent:    n = %d\n", out.Bytes)
 	fmt.Fprintf(stdout, "lines touched: u = %d\n", u)
 	fmt.Fprintf(stdout, "over offsets:  min %d (o = %d), max %d (o = %d), mean %.4g\n", span.Min, span.MinOffset, span.Max, span.MaxOffset, span.Mean)
-	fmt.Fprintf(stdout, "seed 001 bounds (eqs. %s): %d .. %d\n", map[bool]string{false: "3, 4", true: "5, 6"}[*cols], paper.Lower, paper.Upper)
-	if *cols {
+	fmt.Fprintf(stdout, "seed 001 bounds (eqs. %s): %d .. %d\n", map[bool]string{false: "3, 4", true: "5, 6"}[cols], paper.Lower, paper.Upper)
+	if cols {
 		fmt.Fprintf(stdout, "gcd(W, L) = %d, row starts repeat every %d rows\n", out.G, out.Period)
 		if out.ClosedApplies {
 			fmt.Fprintf(stdout, "closed forms:  u_min = %d, u_max = %d\n", out.ClosedMin, out.ClosedMax)
@@ -245,10 +260,18 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	stdArg := fs.String("std", defStd.String(), "standard-model coefficients (no gamma terms); the default is the S1 fit to the M1 default's times for rows and line-wide columns")
 	m1Arg := fs.String("m1", defM1.String(), "M1 coefficients; the default is illustrative, not measured")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	inputs := addInputFlags(fs, "Communication")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	failf := func(err error) int { return fail(stderr, "numl conv", err) }
+	if inputs.given() {
+		sc, err := readCommunication(inputs)
+		if !sc.ConvOK {
+			return failf(fmt.Errorf("the convolution's inputs do not read: %v", err))
+		}
+		return printNUMLConv(stdout, stderr, sc.Conv, sc.Std, sc.M1, sc.BMax, *asJSON)
+	}
 	var c numl.Conv
 	var bmax int64
 	var err error
@@ -275,6 +298,13 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failf(coefFlagError("--m1", "m1.", err))
 	}
+	return printNUMLConv(stdout, stderr, c, std, m1, bmax, *asJSON)
+}
+
+// printNUMLConv prints the two convolution programs' predicted times under
+// both coefficient sets and their crossovers.
+func printNUMLConv(stdout, stderr io.Writer, c numl.Conv, std, m1 numl.Coef, bmax int64, asJSON bool) int {
+	failf := func(err error) int { return fail(stderr, "numl conv", err) }
 	cs, err := numl.Compare(c, std, bmax)
 	if err != nil {
 		return failf(fmt.Errorf("-%v", err))
@@ -298,7 +328,7 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	if cm.Found {
 		out.CrossM1 = &cm.Crossover
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(stdout, out); err != nil {
 			return failf(err)
 		}
@@ -318,7 +348,7 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 		return fmt.Sprintf("none up to b = %d (Conv-Shift faster throughout)", bmax)
 	}
 	fmt.Fprintf(stdout, "\ncrossover, standard model: %s\ncrossover, M1:             %s\n", cross(cs.Found, cs.Crossover), cross(cm.Found, cm.Crossover))
-	if strings.TrimSpace(*stdArg) == defStd.String() || strings.TrimSpace(*m1Arg) == defM1.String() {
+	if defStd, defM1 := numl.ExampleCoefficients(); std == defStd || m1 == defM1 {
 		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
 	}
 	return 0
@@ -522,4 +552,15 @@ func coefFlagError(flag, prefix string, err error) error {
 		return fmt.Errorf("%s: %s", flag, fe.Msg)
 	}
 	return fmt.Errorf("%s: %v", flag, err)
+}
+
+// readCommunication reads the Communication page's inputs from --link or
+// --scenario; a field that does not read is an error naming it.
+func readCommunication(f inputFlags) (numl.Scenario, error) {
+	in, err := f.read(numl.Form)
+	if err != nil {
+		return numl.Scenario{}, err
+	}
+	sc, es := numl.ParseScenario(in)
+	return sc, es.Err()
 }

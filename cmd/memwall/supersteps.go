@@ -30,10 +30,26 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	measured := fs.String("measured", "", "measured time of one execution of each superstep, in table order, comma-separated with units (\"1.2ms,150us,-,3ms\"; - for none)")
 	measuredTotal := fs.String("measured-total", "", "measured time of the whole sort, e.g. 85ms")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	inputs := addInputFlags(fs, "Supersteps")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	bad := func(format string, a ...any) int { return fail(stderr, "supersteps", fmt.Errorf(format, a...)) }
+	if inputs.given() {
+		in, err := inputs.read(superstep.Form)
+		if err != nil {
+			return fail(stderr, "supersteps", err)
+		}
+		sc, es := superstep.ParseScenario(in)
+		if len(es) > 0 {
+			return fail(stderr, "supersteps", es)
+		}
+		pr, loc, err := sc.Evaluate()
+		if err != nil {
+			return fail(stderr, "supersteps", err)
+		}
+		return printSupersteps(stdout, stderr, pr, loc, *asJSON)
+	}
 	known := false
 	for _, a := range superstep.Algorithms {
 		known = known || a.ID == *algo
@@ -114,7 +130,11 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return bad("--measured: %v", err)
 	}
-	if *asJSON {
+	return printSupersteps(stdout, stderr, pr, loc, *asJSON)
+}
+
+func printSupersteps(stdout, stderr io.Writer, pr superstep.Prediction, loc superstep.Located, asJSON bool) int {
+	if asJSON {
 		if err := writeJSON(stdout, superstepsJSON(pr, loc)); err != nil {
 			return fail(stderr, "supersteps", err)
 		}
