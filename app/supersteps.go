@@ -11,8 +11,8 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/dataset"
-	"memwall/engine/fit"
 	"memwall/engine/field"
+	"memwall/engine/fit"
 	"memwall/engine/link"
 	"memwall/engine/superstep"
 )

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"memwall/engine/link"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
-	"memwall/engine/link"
 	"memwall/engine/units"
 )
 
