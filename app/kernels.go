@@ -204,7 +204,7 @@ func (p *kernelsPage) applyText() bool {
 			*dst = 0
 			return
 		}
-		v, err := units.ParseCount(t)
+		v, err := scenario.ParseParam(key, t)
 		if err != nil && key == "n" && errors.Is(err, units.ErrTooLarge) {
 			// n's own limit, stated as the hint and the engine state it.
 			p.errs[key] = fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), t)

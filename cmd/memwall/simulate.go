@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"memwall/engine/kernels"
+	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/scenario"
 	"memwall/engine/sim"
 	"memwall/engine/trace"
 	"memwall/engine/units"
@@ -57,12 +59,26 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	predArg := fs.String("predictor", "majority", "branch predictor: majority (the seed's idealised rule) or 2bit")
 	window := fs.Int("window", 0, "region length in line fills for the stream rule (0: the default, 8)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	inputs := addInputFlags(fs, "Simulate")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
-	m, err := loadMachine(*machineArg)
-	if err != nil {
-		return fail(stderr, "simulate", err)
+	var m machine.Machine
+	var linked *scenario.Run
+	if inputs.given() {
+		r, err := inputs.run()
+		if err != nil {
+			return fail(stderr, "simulate", err)
+		}
+		if *traceFile != "" {
+			return fail(stderr, "simulate", errors.New("--trace: a link or scenario file runs a kernel, not a trace"))
+		}
+		linked, m, *kernelID, *seed, *predArg = &r, r.Machine, r.Kernel, r.Seed, r.Pred().String()
+	} else {
+		var err error
+		if m, err = loadMachine(*machineArg); err != nil {
+			return fail(stderr, "simulate", err)
+		}
 	}
 	if err := m.Validate(); err != nil {
 		return fail(stderr, "simulate", fmt.Errorf("--machine: %v", err))
@@ -89,13 +105,10 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		if !ok {
 			return fail(stderr, "simulate", fmt.Errorf("--%v", mbram.ErrUnknownKernel(*kernelID)))
 		}
-		p := mbram.Params{W: 4, Buckets: 64}
-		for _, pi := range k.Params {
-			if pi.Name == "n" {
-				p.N = pi.Default
-			}
-		}
-		if err := parseSets(sets, &p); err != nil {
+		p := defaultParams(k)
+		if linked != nil {
+			p = linked.Params
+		} else if err := parseSets(sets, &p); err != nil {
 			return fail(stderr, "simulate", err)
 		}
 		prog := newProgress(stderr, "simulate")

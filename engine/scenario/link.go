@@ -256,7 +256,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 	}
 	count := func(key string, dst *int64) {
 		if v, ok := vals[key]; ok {
-			n, err := units.ParseCount(v)
+			n, err := ParseParam(key, v)
 			if err != nil {
 				ps = append(ps, Problem{Field: key, Msg: err.Error()})
 				return
