@@ -348,7 +348,7 @@ func printNUMLConv(stdout, stderr io.Writer, c numl.Conv, std, m1 numl.Coef, bma
 		return fmt.Sprintf("none up to b = %d (Conv-Shift faster throughout)", bmax)
 	}
 	fmt.Fprintf(stdout, "\ncrossover, standard model: %s\ncrossover, M1:             %s\n", cross(cs.Found, cs.Crossover), cross(cm.Found, cm.Crossover))
-	if defStd, defM1 := numl.ExampleCoefficients(); std == defStd || m1 == defM1 {
+	if defStd, defM1 := numl.ExampleCoefficients(); std.String() == defStd.String() || m1.String() == defM1.String() {
 		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
 	}
 	return 0
