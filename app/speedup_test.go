@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"memwall/engine/speedup"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 func TestSpeedupEq14(t *testing.T) {
 	p := &speedupPage{}
-	p.load("data=seed002-table6&terms=" + linkEscape(termSetText(eq14TermSet)) + "&region=" + linkEscape("N <= 2^9 && P <= 2^4") + "&w=abs&n=8192")
+	p.load("data=seed002-table6&terms=" + linkEscape(speedup.Eq14Terms) + "&region=" + linkEscape("N <= 2^9 && P <= 2^4") + "&w=abs&n=8192")
 	if len(p.linkMsgs) > 0 {
 		t.Fatalf("link problems: %v", p.linkMsgs)
 	}

@@ -695,10 +695,11 @@ func (p *speedupPage) renderShare() app.UI {
 			app.Label().For("speedup-link").Class("visually-hidden").Text("Link to this fit"),
 			app.Input().ID("speedup-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 			app.Button().ID("copy-link").Text("Copy link").OnClick(p.onCopy),
+			downloadButton("speedup-download", p.onDownloadScenario),
 		),
 		app.If(p.shareErr != "", app.P().Class("note").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
-		app.P().Class("note").Text("The link holds the data set, terms, region, weighting and N after the #, so it opens with the same numbers anywhere, also offline. Imported data stays in this browser."),
+		app.P().Class("note").Text("The link holds the data set, terms, region, weighting and N after the #, so it opens with the same numbers anywhere, also offline. Imported data stays in this browser. memwall fit reads the link with --link and the file with --scenario."),
 	)
 }
 

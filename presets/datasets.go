@@ -9,6 +9,7 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
+	"memwall/engine/speedup"
 )
 
 // The measured data sets are JSON files, one per published table, each
@@ -84,7 +85,7 @@ func (m FittedModel) Model() (fit.Model, error) { return fit.NewModel(m.Terms, m
 const seed002 = "A. Chittor, Methodology for Accurate Speedup Prediction, M.S. thesis, Portland State University, 1994 (seed 002)"
 
 // eq14Terms are the terms of eq. 9 plus the constant that eq. 14 fits.
-const eq14Terms = "1, N/P*log2(P)^2, P*log2(P), P, N/P*log2(N/P)^2, log2(P)*N/P*log2(N/P)^2"
+const eq14Terms = speedup.Eq14Terms
 
 // The limited-buffer models are printed with log²N (eqs. 15, 16, 18), the
 // form eq. 12 rewrites eq. 11's log²(N/B) into for a fixed B; they are kept
