@@ -49,4 +49,3 @@ func TestRunLinkProblems(t *testing.T) {
 		t.Errorf("file round trip: %+v, %v", file, err)
 	}
 }
-

@@ -3,8 +3,8 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"memwall/internal/strictjson"
+	"strings"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
