@@ -16,10 +16,10 @@ import (
 // 5.2.1); Table 5 holds Multi's own speedup estimate, which the page also
 // draws beside the fitted curve when Table 6 is chosen.
 const (
-	table3 = "seed002-table3"
-	table4 = "seed002-table4"
-	table5 = "seed002-table5"
-	table6 = "seed002-table6"
+	table3 = "chittor-table3"
+	table4 = "chittor-table4"
+	table5 = "chittor-table5"
+	table6 = "chittor-table6"
 	// fileData is the data-set value of an imported file; files are not
 	// carried in links.
 	fileData = "file"
@@ -34,7 +34,7 @@ type dataDefaults struct {
 }
 
 // eq14TermSet is the preset term set that eq. 14 fits.
-const eq14TermSet = "seed002-eq14-terms"
+const eq14TermSet = "chittor-eq14-terms"
 
 func termSetText(id string) string {
 	for _, ts := range presets.TermSets() {
@@ -45,7 +45,7 @@ func termSetText(id string) string {
 	return "1"
 }
 
-// defaultsFor is the starting point for a data set: the seed's own choices
+// defaultsFor is the starting point for a data set: the thesis's own choices
 // where it made them (eq. 14's terms and region for Table 6), and a plain
 // form of the single-variable tables otherwise.
 func defaultsFor(id string, t *dataset.Table) dataDefaults {
