@@ -19,7 +19,7 @@ import (
 // superstepsPage bounds the communication time of a sorting program's
 // shared-memory supersteps with the superstep paper's Good and Bad cost functions: the
 // user picks radix, sample or column sort, n and p, and a coefficient set
-// (the seed's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
+// (the paper's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
 // sees each superstep's h_r, h_w, M and its interval [t_g, t_b], the total,
 // and a chart of the intervals; measured times give Loc and M/G. Every
 // input is in the URL fragment.
@@ -42,10 +42,12 @@ type superstepsPage struct {
 	fitsName string
 }
 
-// Coefficient-set choices.
+// Coefficient-set choices. oldCoefPublished is what links of earlier
+// versions call the published set; they still open it.
 const (
-	coefSeed  = "seed"
-	coefTyped = "typed"
+	coefPublished    = "published"
+	coefTyped        = "typed"
+	oldCoefPublished = "seed"
 )
 
 // maxMeasuredSteps is the most supersteps a sort has (sample and column
@@ -58,9 +60,9 @@ const maxMeasuredSteps = 5
 var ssKeys = []string{"algo", "n", "p", "b", "r", "s", "coef", "good", "good1", "bad", "C", "tm", "tmt"}
 
 // ssDefaults: radix sort of a million integers on 8 processors with the
-// seed's coefficients, the sizes of its section 5.2.
+// superstep paper's coefficients, the sizes of its section 5.2.
 func ssDefaults() map[string]string {
-	d := map[string]string{"algo": "radix", "n": "1000000", "p": "8", "b": "32", "r": "6", "s": "100", "coef": coefSeed, "tmt": ""}
+	d := map[string]string{"algo": "radix", "n": "1000000", "p": "8", "b": "32", "r": "6", "s": "100", "coef": coefPublished, "tmt": ""}
 	for k, v := range typedDefaults(8) {
 		d[k] = v
 	}
@@ -70,8 +72,8 @@ func ssDefaults() map[string]string {
 	return d
 }
 
-// typedDefaults fills the typed coefficients with the seed's for p, or for
-// p = 8 when the seed has none for p.
+// typedDefaults fills the typed coefficients with the paper's for p, or for
+// p = 8 when the paper has none for p.
 func typedDefaults(p int) map[string]string {
 	set, err := superstep.SGIPowerChallenge(p)
 	if err != nil {
@@ -107,7 +109,7 @@ func (p *superstepsPage) OnNav(ctx app.Context) {
 }
 
 func (p *superstepsPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Supersteps", "Bound the communication time of a sort's shared-memory supersteps between the Good and Bad cost functions of seed 003, and measure its locality with Loc and M/G.")
+	pageHead(ctx, "Supersteps", "Bound the communication time of a sort's shared-memory supersteps between the Good and Bad cost functions of the superstep paper, and measure its locality with Loc and M/G.")
 	p.load(ctx, fragment)
 }
 
@@ -142,6 +144,9 @@ func (p *superstepsPage) load(ctx app.Context, fragment string) {
 				}
 			}
 			continue
+		}
+		if k == "coef" && v == oldCoefPublished {
+			v = coefPublished
 		}
 		text[k] = v
 	}
@@ -220,7 +225,7 @@ func (p *superstepsPage) parse() (ssInputs, bool) {
 	}
 
 	if t["coef"] == coefTyped {
-		in.set = superstep.Set{Name: "typed in", Source: "typed in", P: in.p, CacheWords: superstep.SeedCacheWords}
+		in.set = superstep.Set{Name: "typed in", Source: "typed in", P: in.p, CacheWords: superstep.PublishedCacheWords}
 		coef := func(key, label string, f superstep.Function) superstep.Coefficients {
 			c, err := superstep.ParseCoefficients(f, t[key])
 			if err != nil {
@@ -244,7 +249,7 @@ func (p *superstepsPage) parse() (ssInputs, bool) {
 	} else if p.errs["p"] == "" {
 		set, err := superstep.SGIPowerChallenge(in.p)
 		if err != nil {
-			p.errs["p"] = "Processors p: the seed's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12; choose one of them or type coefficients in"
+			p.errs["p"] = "Processors p: the superstep paper's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12; choose one of them or type coefficients in"
 		}
 		in.set = set
 	}
@@ -391,7 +396,7 @@ func (p *superstepsPage) onSelect(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		v := inputValue(ctx)
 		vals := map[string]string{key: v}
-		// Typing coefficients starts from the seed's for the current p.
+		// Typing coefficients starts from the paper's for the current p.
 		if key == "coef" && v == coefTyped {
 			pv, _ := strconv.Atoi(strings.TrimSpace(p.form.text["p"]))
 			for k, s := range typedDefaults(pv) {
