@@ -81,7 +81,7 @@ func TestSimulateLinkProblems(t *testing.T) {
 	if len(r.problems) > 0 || r.s.Kernel != "radix" || r.s.Params.Buckets != 256 || len(r.s.Compare) > 0 || r.s.SweepFrom != 0 {
 		t.Errorf("a Kernels link: %+v %v", r.s, r.problems)
 	}
-	// A round trip keeps an inline machine, the seed and the predictor.
+	// A round trip keeps an inline machine, the random seed and the predictor.
 	s := r.s
 	s.Machine.ID, s.Machine.Name, s.Machine.B = "", "Lab", 64
 	f, err := simFragment(s, 1<<63, sim.TwoBit, presets.Machine)
