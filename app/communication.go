@@ -13,7 +13,7 @@ import (
 // touched: how many distinct memory lines a row or column transfer touches
 // (exactly at an offset, and its least and greatest over offsets, with a
 // picture of the lines), and which of the two uniform-convolution programs
-// of the seed's section 7 is predicted faster at each box size under the
+// of the paper's section 7 is predicted faster at each box size under the
 // standard model and under M1. Every input is in the URL fragment.
 type communicationPage struct {
 	app.Compo
@@ -66,7 +66,7 @@ func (p *communicationPage) OnNav(ctx app.Context) {
 }
 
 func (p *communicationPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Communication", "Count the memory lines a row or column transfer touches (NUML) and predict which uniform-convolution program is faster, with the communication model of seed 001.")
+	pageHead(ctx, "Communication", "Count the memory lines a row or column transfer touches (NUML) and predict which uniform-convolution program is faster, with the communication model of the lines-touched paper.")
 	p.load(ctx, fragment)
 }
 

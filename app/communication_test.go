@@ -12,7 +12,7 @@ import (
 // TestCommunicationLink: a link's values reach the engine, and the page
 // writes them back in the same readable form. One column of 4-byte
 // integers from a 1024-row array with rows of 4096 bytes and 64-byte
-// lines touches one line per row (seed 001 section 3.2.1): u = 1024.
+// lines touches one line per row (the lines-touched paper's section 3.2.1): u = 1024.
 func TestCommunicationLink(t *testing.T) {
 	var p communicationPage
 	p.load(nil, "kind=columns&W=4KiB&k=1&w=4&r=2%5E10&L=64&o=0&N=8&px=4&pr=2&pc=2&bmax=4&std=alpha%3D1ms&m1=alpha%3D1ms")
@@ -142,7 +142,7 @@ func TestCommunicationFit(t *testing.T) {
 	for _, c := range []struct{ frag, want string }{
 		{"train=W+%3E%3D", "Training rows"},
 		{"train=zz+%3D%3D+1", "Training rows"},
-		{"data=seed002-table6", "no built-in set of message times"},
+		{"data=chittor-table6", "no built-in set of message times"},
 		{"data=file", "imported file"},
 		{"y=nothing", "no numeric column"},
 	} {
@@ -154,7 +154,7 @@ func TestCommunicationFit(t *testing.T) {
 	}
 	// The data menu offers only sets with n and u.
 	for _, d := range commDatasets() {
-		if strings.HasPrefix(d.ID, "seed002") {
+		if strings.HasPrefix(d.ID, "chittor-") {
 			t.Errorf("menu offers %s", d.ID)
 		}
 	}

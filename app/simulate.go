@@ -53,7 +53,7 @@ const (
 )
 
 // simDefaultN is the page's default size: quicksort of 1Mi keys simulates
-// in about a second in a browser, where the 8Mi of the MBRAM paper Fig. 5 takes
+// in about a second in a browser, where the 8Mi of the MBRAM paper's Fig. 5 takes
 // several (the link or the field gives 8Mi in one edit).
 const simDefaultN = 1 << 20
 
@@ -185,7 +185,7 @@ func (p *simulatePage) applyText() bool {
 	}
 	seed, err := scenario.ParseSeed(p.form.text["seed"])
 	if err != nil {
-		p.errs["seed"] = "seed: " + err.Error()
+		p.errs["seed"] = "Random seed: " + err.Error()
 	}
 	if len(p.errs) > 0 || !p.checkSim(params) {
 		return false
@@ -313,7 +313,7 @@ func (p *simulatePage) Render() app.UI {
 	busy := p.running()
 	return shell("/simulate",
 		app.H1().Text("Simulate"),
-		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (seed 000, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it."),
+		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (the MBRAM paper, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			app.Form().Class("panel inputs").Aria("label", "Inputs").OnSubmit(p.onSubmit).Body(
@@ -332,7 +332,7 @@ func (p *simulatePage) Render() app.UI {
 				app.If(p.source == sourceKernel, p.renderKernelInputs(k)).Else(p.renderTraceInputs()),
 				// A trace has memory accesses only: no branch to predict.
 				app.If(p.source == sourceKernel, selectField("predictor", "Branch predictor", p.pred.String(), []option{
-					{Value: sim.Majority.String(), Label: "majority (the seed's idealised rule)"},
+					{Value: sim.Majority.String(), Label: "majority (the MBRAM paper's idealised rule)"},
 					{Value: sim.TwoBit.String(), Label: "2-bit saturating counter"},
 				}, p.onPredictor)),
 				app.Div().Class("row actions").Body(
@@ -363,7 +363,7 @@ func (p *simulatePage) renderKernelInputs(k mbram.Kernel) app.UI {
 			app.If(hasParam(k, "b"),
 				textField{ID: "b", Label: "b, buckets per pass", Value: p.form.shown["b"], Hint: "2 to 65536", Err: p.errs["b"], OnInput: p.onText("b"), Size: 6}.UI(),
 			),
-			textField{ID: "seed", Label: "seed of the data", Value: p.form.shown["seed"], Hint: "a whole number", Err: p.errs["seed"], OnInput: p.onText("seed"), Size: 8}.UI(),
+			textField{ID: "seed", Label: "Random seed of the data", Value: p.form.shown["seed"], Hint: "a whole number; the same seed gives the same data", Err: p.errs["seed"], OnInput: p.onText("seed"), Size: 8}.UI(),
 		),
 	)
 }
@@ -417,6 +417,6 @@ func (p *simulatePage) renderShare() app.UI {
 		).Else(
 			app.P().Class("error").Text(p.shareErr),
 		),
-		app.P().Class("note").Text("The link holds the machine, the kernel, n, w, b, the seed and the predictor after the #. Opened, it fills the form; a small run starts by itself, a large one waits for Run. A trace file does not go into a link. memwall simulate reads the link with --link and the file with --scenario."),
+		app.P().Class("note").Text("The link holds the machine, the kernel, n, w, b, the random seed and the predictor after the #. Opened, it fills the form; a small run starts by itself, a large one waits for Run. A trace file does not go into a link. memwall simulate reads the link with --link and the file with --scenario."),
 	)
 }

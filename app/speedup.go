@@ -106,7 +106,7 @@ func (p *speedupPage) OnNav(ctx app.Context) {
 // init reads the page state from a fragment over the defaults of the data
 // set it names.
 func (p *speedupPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Speedup", "Fit a functional form T(N, P) to measured parallel running times and predict speedup and its roll-off point, beside Amdahl, Gustafson and Sun–Ni (seed 002).")
+	pageHead(ctx, "Speedup", "Fit a functional form T(N, P) to measured parallel running times and predict speedup and its roll-off point, beside Amdahl, Gustafson and Sun–Ni (Chittor's thesis).")
 	p.load(fragment)
 }
 
@@ -127,6 +127,8 @@ func (p *speedupPage) load(fragment string) {
 		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; Table 6 is shown with the link's terms and region until you import the file again")
 		id = table6
 	default:
+		// An id of an earlier version names the same set.
+		id = presets.CurrentID(id)
 		if _, err := presets.Dataset(id); err != nil {
 			p.linkMsgs = append(p.linkMsgs, "data: "+err.Error())
 			id = table6
@@ -154,10 +156,10 @@ func (p *speedupPage) load(fragment string) {
 	}
 	p.model = ""
 	if id, ok := vals["model"]; ok {
-		if _, found := presets.FittedModelByID(id); found {
-			p.model = id
+		if m, found := presets.FittedModelByID(id); found {
+			p.model = m.ID
 		} else {
-			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("model: no published model %s (known: seed002-eq13 … seed002-eq18)", quoteShort(id)))
+			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("model: no published model %s (known: chittor-eq13 … chittor-eq18)", quoteShort(id)))
 		}
 	}
 	p.weighting = fit.Auto

@@ -274,7 +274,7 @@ func lineOf(t *dataset.Table, row int) int {
 func (p *speedupPage) Render() app.UI {
 	return shell("/speedup",
 		app.H1().Text("Speedup"),
-		app.P().Class("lead").Text("Will it run faster on more processors, and up to how many? Fit a running time T(N, P) = Seq(N, P) + Par(N, P)/P, written as terms from the algorithm's analysis, to times measured on a small characterisation region, and predict speedup beyond it (seed 002)."),
+		app.P().Class("lead").Text("Will it run faster on more processors, and up to how many? Fit a running time T(N, P) = Seq(N, P) + Par(N, P)/P, written as terms from the algorithm's analysis, to times measured on a small characterisation region, and predict speedup beyond it (Chittor's thesis)."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderInputs(),
@@ -302,7 +302,7 @@ func (p *speedupPage) dataOptions() []option {
 
 // datasetLabel names a Chittor's thesis table by its number first ("Table 6: ...").
 func datasetLabel(d presets.DatasetInfo) string {
-	if n, ok := strings.CutPrefix(d.ID, "seed002-table"); ok {
+	if n, ok := strings.CutPrefix(d.ID, "chittor-table"); ok {
 		return "Table " + n + ": " + d.Title
 	}
 	return d.Title
@@ -346,7 +346,7 @@ func (p *speedupPage) termSetLabel() string {
 func termSetOptions() []option {
 	opts := []option{{Value: "custom", Label: "Your own terms (type them below)", Group: "Typed"}}
 	for _, ts := range presets.TermSets() {
-		opts = append(opts, option{Value: ts.ID, Label: ts.Equation + ": " + ts.Title, Group: "Functional forms of seed 002"})
+		opts = append(opts, option{Value: ts.ID, Label: ts.Equation + ": " + ts.Title, Group: "Functional forms of Chittor's thesis"})
 	}
 	for _, m := range presets.FittedModels() {
 		opts = append(opts, option{Value: m.ID, Label: m.Equation + ": " + m.Title, Group: "Published fits (terms and region)"})
@@ -389,7 +389,7 @@ func (p *speedupPage) renderInputs() app.UI {
 		textField{ID: "region", Label: "Characterisation region (training rows)", Value: p.shown["region"], Hint: "a condition, e.g. N <= 2^9 && P <= 2^4; empty: every row", Err: p.errs["region"], OnInput: p.onText("region"), Size: 28}.UI(),
 		selectField("weighting", "Weighting", p.weighting.String(), []option{
 			{Value: "auto", Label: "auto: the one that cross-validates better"},
-			{Value: "abs", Label: "absolute least squares (as the seed)"},
+			{Value: "abs", Label: "absolute least squares (as in Chittor's thesis)"},
 			{Value: "rel", Label: "relative least squares (1/y² weights)"},
 		}, p.onWeighting),
 		app.If(p.curvesPossible(),

@@ -20,7 +20,7 @@ import (
 // superstepsPage bounds the communication time of a sorting program's
 // shared-memory supersteps with the superstep paper's Good and Bad cost functions: the
 // user picks radix, sample or column sort, n and p, and a coefficient set
-// (the seed's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
+// (the paper's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
 // sees each superstep's h_r, h_w, M and its interval [t_g, t_b], the total,
 // and a chart of the intervals; measured times give Loc and M/G. Every
 // input is in the URL fragment.
@@ -45,7 +45,7 @@ type superstepsPage struct {
 
 // Coefficient-set choices, and the most supersteps a sort has.
 const (
-	coefSeed         = superstep.CoefPublished
+	coefPublished    = superstep.CoefPublished
 	coefTyped        = superstep.CoefTyped
 	maxMeasuredSteps = superstep.MaxMeasuredSteps
 )
@@ -74,7 +74,7 @@ func (p *superstepsPage) OnNav(ctx app.Context) {
 }
 
 func (p *superstepsPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Supersteps", "Bound the communication time of a sort's shared-memory supersteps between the Good and Bad cost functions of seed 003, and measure its locality with Loc and M/G.")
+	pageHead(ctx, "Supersteps", "Bound the communication time of a sort's shared-memory supersteps between the Good and Bad cost functions of the superstep paper, and measure its locality with Loc and M/G.")
 	p.load(ctx, fragment)
 }
 
@@ -204,7 +204,7 @@ func (p *superstepsPage) onSelect(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		v := inputValue(ctx)
 		vals := map[string]string{key: v}
-		// Typing coefficients starts from the seed's for the current p.
+		// Typing coefficients starts from the paper's for the current p.
 		if key == "coef" && v == coefTyped {
 			pv, _ := strconv.Atoi(strings.TrimSpace(p.form.text["p"]))
 			for k, s := range superstep.TypedDefaults(pv) {

@@ -22,7 +22,7 @@ func init() {
 func runFit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	data := fs.String("data", "", "CSV or JSON `file`, or a built-in data set id (e.g. seed002-table6)")
+	data := fs.String("data", "", "CSV or JSON `file`, or a built-in data set id (e.g. chittor-table6)")
 	ycol := fs.String("y", "", "measured `column` to fit")
 	terms := fs.String("terms", "", "comma-separated `terms`, e.g. \"1, N/P*log2(P)^2, P*log2(P)\"")
 	train := fs.String("train", "", "`condition` selecting the training rows, e.g. \"N<=512 && P<=16\"; the rest is the test set")

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{name: "numl", summary: "lines touched by a row or column transfer, and the convolution crossover (seed 001)", run: runNUML})
+	register(command{name: "numl", summary: "lines touched by a row or column transfer, and the convolution crossover (the lines-touched paper)", run: runNUML})
 }
 
 const numlUsage = `Usage:
@@ -31,9 +31,9 @@ const numlUsage = `Usage:
 lines: u, the distinct memory lines touched when k whole rows of W bytes, or
 the k leftmost columns (k·w bytes of each of r rows of W bytes) are sent,
 with the first byte at offset o within a line of L bytes; exact at o, and
-the minimum, maximum and mean over all offsets (seed 001 section 3.2.1).
+the minimum, maximum and mean over all offsets (the lines-touched paper's section 3.2.1).
 
-conv: the cost of Conv-Shift and Conv-Scan (seed 001 section 7, Figures 18
+conv: the cost of Conv-Shift and Conv-Scan (the lines-touched paper's section 7, Figures 18
 and 19) for box sizes 1..bmax on an N×N image and a pr×pc mesh under the
 standard model (--std) and M1 (--m1), and the crossover box size under each.
 Coefficient lists: alpha (per message), beta (per byte), gamma (per line a
@@ -41,7 +41,7 @@ message touches), delta (per arithmetic op), beta_mem (per load/store),
 gamma_mem (per line a statement touches), e.g. "alpha=10us, beta=3.3ns".
 
 measure: time the gather of row and column messages on this machine from
-caches flushed before every repetition (seed 001 sections 4.1–4.2), for
+caches flushed before every repetition (the lines-touched paper's sections 4.1–4.2), for
 shapes that vary the bytes n and the lines touched u independently; CSV
 (time in time_us, the median) or a memwall data set (--json) that the
 Communication page imports, to fit S1–M3 with, e.g.
@@ -103,7 +103,7 @@ type numlLinesOut struct {
 	Max    int64   `json:"u_max"`
 	MaxAt  int64   `json:"u_max_offset"`
 	Mean   float64 `json:"u_mean"`
-	// The seed's printed bounds (eqs. 3–6).
+	// The paper's printed bounds (eqs. 3–6).
 	PaperLower int64 `json:"paper_lower"`
 	PaperUpper int64 `json:"paper_upper"`
 	// The closed forms of whole periods without shared lines (columns).
@@ -210,7 +210,7 @@ func printNUMLLines(stdout, stderr io.Writer, s numl.Shape, asJSON bool) int {
 	fmt.Fprintf(stdout, "bytes sent:    n = %d\n", out.Bytes)
 	fmt.Fprintf(stdout, "lines touched: u = %d\n", u)
 	fmt.Fprintf(stdout, "over offsets:  min %d (o = %d), max %d (o = %d), mean %.4g\n", span.Min, span.MinOffset, span.Max, span.MaxOffset, span.Mean)
-	fmt.Fprintf(stdout, "seed 001 bounds (eqs. %s): %d .. %d\n", map[bool]string{false: "3, 4", true: "5, 6"}[cols], paper.Lower, paper.Upper)
+	fmt.Fprintf(stdout, "the lines-touched paper's bounds (eqs. %s): %d .. %d\n", map[bool]string{false: "3, 4", true: "5, 6"}[cols], paper.Lower, paper.Upper)
 	if cols {
 		fmt.Fprintf(stdout, "gcd(W, L) = %d, row starts repeat every %d rows\n", out.G, out.Period)
 		if out.ClosedApplies {
@@ -244,7 +244,7 @@ type convOut struct {
 	Note     string         `json:"note"`
 }
 
-const convNote = "crossover: the smallest box size b at which Conv-Scan is predicted faster than Conv-Shift (null: not up to bmax); ratio is Conv-Shift/Conv-Scan as in seed 001 Figure 14"
+const convNote = "crossover: the smallest box size b at which Conv-Scan is predicted faster than Conv-Shift (null: not up to bmax); ratio is Conv-Shift/Conv-Scan as in the lines-touched paper's Figure 14"
 
 func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	fs := numlFlags("numl conv", stderr)
@@ -349,7 +349,7 @@ func printNUMLConv(stdout, stderr io.Writer, c numl.Conv, std, m1 numl.Coef, bma
 	}
 	fmt.Fprintf(stdout, "\ncrossover, standard model: %s\ncrossover, M1:             %s\n", cross(cs.Found, cs.Crossover), cross(cm.Found, cm.Crossover))
 	if defStd, defM1 := numl.ExampleCoefficients(); std.String() == defStd.String() || m1.String() == defM1.String() {
-		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
+		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (the lines-touched paper prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
 	}
 	return 0
 }
@@ -364,7 +364,7 @@ var numlColumns = []struct{ name, unit, desc string }{
 	{"cols", "", "1 for a column message, 0 for rows"},
 	{"m", "", "messages, each from its own array"},
 	{"n", "", "bytes sent by the m messages"},
-	{"u", "", "distinct memory lines the m messages touch (exact, engine/numl, at the array's real offset)"},
+	{"u", "", "distinct memory lines the m messages touch (exact, counted by memwall at the array's real offset)"},
 	{"W", "", "bytes per array row"},
 	{"k", "", "rows or columns per message"},
 	{"w", "", "bytes per element (columns)"},
@@ -469,12 +469,12 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 // data set's notes.
 func numlMethod(run *measure.NUMLRun) string {
 	return fmt.Sprintf("each point gathers m messages (k whole rows, or the k leftmost columns of r rows) from m separate arrays into one send buffer; "+
-		"median of %d repetitions, each after reading %s to evict the arrays; %d-byte lines; u counted by engine/numl at each array's real offset o",
+		"median of %d repetitions, each after reading %s to evict the arrays; %d-byte lines; u counted by memwall at each array's real offset o",
 		run.Reps, units.FormatSize(run.FlushBytes), run.Line)
 }
 
 func writeNUMLCSV(w io.Writer, run *measure.NUMLRun) error {
-	fmt.Fprintf(w, "# seed 001 messages timed by memwall numl measure: %s\n", numlMethod(run))
+	fmt.Fprintf(w, "# messages of the lines-touched paper timed by memwall numl measure: %s\n", numlMethod(run))
 	cw := csv.NewWriter(w)
 	header := make([]string, len(numlColumns))
 	for i, c := range numlColumns {
@@ -514,7 +514,7 @@ func writeNUMLDataset(w io.Writer, run *measure.NUMLRun, title, where string, no
 	var b strings.Builder
 	fmt.Fprintf(&b, "{\n  \"title\": %s,\n", q(title))
 	fmt.Fprintf(&b, "  \"source\": %s,\n", q(fmt.Sprintf("measured by memwall numl measure on %s (%s%s), %s", where, cpu, cache, now.UTC().Format("2006-01-02"))))
-	fmt.Fprintf(&b, "  \"notes\": %s,\n  \"columns\": [\n", q("Seed 001's point-to-point message marshalling (sections 4.1, 4.2), timed on this machine: "+numlMethod(run)+"."))
+	fmt.Fprintf(&b, "  \"notes\": %s,\n  \"columns\": [\n", q("The lines-touched paper's point-to-point message marshalling (sections 4.1, 4.2), timed on this machine: "+numlMethod(run)+"."))
 	for i, c := range numlColumns {
 		fmt.Fprintf(&b, "    {\"name\": %s", q(c.name))
 		if c.unit != "" {

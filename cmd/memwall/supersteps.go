@@ -13,17 +13,17 @@ import (
 )
 
 func init() {
-	register(command{name: "supersteps", summary: "Good/Bad interval of a sort's shared-memory supersteps, Loc and M/G (seed 003)", run: runSupersteps})
+	register(command{name: "supersteps", summary: "Good/Bad interval of a sort's shared-memory supersteps, Loc and M/G (the superstep paper)", run: runSupersteps})
 }
 
 const superstepsUsage = "--algo radix|sample|column --n N --p P [--coef FILE] [--measured T1,T2,...] [--measured-total T] [--json]"
 
 func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("supersteps", superstepsUsage, stderr)
-	algo := fs.String("algo", "", "sorting algorithm: radix, sample or column (seed 003 Tables 9–11)")
+	algo := fs.String("algo", "", "sorting algorithm: radix, sample or column (the superstep paper's Tables 9–11)")
 	nArg := fs.String("n", "", "number of elements to sort, e.g. 1000000, 8Mi, 2^20")
-	pArg := fs.String("p", "", "number of processors (seed coefficients: 2, 4, 8, 12; default: the coefficient file's)")
-	coef := fs.String("coef", "", "coefficient JSON `file` (default: the SGI Power Challenge of seed 003 Tables 2 and 4)")
+	pArg := fs.String("p", "", "number of processors (with the superstep paper's coefficients: 2, 4, 8, 12; default: the coefficient file's)")
+	coef := fs.String("coef", "", "coefficient JSON `file` (default: the SGI Power Challenge of the superstep paper's Tables 2 and 4)")
 	keyBits := fs.Int("key-bits", 32, "radix sort: bits per key b")
 	radixBits := fs.Int("radix-bits", 6, "radix sort: bits per pass r (2^r counts per processor)")
 	oversample := fs.Int("oversample", 100, "sample sort: sample elements per processor")
@@ -90,7 +90,7 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	case *coef != "":
 		p = set.P
 	default:
-		return bad("--p: give the number of processors (2, 4, 8 or 12 with the seed's coefficients)")
+		return bad("--p: give the number of processors (2, 4, 8 or 12 with the superstep paper's coefficients)")
 	}
 	if *coef == "" {
 		if set, err = superstep.SGIPowerChallenge(p); err != nil {
@@ -184,7 +184,7 @@ func parseMeasured(s string, count int) (map[int]float64, error) {
 
 func writeSuperstepsText(w io.Writer, pr superstep.Prediction, loc superstep.Located) {
 	a := pr.Plan.Algorithm
-	fmt.Fprintf(w, "%s (seed 003 %s), n = %d, p = %d\n", a.Name, a.Table, pr.Plan.N, pr.Plan.P)
+	fmt.Fprintf(w, "%s (the superstep paper, %s), n = %d, p = %d\n", a.Name, a.Table, pr.Plan.N, pr.Plan.P)
 	fmt.Fprintf(w, "coefficients: %s (%s); C = %s words\n", pr.Set.Name, pr.Set.Source, units.FormatCount(int64(pr.Set.CacheWords)))
 	fmt.Fprintln(w, "Good: HrHwM-c = L + g_hrc·h_rc + g_hrm·h_rm + g_hwc·h_wc + g_hwm·h_wm + g_M·M; Bad: HrHwM = L + g_hr·h_r + g_hw·h_w + g_M·M")
 	fmt.Fprintln(w)

@@ -41,7 +41,7 @@ const (
 )
 
 // Default returns the default scenario. With no such preset (a build
-// without presets) it falls back to the seed's printed parameters.
+// without presets) it falls back to the MBRAM paper's printed parameters.
 func Default(presets Lookup) Scenario {
 	m, ok := machine.Machine{}, false
 	if presets != nil {

@@ -18,10 +18,10 @@ import (
 // and Par(N) of the simple theoretic model (section 5.2.1); Table 5 holds
 // Multi's own speedup estimate.
 const (
-	Table3 = "seed002-table3"
-	Table4 = "seed002-table4"
-	Table5 = "seed002-table5"
-	Table6 = "seed002-table6"
+	Table3 = "chittor-table3"
+	Table4 = "chittor-table4"
+	Table5 = "chittor-table5"
+	Table6 = "chittor-table6"
 	// DefaultData is the data set a fresh Speedup page fits.
 	DefaultData = Table6
 )

@@ -12,8 +12,11 @@ import (
 
 // Coefficient-set choices of the coef key.
 const (
-	CoefPublished = "seed" // the SGI Power Challenge's published coefficients (the key's value predates the name)
+	CoefPublished = "published" // the SGI Power Challenge's published coefficients
 	CoefTyped     = "typed"
+	// oldCoefPublished is what links of earlier versions call the
+	// published set; they still open it.
+	oldCoefPublished = "seed"
 )
 
 // MaxMeasuredSteps is the most supersteps a sort has (sample and column
@@ -85,6 +88,9 @@ func fillInputs(vals link.Inputs) link.Inputs {
 		}
 	}
 	for k, v := range vals {
+		if k == "coef" && v == oldCoefPublished {
+			v = CoefPublished
+		}
 		in[k] = v
 	}
 	return in
@@ -158,7 +164,7 @@ func ParseScenario(in link.Inputs) (Scenario, field.Errors) {
 	}
 
 	if in["coef"] == CoefTyped {
-		sc.Set = Set{Name: "typed in", Source: "typed in", P: sc.P, CacheWords: SeedCacheWords}
+		sc.Set = Set{Name: "typed in", Source: "typed in", P: sc.P, CacheWords: PublishedCacheWords}
 		coef := func(key, label string, f Function) Coefficients {
 			c, err := ParseCoefficients(f, in[key])
 			if err != nil {
@@ -182,7 +188,7 @@ func ParseScenario(in link.Inputs) (Scenario, field.Errors) {
 	} else if !bad["p"] {
 		set, err := SGIPowerChallenge(sc.P)
 		if err != nil {
-			add("p", "Processors p: the SGI Power Challenge's published coefficients are for p = 2, 4, 8 and 12; choose one of them or type coefficients in")
+			add("p", "Processors p: the superstep paper's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12; choose one of them or type coefficients in")
 		}
 		sc.Set = set
 	}
