@@ -350,7 +350,7 @@ func (p *communicationPage) renderFit() app.UI {
 	}
 	body := []app.UI{
 		app.H2().Text("Fit the models to measurements"),
-		app.P().Class("note").Text("Seed 001, section 4: the standard sets S1–S3 over messages m and bytes n, and M1–M3, which add the lines touched u, fitted by least squares on the training rows and judged on the others: s_e is the error's standard deviation (eq. 10), D the share of the variation left unexplained (eq. 11: 0 is perfect, below 0.01 acceptable). The built-in times were measured on the development machine by memwall numl measure; run it on yours and import the file."),
+		app.P().Class("note").Text("The lines-touched paper, section 4: the standard sets S1–S3 over messages m and bytes n, and M1–M3, which add the lines touched u, fitted by least squares on the training rows and judged on the others: s_e is the error's standard deviation (eq. 10), D the share of the variation left unexplained (eq. 11: 0 is perfect, below 0.01 acceptable). The built-in times were measured on the development machine by memwall numl measure; run it on yours and import the file."),
 		app.Div().Class("row").Body(
 			selectField("comm-data", "Measured data", p.form.text["data"], p.dataOptions(), p.onData),
 			selectField("comm-y", "Measured column", p.form.text["y"], columnOptions(f.tbl, ""), p.onY),

@@ -12,7 +12,7 @@ import (
 // TestCommunicationLink: a link's values reach the engine, and the page
 // writes them back in the same readable form. One column of 4-byte
 // integers from a 1024-row array with rows of 4096 bytes and 64-byte
-// lines touches one line per row (seed 001 section 3.2.1): u = 1024.
+// lines touches one line per row (the lines-touched paper's section 3.2.1): u = 1024.
 func TestCommunicationLink(t *testing.T) {
 	var p communicationPage
 	p.load(nil, "kind=columns&W=4KiB&k=1&w=4&r=2%5E10&L=64&o=0&N=8&px=4&pr=2&pc=2&bmax=4&std=alpha%3D1ms&m1=alpha%3D1ms")
@@ -26,16 +26,19 @@ func TestCommunicationLink(t *testing.T) {
 	if !p.out.m1.Found || p.out.m1.Crossover != 4 {
 		t.Errorf("crossover %+v", p.out.m1)
 	}
-	frag := p.fragment()
-	for _, want := range []string{"kind=columns", "W=4KiB", "r=2%5E10", "std=alpha%3D1ms"} {
+	frag, err := p.fragment()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"kind=columns", "W=4KiB", "r=2^10", "std=alpha%3D1ms"} {
 		if !strings.Contains(frag, want) {
 			t.Errorf("fragment %q lacks %q", frag, want)
 		}
 	}
 	var q communicationPage
 	q.load(nil, frag)
-	if q.out.u != p.out.u || q.fragment() != frag {
-		t.Errorf("round trip: %q → %q", frag, q.fragment())
+	if qf, _ := q.fragment(); q.out.u != p.out.u || qf != frag {
+		t.Errorf("round trip: %q → %q", frag, qf)
 	}
 }
 
@@ -131,15 +134,15 @@ func TestCommunicationFit(t *testing.T) {
 	if p.form.text["std"] != s1.String() || p.form.text["m1"] != m1.String() || !p.out.in.convOK {
 		t.Errorf("std %q, m1 %q; want %q, %q", p.form.text["std"], p.form.text["m1"], s1, m1)
 	}
-	if !strings.Contains(p.fragment(), "train=W+%21%3D+4000") && !strings.Contains(p.fragment(), "train=W") {
-		t.Errorf("fragment %q lacks the training rows", p.fragment())
+	if frag, _ := p.fragment(); !strings.Contains(frag, "train=W+!%3D+4000") {
+		t.Errorf("fragment %q lacks the training rows", frag)
 	}
 
 	// Bad training rows and unknown data are named.
 	for _, c := range []struct{ frag, want string }{
 		{"train=W+%3E%3D", "Training rows"},
 		{"train=zz+%3D%3D+1", "Training rows"},
-		{"data=seed002-table6", "no built-in set of message times"},
+		{"data=chittor-table6", "no built-in set of message times"},
 		{"data=file", "imported file"},
 		{"y=nothing", "no numeric column"},
 	} {
@@ -151,7 +154,7 @@ func TestCommunicationFit(t *testing.T) {
 	}
 	// The data menu offers only sets with n and u.
 	for _, d := range commDatasets() {
-		if strings.HasPrefix(d.ID, "seed002") {
+		if strings.HasPrefix(d.ID, "chittor-") {
 			t.Errorf("menu offers %s", d.ID)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 func (p *communicationPage) Render() app.UI {
 	return shell("/communication",
 		app.H1().Text("Communication"),
-		app.P().Class("lead").Text("A column of a row-major array costs more to send than a row of the same bytes: each of its elements drags a whole memory line through the cache. Seed 001 adds u, the number of distinct memory lines a message touches, to the usual per-message and per-byte costs."),
+		app.P().Class("lead").Text("A column of a row-major array costs more to send than a row of the same bytes: each of its elements drags a whole memory line through the cache. The lines-touched paper adds u, the number of distinct memory lines a message touches, to the usual per-message and per-byte costs."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderShapeInputs(),
@@ -68,7 +68,7 @@ func (p *communicationPage) renderLines() app.UI {
 		{"u-min", "Fewest over offsets", fmt.Sprintf("%d (o = %d)", o.span.Min, o.span.MinOffset)},
 		{"u-max", "Most over offsets", fmt.Sprintf("%d (o = %d)", o.span.Max, o.span.MaxOffset)},
 		{"u-mean", "Mean over offsets", units.FormatNumber(o.span.Mean)},
-		{"u-paper", "Seed 001 bounds (eqs. " + eqs + ")", fmt.Sprintf("%d .. %d", o.paper.Lower, o.paper.Upper)},
+		{"u-paper", "The lines-touched paper's bounds (eqs. " + eqs + ")", fmt.Sprintf("%d .. %d", o.paper.Lower, o.paper.Upper)},
 	}
 	if colsKind {
 		rows = append(rows, struct{ id, label, value string }{"period", "gcd(W, L); row starts repeat every", fmt.Sprintf("%d; %d rows", o.closed.G, o.closed.P)})
@@ -92,7 +92,7 @@ func (p *communicationPage) renderLines() app.UI {
 		)),
 		app.If(colsKind && !o.closed.Applies, app.P().ID("closed-why").Class("note").Text("The closed forms do not apply: "+o.closed.Why+".")),
 		app.If(!colsKind, app.P().Class("note").Text("Whole rows are one contiguous block of n = kW bytes: from offset o it covers floor((o + n − 1)/L) + 1 lines, ceil(n/L) on a line boundary and at most one more off it (eqs. 3, 4).")),
-		app.If(colsKind, app.P().Class("note").Text("Exact for the offset given: the rows' start offsets repeat every L/gcd(W, L) rows (seed 001, Theorem 1), so one period is summed, and lines shared by consecutive rows (possible when W − kw < L − 1) are counted once. The seed's bounds assume no shared lines.")),
+		app.If(colsKind, app.P().Class("note").Text("Exact for the offset given: the rows' start offsets repeat every L/gcd(W, L) rows (the lines-touched paper, Theorem 1), so one period is summed, and lines shared by consecutive rows (possible when W − kw < L − 1) are counted once. The lines-touched paper's bounds assume no shared lines.")),
 	)
 }
 
@@ -156,7 +156,7 @@ func (p *communicationPage) renderConv() app.UI {
 	var body []app.UI
 	body = append(body,
 		app.H2().Text("Which convolution program is faster?"),
-		app.P().Class("note").Text("Seed 001, section 7: the uniform convolution of an N×N image with a b×b box. Conv-Shift (Figure 19) shifts the image 2(b − 1) times by one column or row; Conv-Scan (Figure 18) does two parallel-prefix scans and three shifts by b. Costs per processor are summed over the programs' statements: messages, bytes and lines touched for each shift and scan step, arithmetic, loads/stores and lines for each array statement (section 7.1)."),
+		app.P().Class("note").Text("The lines-touched paper, section 7: the uniform convolution of an N×N image with a b×b box. Conv-Shift (Figure 19) shifts the image 2(b − 1) times by one column or row; Conv-Scan (Figure 18) does two parallel-prefix scans and three shifts by b. Costs per processor are summed over the programs' statements: messages, bytes and lines touched for each shift and scan step, arithmetic, loads/stores and lines for each array statement (section 7.1)."),
 		app.Div().Class("row").Body(
 			p.field("N", "Image side N (pixels)", "e.g. 1024"),
 			p.field("px", "Bytes per pixel", "4"),
@@ -169,7 +169,7 @@ func (p *communicationPage) renderConv() app.UI {
 		app.Div().Class("row actions").Body(
 			app.Button().ID("comm-example").Type("button").Text("Example coefficients").OnClick(p.onExample),
 		),
-		app.P().ID("example-note").Class("note").Text("The example coefficients are illustrative, not measured: the seed prints none. M1's are round numbers: 10 µs per message, 3.3 ns per byte, 100 ns per line a message touches. The standard ones describe the same machine: S1 fitted by least squares to the times M1 gives rows and line-wide columns (messages that fill every line they touch, u = n/L, as a benchmark of contiguous buffers sends), so α = 10 µs and β = 3.3 ns + 100 ns/64 = 4.8625 ns, and a statement streaming 4-byte elements costs β_mem = 1 ns + 30 ns/16 per load or store. The two agree on such messages and part on a column narrower than a line, which touches a line per row: on the default 8×32 mesh over a 1024×1024 image the standard model picks Conv-Scan at b = 3, where M1 still prefers Conv-Shift. Fit measured coefficients above and use them here."),
+		app.P().ID("example-note").Class("note").Text("The example coefficients are illustrative, not measured: the lines-touched paper prints none. M1's are round numbers: 10 µs per message, 3.3 ns per byte, 100 ns per line a message touches. The standard ones describe the same machine: S1 fitted by least squares to the times M1 gives rows and line-wide columns (messages that fill every line they touch, u = n/L, as a benchmark of contiguous buffers sends), so α = 10 µs and β = 3.3 ns + 100 ns/64 = 4.8625 ns, and a statement streaming 4-byte elements costs β_mem = 1 ns + 30 ns/16 per load or store. The two agree on such messages and part on a column narrower than a line, which touches a line per row: on the default 8×32 mesh over a 1024×1024 image the standard model picks Conv-Scan at b = 3, where M1 still prefers Conv-Shift. Fit measured coefficients above and use them here."),
 	)
 	if !o.in.convOK {
 		body = append(body, app.P().Class("error").Text("Fix the marked field."))
@@ -207,7 +207,7 @@ func (p *communicationPage) renderConv() app.UI {
 				)
 			})),
 		)),
-		app.P().Class("note").Text("Ratio is Conv-Shift/Conv-Scan, as the seed's Figure 14 plots it: below 1 Conv-Shift is faster. The seed finds that the crossover depends on the machine (b = 7 on the Sun E5000) and that the standard model chooses the inferior program for some b, where the model with lines touched does not."),
+		app.P().Class("note").Text("Ratio is Conv-Shift/Conv-Scan, as the lines-touched paper's Figure 14 plots it: below 1 Conv-Shift is faster. The paper finds that the crossover depends on the machine (b = 7 on the Sun E5000) and that the standard model chooses the inferior program for some b, where the model with lines touched does not."),
 	)
 	return app.Section().ID("conv").Class("panel").Aria("label", "Convolution").Body(body...)
 }
@@ -272,10 +272,11 @@ func (p *communicationPage) renderShare() app.UI {
 				app.Label().For("comm-link").Class("visually-hidden").Text("Link to this page's inputs"),
 				app.Input().ID("comm-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 				app.Button().ID("comm-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
+				downloadButton("comm-download", p.onDownload),
 			),
 		),
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
-		app.P().Class("note").Text("The link holds every input after the #, so it opens with the same numbers anywhere, also offline."),
+		app.P().Class("note").Text("The link holds every input after the #, so it opens with the same numbers anywhere, also offline. The file holds the same inputs; memwall numl lines and memwall numl conv read either with --link or --scenario."),
 	)
 }

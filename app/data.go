@@ -27,7 +27,7 @@ type dataPage struct {
 	app.Compo
 
 	lib      library
-	data     string         // seed000Data or fileData
+	data     string         // mbramData or fileData
 	file     *dataset.Table // the imported file
 	fileName string
 	roles    map[string]string // role -> column name of the file
@@ -44,9 +44,13 @@ type dataPage struct {
 	notice   string
 }
 
-// seed000Data is the built-in data set: the measured column of the MBRAM paper's
-// Figs. 3–5, beside the preset machines the seed measured them on.
-const seed000Data = "seed000"
+// mbramData is the built-in data set: the measured column of the MBRAM paper's
+// Figs. 3–5, beside the preset machines the paper measured them on.
+// oldMBRAMData is the id it had in earlier links, which still open it.
+const (
+	mbramData    = "mbram-paper"
+	oldMBRAMData = "seed000"
+)
 
 // dataRoles are the columns the comparison reads, in the order of the form.
 var dataRoles = []struct {
@@ -66,7 +70,7 @@ var dataRoles = []struct {
 // dataRow is one measured run and its prediction.
 type dataRow struct {
 	Line      int
-	Source    string // where the row came from (a figure of the seed)
+	Source    string // where the row came from (a figure of the MBRAM paper)
 	Kernel    mbram.Kernel
 	Machine   machine.Machine
 	Params    mbram.Params
@@ -106,16 +110,16 @@ func (p *dataPage) load(fragment string) {
 	}
 	id, ok := vals["data"]
 	switch {
-	case !ok || id == seed000Data:
-		id = seed000Data
+	case !ok || id == mbramData || id == oldMBRAMData:
+		id = mbramData
 	case id == fileData && p.file != nil:
 	case id == fileData:
 		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; import it again to see its rows")
-		id = seed000Data
+		id = mbramData
 	case validationSet(id) != nil:
 	default:
-		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("data: no built-in data set %s (known: %s)", quoteShort(id), seed000Data))
-		id = seed000Data
+		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("data: no built-in data set %s (known: %s)", quoteShort(id), mbramData))
+		id = mbramData
 	}
 	p.data = id
 	p.recompute()
@@ -128,7 +132,7 @@ func (p *dataPage) recompute() {
 	} else if v := validationSet(p.data); v != nil {
 		p.cmp = compareValidation(*v, p.lib)
 	} else {
-		p.cmp = compareSeed000(p.lib)
+		p.cmp = compareMBRAMPaper(p.lib)
 	}
 	p.chartOpt = compareOption(p.cmp.Rows)
 }
@@ -142,8 +146,8 @@ func (p *dataPage) writeURL(ctx app.Context) {
 	ctx.Page().ReplaceURL(u)
 }
 
-// compareSeed000 predicts every measured time that the MBRAM paper prints.
-func compareSeed000(lib library) comparison {
+// compareMBRAMPaper predicts every measured time that the MBRAM paper prints.
+func compareMBRAMPaper(lib library) comparison {
 	var c comparison
 	vals, err := presets.MBRAMReplication()
 	if err != nil {

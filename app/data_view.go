@@ -32,7 +32,7 @@ func (p *dataPage) Render() app.UI {
 }
 
 func (p *dataPage) dataOptions() []option {
-	opts := []option{{Value: seed000Data, Label: "Seed 000, Figs. 3–5: measured times on four Pentiums", Group: "Built in"}}
+	opts := []option{{Value: mbramData, Label: "The MBRAM paper, Figs. 3–5: measured times on four Pentiums", Group: "Built in"}}
 	sets, _ := presets.ValidationSets()
 	for _, s := range sets {
 		opts = append(opts, option{Value: s.ID, Label: s.Title, Group: "Built in"})
@@ -46,7 +46,7 @@ func (p *dataPage) dataOptions() []option {
 func (p *dataPage) roleOptions(text, optional bool) []option {
 	var opts []option
 	if optional {
-		opts = append(opts, option{Value: "", Label: "(none: the paper's default)"})
+		opts = append(opts, option{Value: "", Label: "(none: the MBRAM paper's default)"})
 	} else {
 		opts = append(opts, option{Value: "", Label: "(choose a column)"})
 	}
@@ -65,8 +65,8 @@ func (p *dataPage) renderInputs() app.UI {
 	return app.Section().Class("panel inputs").Aria("label", "Inputs").Body(
 		app.H2().Text("Measured times"),
 		selectField("data", "Data set", p.data, p.dataOptions(), p.onData),
-		app.If(p.data != seed000Data && p.data != fileData, app.P().ID("data-source").Class("source").Text(validationSource(p.data))),
-		app.If(p.data == seed000Data, app.P().ID("data-source").Class("source").Text("The experiment column of G. Cooperman, X. Ma, V. H. Nguyen, Static Performance Evaluation for Memory-Bound Computing: the MBRAM Model (seed 000), Figs. 3 (permutation products), 4 (matrix products) and 5 (sorts), on the machines of Fig. 2.")),
+		app.If(p.data != mbramData && p.data != fileData, app.P().ID("data-source").Class("source").Text(validationSource(p.data))),
+		app.If(p.data == mbramData, app.P().ID("data-source").Class("source").Text("The experiment column of G. Cooperman, X. Ma, V. H. Nguyen, Static Performance Evaluation for Memory-Bound Computing: the MBRAM Model (the MBRAM paper), Figs. 3 (permutation products), 4 (matrix products) and 5 (sorts), on the machines of Fig. 2.")),
 		app.Div().Class("row actions").Body(
 			app.Label().Class("button").For("data-file").Text("Import CSV or JSON…"),
 			app.Input().ID("data-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),

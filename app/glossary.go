@@ -23,7 +23,7 @@ var glossary = []glossaryEntry{
 	{"HrHw", "L + g_hr·(words read) + g_hw·(words written): the HrHwM cost without memory operations."},
 	{"HM", "L + g_h·h + g_M·M: h the most words a processor sends or receives, M its local memory operations; H is L + g_h·h alone."},
 	{"R0", "the region of supersteps whose h is at most the cache size C (the data fit in the cache); R1 those with h above C. The Good family is fitted on each apart."},
-	{"Multi simulation time units", "the clock of Multi, the multiprocessor simulator the thesis ran its sorts on: simulated ticks, not seconds. Only ratios (speedups) compare with real machines."},
+	{"Multi simulation time units", "the clock of Multi, the multiprocessor simulator Chittor's thesis ran its sorts on: simulated ticks, not seconds. Only ratios (speedups) compare with real machines."},
 	{"bmergesort_ngtp", "bitonic merge sort for N greater than P (more elements than processors, each processor holding N/P of them): the program whose running times this table holds."},
 }
 

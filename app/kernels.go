@@ -204,7 +204,7 @@ func (p *kernelsPage) applyText() bool {
 			*dst = 0
 			return
 		}
-		v, err := units.ParseCount(t)
+		v, err := scenario.ParseParam(key, t)
 		if err != nil && key == "n" && errors.Is(err, units.ErrTooLarge) {
 			// n's own limit, stated as the hint and the engine state it.
 			p.errs[key] = fmt.Sprintf("%s must be a whole number %s; got %s", what, k.RangeN(), t)
@@ -310,7 +310,7 @@ func (p *kernelsPage) Render() app.UI {
 	k, _ := mbram.Lookup(p.s.Kernel)
 	return shell("/",
 		app.H1().Text("Kernels"),
-		app.P().Class("lead").Text("How long will it take? Pick a machine and a kernel; the MBRAM model of seed 000 predicts the time from memory bandwidths, the cache and the branch-misprediction penalty."),
+		app.P().Class("lead").Text("How long will it take? Pick a machine and a kernel; the MBRAM model (Cooperman, Ma and Nguyen) predicts the time from memory bandwidths, the cache and the branch-misprediction penalty."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			app.Section().Class("panel inputs").Aria("label", "Inputs").Body(
@@ -387,7 +387,7 @@ func (p *kernelsPage) renderResult() app.UI {
 				)
 			})),
 		)),
-		app.P().Class("note").Text("A lower bound by construction: the model charges nothing for hits in the smaller caches, TLB misses or instructions (seed 000, section II). Measured times in the seed are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound)."),
+		app.P().Class("note").Text("A lower bound by construction: the model charges nothing for hits in the smaller caches, TLB misses or instructions (the MBRAM paper, section II). Measured times in the MBRAM paper are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound)."),
 	)
 }
 

@@ -29,7 +29,7 @@ func open(t *testing.T, c app.Composer, raw string) app.ClientDispatcher {
 func TestKernelsDefault(t *testing.T) {
 	p := &kernelsPage{}
 	open(t, p, "https://memwall.test/")
-	// Seed 000 Fig. 5: quicksort of 8Mi integers on the 1.7 GHz Pentium 4
+	// The MBRAM paper's Fig. 5: quicksort of 8Mi integers on the 1.7 GHz Pentium 4
 	// is printed as 1.51 s.
 	if math.Abs(p.result.Seconds-1.51) > 0.01 {
 		t.Errorf("default prediction %v s, want 1.51", p.result.Seconds)
@@ -37,7 +37,7 @@ func TestKernelsDefault(t *testing.T) {
 	if want := "https://memwall.test/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4"; p.share != want {
 		t.Errorf("share link %q, want %q", p.share, want)
 	}
-	// The sweep opens as seed 000 Fig. 5: all seven sorts, 200 points each.
+	// The sweep opens as the MBRAM paper's Fig. 5: all seven sorts, 200 points each.
 	if p.sweep.Points != 7*sweepPoints || !strings.Contains(p.sweep.Option, `"type":"log"`) {
 		t.Errorf("sweep: %d points, option %.80s", p.sweep.Points, p.sweep.Option)
 	}

@@ -326,7 +326,7 @@ func (p *machinesPage) onSpecField(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) { p.spec.typed(key, inputValue(ctx)) }
 }
 
-// onDerive applies the MBRAM paper section III.A to the data-sheet numbers and
+// onDerive applies the MBRAM paper's section III.A to the data-sheet numbers and
 // opens the editor on the result.
 func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 	e.PreventDefault()
@@ -377,7 +377,7 @@ func (p *machinesPage) onDerive(ctx app.Context, e app.Event) {
 func (p *machinesPage) Render() app.UI {
 	return shell("/machines",
 		app.H1().Text("Machines"),
-		app.P().Class("lead").Text("A machine is six numbers (seed 000, section II): the sequential and random-access bandwidths of memory, how many sequential streams run at full speed, the largest cache and its line, and the cost of a mispredicted branch. Your machines stay in this browser; export them to keep or share them."),
+		app.P().Class("lead").Text("A machine is six numbers (the MBRAM paper, section II): the sequential and random-access bandwidths of memory, how many sequential streams run at full speed, the largest cache and its line, and the cost of a mispredicted branch. Your machines stay in this browser; export them to keep or share them."),
 		app.If(p.problem != "", app.P().Class("callout warn").Text(p.problem)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
 		p.renderUser(),
@@ -494,7 +494,7 @@ func (p *machinesPage) renderEditor() app.UI {
 func (p *machinesPage) renderDerive() app.UI {
 	return app.Section().ID("derive").Class("panel").Body(
 		app.H2().Text("Derive from specifications"),
-		app.P().Text("Seed 000, section III.A: a bus of w bytes at f transfers per second gives β1 = w·f; a latency of c cycles gives λ = c/f and β2 = B/(λ + B/β1); a pipeline of s stages at clock F gives m = s/F. The values shown are the 2.66 GHz Pentium 4 with DDR-266 of the seed."),
+		app.P().Text("The MBRAM paper, section III.A: a bus of w bytes at f transfers per second gives β1 = w·f; a latency of c cycles gives λ = c/f and β2 = B/(λ + B/β1); a pipeline of s stages at clock F gives m = s/F. The values shown are the 2.66 GHz Pentium 4 with DDR-266 of the MBRAM paper."),
 		app.Form().ID("derive-form").OnSubmit(p.onDerive).Body(
 			app.Div().Class("grid").Body(
 				app.Range(specFields).Slice(func(i int) app.UI {

@@ -428,7 +428,7 @@ func (c *measureDevice) Render() app.UI {
 	}
 	return app.Section().ID("measure").Class("panel").Body(
 		app.H2().Text("Measure this device"),
-		app.P().Text("Runs the calibration of memwall calibrate in this browser: the latency curve, the random-read throughput curve C is read from, the line size B, the sequential and random-access bandwidths β1 and β2, and the branch-misprediction penalty m (μ1 stays the seed's 2). Keep the tab in front while it runs."),
+		app.P().Text("Runs the calibration of memwall calibrate in this browser: the latency curve, the random-read throughput curve C is read from, the line size B, the sequential and random-access bandwidths β1 and β2, and the branch-misprediction penalty m (μ1 stays the MBRAM paper's 2). Keep the tab in front while it runs."),
 		app.Div().Class("row actions").Body(
 			selectField("measure-mode", "Run", mode, []option{
 				{Value: "standard", Label: "standard: 256 MiB, 15 to 30 s"},
@@ -525,7 +525,7 @@ func (c *measureDevice) renderResult(v *measureRun) app.UI {
 			app.TBody().Body(
 				row("beta1", "β1", units.FormatBandwidth(m.Beta1), "copy loop, one stream read and one written (read 1 stream "+m.Notes["beta1_read_1"]+", 2 streams "+m.Notes["beta1_read_2"]+")", spread("beta1"), m.Beta1),
 				row("beta2", "β2", units.FormatBandwidth(m.Beta2), "B / time per independent random read over the whole buffer ("+m.Notes["random_access"]+")", spread("beta2"), m.Beta2),
-				row("mu1", "μ1", strconv.Itoa(m.Mu1), "not measured: the seed's value", "", float64(m.Mu1)),
+				row("mu1", "μ1", strconv.Itoa(m.Mu1), "not measured: the MBRAM paper's value", "", float64(m.Mu1)),
 				row("cache", "C", units.FormatSize(m.C), cacheHow, spread("cache"), float64(m.C)),
 				row("line", "B", units.FormatSize(m.B), lineHow, "", float64(m.B)),
 				row("mispredict", "m", units.FormatSeconds(m.M), "random against sorted branch loop", spread("mispredict"), m.M),

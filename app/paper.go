@@ -36,7 +36,7 @@ func (p *paperPage) OnNav(ctx app.Context) {
 }
 
 func (p *paperPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Paper", "Seed 000 (the MBRAM model) recomputed: every printed prediction of Figs. 3, 4 and 5 beside memwall's, the reason where they differ, and one kernel across several machines.")
+	pageHead(ctx, "Paper", "The MBRAM paper (Cooperman, Ma and Nguyen) recomputed: every printed prediction of Figs. 3, 4 and 5 beside memwall's, the reason where they differ, and one kernel across several machines.")
 	p.lib = loadLibrary(ctx)
 	p.load(fragment)
 }
@@ -92,11 +92,11 @@ func (p *paperPage) onAcross(ctx app.Context, e app.Event) {
 func (p *paperPage) Render() app.UI {
 	return shell("/paper",
 		app.H1().Text("Paper"),
-		app.P().Class("lead").Text("Seed 000 (G. Cooperman, X. Ma, V. H. Nguyen: Static Performance Evaluation for Memory-Bound Computing, the MBRAM model) printed its predictions for four Pentiums. memwall recomputes each one from the seed's formulas and the machine parameters of its Fig. 2."),
+		app.P().Class("lead").Text("The MBRAM paper (G. Cooperman, X. Ma and V. H. Nguyen, Static Performance Evaluation for Memory-Bound Computing: the MBRAM Model, PDPTA 2004) printed its predictions for four Pentiums. memwall recomputes each one from the paper's formulas and the machine parameters of its Fig. 2."),
 		app.Div().ID("lower-bound").Class("callout warn").Body(
-			app.P().Text("Every formula here is a lower bound by construction: the model charges nothing for hits in the smaller caches, for TLB misses or for instructions (seed 000, section II), so a measured time should be at or above its prediction."),
+			app.P().Text("Every formula here is a lower bound by construction: the model charges nothing for hits in the smaller caches, for TLB misses or for instructions (the MBRAM paper, section II), so a measured time should be at or above its prediction."),
 			app.If(len(p.rep.Notes) > 0,
-				app.P().Text("Where memwall's value and the printed one differ by more than rounding, memwall follows these readings of the formulas (DESIGN.md 3.1); the numbers are the footnotes of the table:"),
+				app.P().Text("Where memwall's value and the printed one differ by more than rounding, memwall follows these readings of the formulas; the numbers are the footnotes of the table:"),
 				app.Ul().ID("readings").Body(app.Range(p.rep.Notes).Slice(func(i int) app.UI {
 					n := p.rep.Notes[i]
 					return app.Li().Body(
@@ -125,7 +125,7 @@ func (p *paperPage) renderReplication() app.UI {
 		app.P().ID("replication-summary").Text(fmt.Sprintf("%d printed predictions: %d agree with memwall to the printed precision, %d differ by more than rounding, for the %d reasons under the table. Each kernel opens that calculation on the Kernels page.",
 			len(v.Rows), v.Agree, differ, len(v.Notes))),
 		app.Div().Class("table-wrap").Body(app.Table().ID("replication-table").Body(
-			app.Caption().Text("Seed 000 Figs. 3–5 recomputed (times in seconds)"),
+			app.Caption().Text("The MBRAM paper's Figs. 3–5 recomputed (times in seconds)"),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("Figure"),
 				app.Th().Scope("col").Text("Machine"),
@@ -172,7 +172,7 @@ func (p *paperPage) renderReplication() app.UI {
 			)
 		})),
 		app.P().Class("note").Body(
-			app.Text("Measured and printed times are given to the seed's precision, memwall's to one more digit; a row agrees when both round to the same printed value. The command line prints the same table: "),
+			app.Text("Measured and printed times are given to the MBRAM paper's precision, memwall's to one more digit; a row agrees when both round to the same printed value. The command line prints the same table: "),
 			app.Code().Text("memwall replicate mbram"),
 			app.Text("."),
 		),
@@ -189,7 +189,7 @@ func (p *paperPage) renderFig1() app.UI {
 		app.H2().Text("Fig. 1: the same program on four generations of Pentium"),
 		app.P().Text("The traditional permutation product Z[i] = Y[X[i]] fetches a cache line from a random place for every element; the two-pass algorithm streams everything through the cache three times instead. Which is faster depends on the machine: on the ratio of sequential to random bandwidth and on the line size."),
 		app.P().ID("fig1-verdict").Class("verdict").Aria("live", "polite").Text(v.Sentence),
-		&chart{ID: "fig1-chart", Label: "Predicted time of the traditional and the two-pass permutation product for N = 2^20 on four Pentiums, oldest to newest, with the seed's measured times as markers", Option: v.Option, Height: 360},
+		&chart{ID: "fig1-chart", Label: "Predicted time of the traditional and the two-pass permutation product for N = 2^20 on four Pentiums, oldest to newest, with the MBRAM paper's measured times as markers", Option: v.Option, Height: 360},
 		app.Div().Class("table-wrap").Body(app.Table().ID("fig1-table").Body(
 			app.Caption().Text("Permutation product of N = 2^20 four-byte elements"),
 			app.THead().Body(app.Tr().Body(
@@ -216,7 +216,7 @@ func (p *paperPage) renderFig1() app.UI {
 				)
 			})),
 		)),
-		app.P().Class("note").Text("Bars: memwall's predictions with the stated N = 2^20 (footnotes 1 and 2 above explain why the printed column differs). Diamonds: the times the seed measured."),
+		app.P().Class("note").Text("Bars: memwall's predictions with the stated N = 2^20 (footnotes 1 and 2 above explain why the printed column differs). Diamonds: the times the MBRAM paper measured."),
 	)
 }
 

@@ -38,7 +38,7 @@ func TestPaperReplication(t *testing.T) {
 	html := app.HTMLString(p)
 
 	if got := strings.Count(html, "data-figure="); got != len(want) {
-		t.Errorf("the table has %d rows, want %d (seed 000 prints 19)", got, len(want))
+		t.Errorf("the table has %d rows, want %d (the MBRAM paper prints 19)", got, len(want))
 	}
 	summary := fmt.Sprintf("%d printed predictions: %d agree with memwall to the printed precision, %d differ by more than rounding, for the %d reasons",
 		len(want), agree, len(want)-agree, len(reasons))
@@ -91,7 +91,7 @@ func TestPaperReplication(t *testing.T) {
 		}
 	}
 
-	// Seed 000 Fig. 5: quicksort printed 1.51 s; memwall 1.514 s.
+	// The MBRAM paper's Fig. 5: quicksort printed 1.51 s; memwall 1.514 s.
 	for _, r := range p.rep.Rows {
 		if r.Kernel == "quicksort" && (r.printedText() != "1.51" || r.engineText() != "1.514" || !r.Matches) {
 			t.Errorf("quicksort row: printed %s, memwall %s, agree %v", r.printedText(), r.engineText(), r.Matches)
@@ -105,7 +105,7 @@ func TestPaperReplication(t *testing.T) {
 }
 
 // TestPaperFig1 checks the Fig. 1 story: the two-pass algorithm loses on
-// the Pentium II and III and wins on both Pentium 4s (seed 000 Figs. 1 and
+// the Pentium II and III and wins on both Pentium 4s (the MBRAM paper's Figs. 1 and
 // 3), and the sentence names the machines from the numbers.
 func TestPaperFig1(t *testing.T) {
 	p := &paperPage{}

@@ -62,7 +62,7 @@ func buildReplication() replicationView {
 			pr.KernelName = k.Name
 		}
 		if ok {
-			// The seed states no bucket count for the matrix product; the
+			// The paper states no bucket count for the matrix product; the
 			// Kernels page reads b in every link, so it gets the default.
 			params := r.Params
 			if params.Buckets == 0 {
@@ -78,7 +78,7 @@ func buildReplication() replicationView {
 		} else {
 			reason := r.Reason
 			if reason == "" {
-				reason = "The values differ by more than the printed precision; the seed gives no inputs that explain it."
+				reason = "The values differ by more than the printed precision; the MBRAM paper gives no inputs that explain it."
 			}
 			n := 0
 			for i := range v.Notes {
@@ -103,16 +103,16 @@ func buildReplication() replicationView {
 func designReading(kernel string) string {
 	switch kernel {
 	case "perm-twopass":
-		return "Two-pass permutation product (Fig. 3): 10w·N/β2, the seed's 40N/β2 for w = 4, computed with the stated N = 2^20; the printed column matches N = 10^6 and is shown beside it."
+		return "Two-pass permutation product (Fig. 3): 10w·N/β2, the MBRAM paper's 40N/β2 for w = 4, computed with the stated N = 2^20; the printed column matches N = 10^6 and is shown beside it."
 	case "perm":
-		return "Traditional permutation product (Fig. 3): (3w/β1 + B/β2)·N, the seed's (12/β1 + B/β2)·N for w = 4, computed with the stated N = 2^20; the printed column matches it only on the 2.66 GHz Pentium 4."
+		return "Traditional permutation product (Fig. 3): (3w/β1 + B/β2)·N, the MBRAM paper's (12/β1 + B/β2)·N for w = 4, computed with the stated N = 2^20; the printed column matches it only on the 2.66 GHz Pentium 4."
 	case "bucket", "bucket-count":
 		return "Bucket sorts (Fig. 5): the printed formulas with C in bytes throughout, as for every other sort; the printed 0.47 s and 0.57 s need C in different units in different terms."
 	}
 	return "The formula as printed, with the stated workload."
 }
 
-// Formatting as `memwall replicate mbram` prints it: the seed's values to
+// Formatting as `memwall replicate mbram` prints it: the paper's values to
 // their printed precision, memwall's to one more digit.
 func (r paperRow) measuredText() string { return strconv.FormatFloat(r.Measured, 'f', r.Decimals, 64) }
 func (r paperRow) printedText() string  { return strconv.FormatFloat(r.Printed, 'f', r.Decimals, 64) }
@@ -122,7 +122,7 @@ func (r paperRow) diffText() string     { return fmt.Sprintf("%+.1f %%", 100*r.R
 // label names the row as the tests and screen readers find it.
 func (r paperRow) label() string { return r.Figure + " " + r.Kernel }
 
-// sizeText writes N (or n for the matrix product) as the seed does: 2^20,
+// sizeText writes N (or n for the matrix product) as the paper does: 2^20,
 // 8Mi, or a plain number.
 func (r paperRow) sizeText() string {
 	if nIsDimension(r.Kernel) {
@@ -135,7 +135,7 @@ func (r paperRow) sizeText() string {
 // the story in this order).
 var fig1Machines = []string{"p2-0.35-pc66", "p3-0.6-pc100", "p4-1.7-pc133", "p4-2.66-ddr266"}
 
-// fig1N is the element count of the MBRAM paper Fig. 3.
+// fig1N is the element count of the MBRAM paper's Fig. 3.
 const fig1N = 1 << 20
 
 // fig1Row is one machine of the Fig. 1 story.
@@ -186,7 +186,7 @@ func buildFig1(rep replicationView) fig1View {
 }
 
 // fig1Sentence says, from the numbers, on which machines the two-pass
-// algorithm is predicted to win, and whether the seed's measurements agree.
+// algorithm is predicted to win, and whether the paper's measurements agree.
 func fig1Sentence(rows []fig1Row) string {
 	var win, lose []string
 	agree := 0
@@ -211,9 +211,9 @@ func fig1Sentence(rows []fig1Row) string {
 	}
 	switch agree {
 	case len(rows):
-		s += "; the seed's measured times (Fig. 3) say the same on every machine."
+		s += "; the MBRAM paper's measured times (Fig. 3) say the same on every machine."
 	default:
-		s += fmt.Sprintf("; the seed's measured times (Fig. 3) agree on %d of the %d machines.", agree, len(rows))
+		s += fmt.Sprintf("; the MBRAM paper's measured times (Fig. 3) agree on %d of the %d machines.", agree, len(rows))
 	}
 	return s
 }
@@ -239,7 +239,7 @@ func axisName(name string) string {
 }
 
 // fig1Option draws grouped bars (traditional, two-pass) per machine with
-// the seed's measured times as markers on their bars.
+// the paper's measured times as markers on their bars.
 func fig1Option(rows []fig1Row) string {
 	cats := make([]string, len(rows))
 	trad := make([]float64, len(rows))
@@ -270,7 +270,7 @@ func fig1Option(rows []fig1Row) string {
 			map[string]any{"type": "bar", "name": "traditional, predicted", "data": trad, "itemStyle": map[string]any{"color": "#5470c6"}, "markPoint": markers(mTrad)},
 			map[string]any{"type": "bar", "name": "two-pass, predicted", "data": two, "itemStyle": map[string]any{"color": "#fac858"}, "markPoint": markers(mTwo)},
 			// No data: the legend entry that explains the markers.
-			map[string]any{"type": "scatter", "name": "measured (seed 000, Fig. 3)", "data": []any{}, "symbol": "diamond", "symbolSize": 12,
+			map[string]any{"type": "scatter", "name": "measured (the MBRAM paper, Fig. 3)", "data": []any{}, "symbol": "diamond", "symbolSize": 12,
 				"itemStyle": map[string]any{"color": "#1b1f24"}},
 		},
 	})
@@ -385,7 +385,7 @@ func kernelShort(k mbram.Kernel) string {
 
 // acrossOptions are the select's choices: the pair first, then each kernel.
 func acrossOptions() []option {
-	opts := []option{{Value: acrossPair, Label: "Two-pass against traditional permutation product", Group: "Seed 000 Fig. 1"}}
+	opts := []option{{Value: acrossPair, Label: "Two-pass against traditional permutation product", Group: "The MBRAM paper's Fig. 1"}}
 	for _, k := range mbram.Kernels() {
 		opts = append(opts, option{Value: k.ID, Label: k.Name, Group: familyName(k.Family)})
 	}

@@ -104,8 +104,8 @@ func (p *programPage) renderParams() app.UI {
 		app.H2().Text("Params"),
 		app.If(len(fields) == 0, app.P().Class("note").Text("The program declares no params (write param N = 2^20 to get a field).")),
 		app.Div().Class("grid").Body(fields...),
-		textField{ID: "f-seed", Label: "Data seed", Value: p.form.shown["seed"], Hint: "the same seed gives the same data", Err: p.errs["seed"], OnInput: p.onField("seed"), Size: 8}.UI(),
-		selectField("predictor", "Branch predictor", p.s.Predictor, []option{{Value: "majority", Label: "majority (the paper's idealised rule)"}, {Value: "2bit", Label: "2-bit counter per branch"}}, p.onPredictor),
+		textField{ID: "f-seed", Label: "Random seed of the data", Value: p.form.shown["seed"], Hint: "the same seed gives the same data", Err: p.errs["seed"], OnInput: p.onField("seed"), Size: 8}.UI(),
+		selectField("predictor", "Branch predictor", p.s.Predictor, []option{{Value: "majority", Label: "majority (the MBRAM paper's idealised rule)"}, {Value: "2bit", Label: "2-bit counter per branch"}}, p.onPredictor),
 		selectField("branches", "Branches charged", p.s.Branches, []option{{Value: "all", Label: "every condition, loop tests included"}, {Value: "data", Label: "conditions on loaded data (as the built-in kernels)"}}, p.onBranches),
 	)
 }
@@ -130,7 +130,7 @@ func (p *programPage) renderOutcome() app.UI {
 		return sec.Body(
 			app.H2().Text("Result"),
 			app.P().ID("status-text").Aria("live", "polite").Text("Press Run to simulate the program, Predict for a size too large to simulate, or compare two programs over the size."),
-			app.P().Class("note").Text("Every array element read or written is a memory access at its address, every condition a branch; the simulator charges B/β1 for a line that continues a sequential stream, B/β2 for any other, and m for each mispredicted branch. Like the paper's closed forms, the time is a lower bound on the paper's machines."),
+			app.P().Class("note").Text("Every array element read or written is a memory access at its address, every condition a branch; the simulator charges B/β1 for a line that continues a sequential stream, B/β2 for any other, and m for each mispredicted branch. Like the MBRAM paper's closed forms, the time is a lower bound on the paper's machines."),
 		)
 	}
 	var status string

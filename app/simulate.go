@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -42,7 +41,7 @@ type simulatePage struct {
 
 	share, shareErr string
 
-	run  job      // the current run; progress of older runs is dropped
+	job  job      // the current run; progress of older runs is dropped
 	view *simView // the running or last run; nil before the first
 }
 
@@ -52,7 +51,7 @@ const (
 )
 
 // simDefaultN is the page's default size: quicksort of 1Mi keys simulates
-// in about a second in a browser, where the 8Mi of the MBRAM paper Fig. 5 takes
+// in about a second in a browser, where the 8Mi of the MBRAM paper's Fig. 5 takes
 // several (the link or the field gives 8Mi in one edit).
 const simDefaultN = 1 << 20
 
@@ -88,15 +87,15 @@ func (p *simulatePage) OnDismount() { p.stop() }
 func (p *simulatePage) init(ctx app.Context, fragment string) {
 	pageHead(ctx, "Simulate", "Run a sort, a permutation product or a matrix product, or replay a memory trace, through the MBRAM model's cache and branch rules, and compare with the closed form.")
 	p.lib = loadLibrary(ctx)
-	base := scenario.Default(presets.Machine)
+	base := scenario.DefaultRun(presets.Machine)
 	base.Params.N = simDefaultN
-	r := parseSimFragment(fragment, base, presets.Machine)
+	r, problems := scenario.ParseRunFragment(fragment, base, presets.Machine)
 	p.linkMsgs = p.linkMsgs[:0]
-	for _, pr := range r.problems {
+	for _, pr := range problems {
 		p.linkMsgs = append(p.linkMsgs, pr.Error())
 	}
 	p.linkMachine = nil
-	s := r.s
+	s := r.Scenario
 	if s.Machine.ID == "" {
 		if m, ok := p.lib.match(s.Machine); ok {
 			s.Machine = m
@@ -105,7 +104,7 @@ func (p *simulatePage) init(ctx app.Context, fragment string) {
 			p.linkMachine = &m
 		}
 	}
-	p.s, p.seed, p.pred = s, r.seed, r.pred
+	p.s, p.seed, p.pred = s, r.Seed, r.Pred()
 	if p.source == "" {
 		p.source = sourceKernel
 		p.format = trace.Detect
@@ -117,74 +116,15 @@ func (p *simulatePage) init(ctx app.Context, fragment string) {
 	p.checkSim(p.s.Params)
 }
 
-// simLink is what a Simulate link holds.
-type simLink struct {
-	s        scenario.Scenario
-	seed     uint64
-	pred     sim.Predictor
-	problems scenario.Problems
+// run is the page's kernel run as the model's scenario.
+func (p *simulatePage) run() scenario.Run {
+	return scenario.Run{Scenario: p.s, Seed: p.seed, Predictor: p.pred.String()}
 }
 
-// parseSimFragment reads a Simulate link: seed and pred here, every other
-// key through scenario.ParseFragment, so machines and workloads read exactly
-// as on the Kernels page. Like it, it never fails: bad keys become problems
-// and the defaults stay.
-func parseSimFragment(fragment string, base scenario.Scenario, presets scenario.Lookup) simLink {
-	out := simLink{s: base, seed: 1, pred: sim.Majority}
-	fragment = strings.TrimPrefix(fragment, "#")
-	if len(fragment) > scenario.MaxFragment {
-		out.problems = scenario.Problems{{Field: "link", Msg: fmt.Sprintf("the link's inputs are %d bytes long, more than the %d accepted; nothing was read from them", len(fragment), scenario.MaxFragment)}}
-		return out
-	}
-	var rest []string
-	for _, pair := range strings.Split(fragment, "&") {
-		k, v, _ := strings.Cut(pair, "=")
-		key, err := url.QueryUnescape(k)
-		if err != nil || (key != "seed" && key != "pred") {
-			rest = append(rest, pair)
-			continue
-		}
-		val, err := url.QueryUnescape(v)
-		if err == nil {
-			switch key {
-			case "seed":
-				out.seed, err = parseSeed(val)
-			case "pred":
-				out.pred, err = sim.ParsePredictor(strings.TrimSpace(val))
-				if err != nil {
-					err = errors.New(`the branch predictor is "majority" or "2bit"`)
-				}
-			}
-		}
-		if err != nil {
-			out.problems = append(out.problems, scenario.Problem{Field: key, Msg: err.Error()})
-		}
-	}
-	s, probs := scenario.ParseFragment(strings.Join(rest, "&"), base, presets)
-	// The sweep and comparison keys belong to the Kernels page; a link
-	// from there opens here with its machine and workload.
-	s.Compare, s.SweepFrom, s.SweepTo = nil, 0, 0
-	out.s = s
-	out.problems = append(out.problems, probs...)
-	return out
-}
-
-func parseSeed(t string) (uint64, error) {
-	v, err := strconv.ParseUint(strings.TrimSpace(t), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("the seed is a whole number from 0 to %d", uint64(1<<64-1))
-	}
-	return v, nil
-}
-
-// simFragment writes the inputs of a kernel run as a link fragment.
-func simFragment(s scenario.Scenario, seed uint64, pred sim.Predictor, presets scenario.Lookup) (string, error) {
-	s.Compare, s.SweepFrom, s.SweepTo = nil, 0, 0
-	f, err := s.Fragment(presets)
-	if err != nil {
-		return "", err
-	}
-	return f + "&seed=" + strconv.FormatUint(seed, 10) + "&pred=" + pred.String(), nil
+// onDownload offers the run as a scenario file, which memwall simulate
+// reads with --scenario.
+func (p *simulatePage) onDownload(ctx app.Context, e app.Event) {
+	download("memwall-simulation.json", "application/json", p.run().JSON())
 }
 
 func (p *simulatePage) resetText(ctx app.Context) {
@@ -229,7 +169,7 @@ func (p *simulatePage) applyText() bool {
 	params := p.s.Params
 	k, _ := mbram.Lookup(p.s.Kernel)
 	count := func(key, what string, dst *int64) {
-		v, err := units.ParseCount(strings.TrimSpace(p.form.text[key]))
+		v, err := scenario.ParseParam(key, p.form.text[key])
 		if err != nil {
 			p.errs[key] = what + ": " + err.Error()
 			return
@@ -241,9 +181,9 @@ func (p *simulatePage) applyText() bool {
 	if hasParam(k, "b") {
 		count("b", "buckets", &params.Buckets)
 	}
-	seed, err := parseSeed(p.form.text["seed"])
+	seed, err := scenario.ParseSeed(p.form.text["seed"])
 	if err != nil {
-		p.errs["seed"] = "seed: " + err.Error()
+		p.errs["seed"] = "Random seed: " + err.Error()
 	}
 	if len(p.errs) > 0 || !p.checkSim(params) {
 		return false
@@ -259,7 +199,7 @@ func (p *simulatePage) writeURL(ctx app.Context) {
 }
 
 func (p *simulatePage) shareLink(ctx app.Context) *url.URL {
-	frag, err := simFragment(p.s, p.seed, p.pred, presets.Machine)
+	frag, err := p.run().Fragment(presets.Machine)
 	u, msg := shareURL(ctx, frag, err)
 	p.share, p.shareErr = "", msg
 	if u != nil {
@@ -339,7 +279,7 @@ func (p *simulatePage) onSubmit(ctx app.Context, e app.Event) {
 	p.start(ctx)
 }
 
-func (p *simulatePage) onCancel(ctx app.Context, e app.Event) { p.run.cancelRun() }
+func (p *simulatePage) onCancel(ctx app.Context, e app.Event) { p.job.cancelRun() }
 
 func (p *simulatePage) onSaveLinkMachine(ctx app.Context, e app.Event) {
 	if p.linkMachine == nil {
@@ -367,7 +307,7 @@ func (p *simulatePage) Render() app.UI {
 	busy := p.running()
 	return shell("/simulate",
 		app.H1().Text("Simulate"),
-		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (seed 000, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it."),
+		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (the MBRAM paper, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			app.Form().Class("panel inputs").Aria("label", "Inputs").OnSubmit(p.onSubmit).Body(
@@ -386,7 +326,7 @@ func (p *simulatePage) Render() app.UI {
 				app.If(p.source == sourceKernel, p.renderKernelInputs(k)).Else(p.renderTraceInputs()),
 				// A trace has memory accesses only: no branch to predict.
 				app.If(p.source == sourceKernel, selectField("predictor", "Branch predictor", p.pred.String(), []option{
-					{Value: sim.Majority.String(), Label: "majority (the seed's idealised rule)"},
+					{Value: sim.Majority.String(), Label: "majority (the MBRAM paper's idealised rule)"},
 					{Value: sim.TwoBit.String(), Label: "2-bit saturating counter"},
 				}, p.onPredictor)),
 				app.Div().Class("row actions").Body(
@@ -417,7 +357,7 @@ func (p *simulatePage) renderKernelInputs(k mbram.Kernel) app.UI {
 			app.If(hasParam(k, "b"),
 				textField{ID: "b", Label: "b, buckets per pass", Value: p.form.shown["b"], Hint: "2 to 65536", Err: p.errs["b"], OnInput: p.onText("b"), Size: 6}.UI(),
 			),
-			textField{ID: "seed", Label: "seed of the data", Value: p.form.shown["seed"], Hint: "a whole number", Err: p.errs["seed"], OnInput: p.onText("seed"), Size: 8}.UI(),
+			textField{ID: "seed", Label: "Random seed of the data", Value: p.form.shown["seed"], Hint: "a whole number; the same seed gives the same data", Err: p.errs["seed"], OnInput: p.onText("seed"), Size: 8}.UI(),
 		),
 	)
 }
@@ -466,10 +406,11 @@ func (p *simulatePage) renderShare() app.UI {
 				app.Label().For("share-link").Class("visually-hidden").Text("Link to this simulation"),
 				app.Input().ID("share-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 				app.Button().ID("copy-link").Text("Copy link").OnClick(p.onCopy),
+				downloadButton("sim-download", p.onDownload),
 			),
 		).Else(
 			app.P().Class("error").Text(p.shareErr),
 		),
-		app.P().Class("note").Text("The link holds the machine, the kernel, n, w, b, the seed and the predictor after the #. Opened, it fills the form; a small run starts by itself, a large one waits for Run. A trace file does not go into a link."),
+		app.P().Class("note").Text("The link holds the machine, the kernel, n, w, b, the random seed and the predictor after the #. Opened, it fills the form; a small run starts by itself, a large one waits for Run. A trace file does not go into a link. memwall simulate reads the link with --link and the file with --scenario."),
 	)
 }

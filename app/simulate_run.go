@@ -155,7 +155,7 @@ func (p *simulatePage) start(ctx app.Context) {
 		if hasParam(mustKernel(p.s.Kernel), "b") {
 			v.what += fmt.Sprintf(", b = %d", p.s.Params.Buckets)
 		}
-		v.what += fmt.Sprintf(", seed %d, on %s, %s predictor", p.seed, p.s.Machine.Name, p.pred)
+		v.what += fmt.Sprintf(", random seed %d, on %s, %s predictor", p.seed, p.s.Machine.Name, p.pred)
 		v.unit = "accesses"
 		if b, err := mbram.Predict(p.s.Machine, p.s.Kernel, p.s.Params); err != nil {
 			v.closedErr = err.Error()
@@ -178,7 +178,7 @@ func (p *simulatePage) start(ctx app.Context) {
 	file := p.file
 	format := p.format
 	var st trace.Stats
-	p.run.start(ctx, func(rctx context.Context, t *jobTask) error {
+	p.job.start(ctx, func(rctx context.Context, t *jobTask) error {
 		if v.isTrace {
 			r := newFileReader(file.value, file.size)
 			var err error
@@ -255,7 +255,7 @@ func (p *simulatePage) finish(res sim.Result, st trace.Stats, wall time.Duration
 
 // stop cancels the current run, if any; its last report is dropped.
 func (p *simulatePage) stop() {
-	p.run.stop()
+	p.job.stop()
 	if p.view != nil && p.view.state == stateRunning {
 		p.view.state = stateCancelled
 	}
@@ -533,7 +533,7 @@ func (p *simulatePage) renderResults() app.UI {
 			&chart{ID: "cost-chart", Label: "Simulated time accumulating over the run, by term, against accesses", Option: v.chart, Height: 340},
 		),
 		app.If(len(v.res.Phases) > 0 && v.state != stateRunning, phasesTable(v.res.Phases)),
-		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (seed 000, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow."),
+		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (the MBRAM paper, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow."),
 	)
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"memwall/engine/kernels"
 	"memwall/engine/mbram"
-	"memwall/engine/scenario"
 	"memwall/engine/sim"
 	"memwall/presets"
 )
@@ -59,41 +58,6 @@ func TestSimulateLargeLinkWaits(t *testing.T) {
 	}
 }
 
-func TestSimulateLinkProblems(t *testing.T) {
-	for _, c := range []struct {
-		frag string
-		want []string // keys with problems
-	}{
-		{"seed=-3&pred=perfect&kernel=heapsort", []string{"seed", "pred"}},
-		{"kernel=<script>alert(1)</script>&n=2^12", []string{"kernel"}},
-		{"%E0%A4%A&seed=%zz", []string{"link"}},
-		{strings.Repeat("seed=1&", 1000), []string{"link"}},
-	} {
-		r := parseSimFragment(c.frag, scenario.Default(presets.Machine), presets.Machine)
-		for _, k := range c.want {
-			if r.problems.Field(k) == "" {
-				t.Errorf("%.40q: no problem for %s in %v", c.frag, k, r.problems)
-			}
-		}
-	}
-	// Kernels-page keys are accepted and dropped.
-	r := parseSimFragment("machine=p4-1.7-pc133&kernel=radix&n=2^20&b=256&cmp=bucket&from=1Ki", scenario.Default(presets.Machine), presets.Machine)
-	if len(r.problems) > 0 || r.s.Kernel != "radix" || r.s.Params.Buckets != 256 || len(r.s.Compare) > 0 || r.s.SweepFrom != 0 {
-		t.Errorf("a Kernels link: %+v %v", r.s, r.problems)
-	}
-	// A round trip keeps an inline machine, the seed and the predictor.
-	s := r.s
-	s.Machine.ID, s.Machine.Name, s.Machine.B = "", "Lab", 64
-	f, err := simFragment(s, 1<<63, sim.TwoBit, presets.Machine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back := parseSimFragment(f, scenario.Default(presets.Machine), presets.Machine)
-	if len(back.problems) > 0 || back.seed != 1<<63 || back.pred != sim.TwoBit || back.s.Machine.Name != "Lab" || back.s.Machine.B != 64 || back.s.Machine.Beta1 != s.Machine.Beta1 || back.s.Params != s.Params {
-		t.Errorf("round trip of %q: %+v %v", f, back, back.problems)
-	}
-}
-
 func TestSimulateFieldMessages(t *testing.T) {
 	p := &simulatePage{}
 	open(t, p, "https://memwall.test/simulate")
@@ -127,7 +91,7 @@ func TestSimulateCancel(t *testing.T) {
 		p.onCancel(ctx, app.Event{})
 	}})
 	d.Consume()
-	if p.view == nil || p.view.state != stateCancelled || p.run.running() {
+	if p.view == nil || p.view.state != stateCancelled || p.job.running() {
 		t.Fatalf("after Cancel: %+v", p.view)
 	}
 	if p.view.res.Counts.Accesses >= 1<<22 {

@@ -14,6 +14,8 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
+	"memwall/engine/link"
+	"memwall/engine/speedup"
 	"memwall/engine/units"
 	"memwall/presets"
 )
@@ -79,7 +81,7 @@ type speedupInputs struct {
 // Link keys of the Speedup page, in the order links write them.
 var speedupKeys = []string{"data", "y", "terms", "region", "w", "n", "pfrom", "pto", "model", "work"}
 
-const defaultWork = "N*log2(N)^2"
+const defaultWork = speedup.DefaultWork
 
 // bigData is the row count above which fitting waits for typing to pause:
 // a fit of 10 000 rows takes tens of milliseconds, too long per keystroke.
@@ -99,7 +101,7 @@ func (p *speedupPage) OnNav(ctx app.Context) {
 // init reads the page state from a fragment over the defaults of the data
 // set it names.
 func (p *speedupPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Speedup", "Fit a functional form T(N, P) to measured parallel running times and predict speedup and its roll-off point, beside Amdahl, Gustafson and Sun–Ni (seed 002).")
+	pageHead(ctx, "Speedup", "Fit a functional form T(N, P) to measured parallel running times and predict speedup and its roll-off point, beside Amdahl, Gustafson and Sun–Ni (Chittor's thesis).")
 	p.load(fragment)
 }
 
@@ -121,6 +123,8 @@ func (p *speedupPage) load(fragment string) {
 		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; Table 6 is shown with the link's terms and region until you import the file again")
 		id = table6
 	default:
+		// An id of an earlier version names the same set.
+		id = presets.CurrentID(id)
 		if _, err := presets.Dataset(id); err != nil {
 			p.linkMsgs = append(p.linkMsgs, "data: "+err.Error())
 			id = table6
@@ -148,10 +152,10 @@ func (p *speedupPage) load(fragment string) {
 	}
 	p.model = ""
 	if id, ok := vals["model"]; ok {
-		if _, found := presets.FittedModelByID(id); found {
-			p.model = id
+		if m, found := presets.FittedModelByID(id); found {
+			p.model = m.ID
 		} else {
-			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("model: no published model %s (known: seed002-eq13 … seed002-eq18)", quoteShort(id)))
+			p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("model: no published model %s (known: chittor-eq13 … chittor-eq18)", quoteShort(id)))
 		}
 	}
 	p.weighting = fit.Auto
@@ -244,60 +248,36 @@ func maxOf(xs []float64) float64 {
 	return m
 }
 
-// applyText parses every field. It changes the inputs only when all of
-// them read, and marks each field that does not.
+// applyText parses every field through the model's scenario. It changes
+// the inputs only when all of them read, and marks each field that does not.
 func (p *speedupPage) applyText() bool {
+	in := p.inputs()
+	if !p.curvesPossible() {
+		// Without N and P columns the chart's fields are not read.
+		delete(in, "n")
+	}
+	frame := p.frame()
+	if !p.curvesPossible() {
+		frame = fit.Frame{}
+	}
+	sc, es := speedup.ParseScenario(in, frame)
 	p.errs = map[string]string{}
-	p.termsAt = -1
-	var in speedupInputs
-	terms, err := fit.ParseTerms(p.text["terms"])
-	if err != nil {
-		var se *fit.SyntaxError
-		if errors.As(err, &se) {
-			p.termsAt = se.Offset
-		}
-		p.errs["terms"] = "Terms: " + err.Error() + ". Write terms separated by commas, as products and quotients of N, P, numbers, ^ and log2( ), e.g. 1, N/P*log2(P)^2, P*log2(P)."
-	} else if len(terms) > 30 {
-		p.errs["terms"] = fmt.Sprintf("Terms: %d terms; at most 30 are accepted", len(terms))
+	for _, e := range es {
+		p.errs[e.Field] = e.Msg
 	}
-	in.terms = terms
-	if r := strings.TrimSpace(p.text["region"]); r != "" {
-		c, err := fit.ParseCond(r)
-		if err != nil {
-			p.errs["region"] = "Characterisation region: " + err.Error() + ". Write comparisons joined by && and ||, e.g. N <= 2^9 && P <= 2^4; leave it empty to fit every row."
-		}
-		in.cond = c
-	}
-	if p.curvesPossible() {
-		n, err := units.ParseCount(strings.TrimSpace(p.text["n"]))
-		switch {
-		case err != nil:
-			p.errs["n"] = "N for the speedup chart: " + err.Error() + " (e.g. 8192, 8Ki, 2^13)"
-		case n < 2 || n > 1<<40:
-			p.errs["n"] = "N for the speedup chart: between 2 and 2^40"
-		}
-		in.n = float64(n)
-		in.pFrom, in.pTo = parsePRange(p.text["pfrom"], p.text["pto"], in.n, p.errs)
-		if w := strings.TrimSpace(p.text["work"]); w != "" {
-			t, err := fit.ParseTerm(w)
-			if err == nil {
-				for _, v := range t.Vars() {
-					if v != "N" {
-						err = fmt.Errorf("it reads %s; W is a function of N only", v)
-					}
-				}
-			}
-			if err != nil {
-				p.errs["work"] = "Work W(N) for Sun–Ni: " + err.Error() + " (e.g. N*log2(N)^2; empty leaves the curve out)"
-			}
-			in.work = t
-		}
-	}
+	p.termsAt = sc.TermsAt
 	if len(p.errs) > 0 {
 		return false
 	}
-	p.spec = in
+	p.spec = speedupInputs{terms: sc.Terms, cond: sc.Region, n: sc.N, work: sc.Work, pFrom: sc.PFrom, pTo: sc.PTo}
 	return true
+}
+
+// inputs are the page's state as the model's inputs.
+func (p *speedupPage) inputs() link.Inputs {
+	return link.Inputs{"data": p.data, "y": p.yCol, "terms": p.text["terms"], "region": p.text["region"],
+		"w": p.weighting.String(), "n": p.text["n"], "pfrom": p.text["pfrom"], "pto": p.text["pto"],
+		"model": p.model, "work": p.text["work"]}
 }
 
 // curvesPossible reports whether the data can give speedup curves: it has
@@ -504,6 +484,12 @@ func (p *speedupPage) useFile(ctx app.Context, name string, t *dataset.Table) {
 func mustTerms(s string) []fit.Term {
 	t, _ := fit.ParseTerms(s)
 	return t
+}
+
+// onDownloadScenario offers the inputs as a scenario file, which memwall
+// fit reads with --scenario. An imported file's data is not in it.
+func (p *speedupPage) onDownloadScenario(ctx app.Context, e app.Event) {
+	download("memwall-speedup.json", "application/json", speedup.Form.JSON(p.inputs()))
 }
 
 func (p *speedupPage) onCopy(ctx app.Context, e app.Event) {

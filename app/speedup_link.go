@@ -1,17 +1,14 @@
 package app
 
 import (
-	"fmt"
 	"math"
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"memwall/engine/scenario"
+	"memwall/engine/link"
 )
 
 // The Speedup and Data pages keep their state in the URL fragment as
@@ -22,35 +19,16 @@ import (
 // 100 characters; a longer value is refused before it is parsed.
 const maxLinkValue = 1000
 
-// linkEscape writes a value for a fragment. Letters, digits and the
-// characters of the term language that a fragment allows as they are
-// (* / ( ) , .) stay readable; a space becomes "+", and everything else,
-// including the separators & and = and the + sign, is percent-encoded.
-func linkEscape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ':
-			b.WriteByte('+')
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~*/(),:!", c) >= 0:
-			b.WriteByte(c)
-		default:
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
-}
+// linkEscape writes a value for a fragment (package link).
+func linkEscape(s string) string { return link.Escape(s) }
 
 // linkFragment joins the pairs in the given order, leaving out empty values.
 func linkFragment(pairs [][2]string) string {
-	var parts []string
+	var b link.Builder
 	for _, kv := range pairs {
-		if kv[1] != "" {
-			parts = append(parts, kv[0]+"="+linkEscape(kv[1]))
-		}
+		b.Add(kv[0], kv[1])
 	}
-	return strings.Join(parts, "&")
+	return b.String()
 }
 
 // parseLink reads a fragment into values by key. It never fails: every
@@ -58,57 +36,8 @@ func linkFragment(pairs [][2]string) string {
 // plain text; the pages show them only through go-app's text nodes and
 // attribute setters, so markup in a link is shown as text, never run.
 func parseLink(fragment string, allowed []string) (map[string]string, []string) {
-	fragment = strings.TrimPrefix(fragment, "#")
-	vals := map[string]string{}
-	if fragment == "" {
-		return vals, nil
-	}
-	if len(fragment) > scenario.MaxFragment {
-		return vals, []string{fmt.Sprintf("the link's part after # is %d characters long; at most %d are read, so it was ignored", len(fragment), scenario.MaxFragment)}
-	}
-	known := map[string]bool{}
-	for _, k := range allowed {
-		known[k] = true
-	}
-	var msgs []string
-	for _, part := range strings.Split(fragment, "&") {
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		key, err := url.QueryUnescape(k)
-		if err != nil || !known[key] {
-			msgs = append(msgs, fmt.Sprintf("unknown key %s was ignored (known: %s)", quoteShort(k), strings.Join(allowed, ", ")))
-			continue
-		}
-		val, err := url.QueryUnescape(v)
-		switch {
-		case err != nil:
-			msgs = append(msgs, fmt.Sprintf("%s: the value is not properly %%-encoded", key))
-		case len(val) > maxLinkValue:
-			msgs = append(msgs, fmt.Sprintf("%s: the value is %d characters long; at most %d are accepted", key, len(val), maxLinkValue))
-		case !plainText(val):
-			msgs = append(msgs, fmt.Sprintf("%s: the value holds control characters or invalid UTF-8", key))
-		default:
-			if _, dup := vals[key]; dup {
-				msgs = append(msgs, fmt.Sprintf("%s appears more than once; the last one was used", key))
-			}
-			vals[key] = val
-		}
-	}
-	return vals, msgs
-}
-
-func plainText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return false
-		}
-	}
-	return true
+	vals, es := link.Read(fragment, allowed)
+	return vals, messages(es)
 }
 
 // quoteShort quotes a piece of a link for a message, cut to a readable length.

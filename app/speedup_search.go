@@ -118,7 +118,7 @@ func (p *speedupPage) stopSearch() {
 
 // searchSpec searches Chittor's thesis's vocabulary restricted to the columns the
 // data has, with the constant always in, validated by extrapolation along
-// N and P as the seed predicts beyond its characterisation region.
+// N and P as the thesis predicts beyond its characterisation region.
 func (p *speedupPage) searchSpec() (fit.SearchSpec, error) {
 	if p.yCol == "" {
 		return fit.SearchSpec{}, errors.New("choose the measured column first")
@@ -185,7 +185,7 @@ func (p *speedupPage) renderSearch() app.UI {
 	status := searchStatus(p.searchDone, p.searchTotal)
 	return app.Section().ID("search").Class("panel").Aria("label", "Term search").Body(
 		app.H2().Text("Search for terms"),
-		app.P().Class("note").Text("Tries every set of up to four terms from seed 002's vocabulary (1, P, P·log P, N/P·log²P, N/P·log²(N/P), log P·N/P·log²(N/P), N·log N, …), each with the constant, fitted on the characterisation region and scored by how well it extrapolates to that region's largest N and P. The prediction region is never looked at. It takes a few seconds; the page stays usable meanwhile."),
+		app.P().Class("note").Text("Tries every set of up to four terms from Chittor's vocabulary (1, P, P·log P, N/P·log²P, N/P·log²(N/P), log P·N/P·log²(N/P), N·log N, …), each with the constant, fitted on the characterisation region and scored by how well it extrapolates to that region's largest N and P. The prediction region is never looked at. It takes a few seconds; the page stays usable meanwhile."),
 		app.Div().Class("row actions").Body(
 			app.Button().ID("search-terms").Disabled(p.searching).Text("Search").OnClick(p.onSearch),
 			app.If(p.searching, app.Button().ID("search-cancel").Text("Cancel").OnClick(p.onSearchCancel)),

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"memwall/engine/speedup"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 func TestSpeedupEq14(t *testing.T) {
 	p := &speedupPage{}
-	p.load("data=seed002-table6&terms=" + linkEscape(termSetText(eq14TermSet)) + "&region=" + linkEscape("N <= 2^9 && P <= 2^4") + "&w=abs&n=8192")
+	p.load("data=chittor-table6&terms=" + linkEscape(speedup.Eq14Terms) + "&region=" + linkEscape("N <= 2^9 && P <= 2^4") + "&w=abs&n=8192")
 	if len(p.linkMsgs) > 0 {
 		t.Fatalf("link problems: %v", p.linkMsgs)
 	}
@@ -33,6 +34,22 @@ func TestSpeedupEq14(t *testing.T) {
 	q.load(p.fragment())
 	if len(q.linkMsgs) > 0 || q.fragment() != p.fragment() || q.out.res.Model.Coef[0] != p.out.res.Model.Coef[0] {
 		t.Errorf("round trip: %q -> %q (%v)", p.fragment(), q.fragment(), q.linkMsgs)
+	}
+}
+
+// TestSpeedupOldIDs: links made before the thesis's tables and fits were
+// named after it (data=seed002-table6, model=seed002-eq14) open the same
+// data and model, without a message, and are rewritten to the current ids.
+func TestSpeedupOldIDs(t *testing.T) {
+	p := &speedupPage{}
+	p.load("data=seed002-table5")
+	q := &speedupPage{}
+	q.load("data=seed002-table6&model=seed002-eq14")
+	if len(p.linkMsgs) > 0 || p.data != table5 || len(q.linkMsgs) > 0 || q.data != table6 || q.model != "chittor-eq14" {
+		t.Fatalf("data %q %v; data %q model %q %v", p.data, p.linkMsgs, q.data, q.model, q.linkMsgs)
+	}
+	if f := q.fragment(); !strings.Contains(f, "data=chittor-table6") || !strings.Contains(f, "model=chittor-eq14") {
+		t.Errorf("fragment %q", f)
 	}
 }
 
@@ -91,7 +108,7 @@ func TestSpeedupTablesWithoutCurves(t *testing.T) {
 	}
 }
 
-// BenchmarkSpeedup10k is DESIGN.md section 6's fitting target through the
+// BenchmarkSpeedup10k is the fitting target of docs/readings.md (Targets) through the
 // page: 10 000 measured points, 10 terms, automatic weighting, curves.
 func BenchmarkSpeedup10k(b *testing.B) {
 	var csv strings.Builder
@@ -123,8 +140,8 @@ func BenchmarkSpeedup10k(b *testing.B) {
 }
 
 // TestSpeedupDataMenu: the data menu offers only the built-in sets with a
-// problem size N or a processor count P (seed 002's tables), not seed
-// 001's message timings, and a link naming one of those is told why.
+// problem size N or a processor count P (Chittor's tables), not the
+// lines-touched paper's message timings, and a link naming one of those is told why.
 func TestSpeedupDataMenu(t *testing.T) {
 	p := &speedupPage{}
 	p.load("")
@@ -146,7 +163,7 @@ func TestSpeedupDataMenu(t *testing.T) {
 // named.
 func TestSpeedupPRangeLink(t *testing.T) {
 	p := &speedupPage{}
-	p.load("data=seed002-table6&n=8192&pfrom=4&pto=6000")
+	p.load("data=chittor-table6&n=8192&pfrom=4&pto=6000")
 	if len(p.linkMsgs) > 0 || p.out.curve == nil {
 		t.Fatalf("link problems %v, curve %v (%q)", p.linkMsgs, p.out.curve != nil, p.out.curveMsg)
 	}
@@ -158,9 +175,9 @@ func TestSpeedupPRangeLink(t *testing.T) {
 		t.Errorf("Ps %v", ps)
 	}
 	for frag, key := range map[string]string{
-		"data=seed002-table6&n=8192&pfrom=1.5": "pfrom",
-		"data=seed002-table6&n=512&pto=1024":   "pto",
-		"data=seed002-table6&pfrom=8&pto=4":    "pto",
+		"data=chittor-table6&n=8192&pfrom=1.5": "pfrom",
+		"data=chittor-table6&n=512&pto=1024":   "pto",
+		"data=chittor-table6&pfrom=8&pto=4":    "pto",
 	} {
 		q := &speedupPage{}
 		q.load(frag)

@@ -276,7 +276,7 @@ func lineOf(t *dataset.Table, row int) int {
 func (p *speedupPage) Render() app.UI {
 	return shell("/speedup",
 		app.H1().Text("Speedup"),
-		app.P().Class("lead").Text("Will it run faster on more processors, and up to how many? Fit a running time T(N, P) = Seq(N, P) + Par(N, P)/P, written as terms from the algorithm's analysis, to times measured on a small characterisation region, and predict speedup beyond it (seed 002)."),
+		app.P().Class("lead").Text("Will it run faster on more processors, and up to how many? Fit a running time T(N, P) = Seq(N, P) + Par(N, P)/P, written as terms from the algorithm's analysis, to times measured on a small characterisation region, and predict speedup beyond it (Chittor's thesis)."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderInputs(),
@@ -304,7 +304,7 @@ func (p *speedupPage) dataOptions() []option {
 
 // datasetLabel names a Chittor's thesis table by its number first ("Table 6: ...").
 func datasetLabel(d presets.DatasetInfo) string {
-	if n, ok := strings.CutPrefix(d.ID, "seed002-table"); ok {
+	if n, ok := strings.CutPrefix(d.ID, "chittor-table"); ok {
 		return "Table " + n + ": " + d.Title
 	}
 	return d.Title
@@ -348,7 +348,7 @@ func (p *speedupPage) termSetLabel() string {
 func termSetOptions() []option {
 	opts := []option{{Value: "custom", Label: "Your own terms (type them below)", Group: "Typed"}}
 	for _, ts := range presets.TermSets() {
-		opts = append(opts, option{Value: ts.ID, Label: ts.Equation + ": " + ts.Title, Group: "Functional forms of seed 002"})
+		opts = append(opts, option{Value: ts.ID, Label: ts.Equation + ": " + ts.Title, Group: "Functional forms of Chittor's thesis"})
 	}
 	for _, m := range presets.FittedModels() {
 		opts = append(opts, option{Value: m.ID, Label: m.Equation + ": " + m.Title, Group: "Published fits (terms and region)"})
@@ -391,7 +391,7 @@ func (p *speedupPage) renderInputs() app.UI {
 		textField{ID: "region", Label: "Characterisation region (training rows)", Value: p.shown["region"], Hint: "a condition, e.g. N <= 2^9 && P <= 2^4; empty: every row", Err: p.errs["region"], OnInput: p.onText("region"), Size: 28}.UI(),
 		selectField("weighting", "Weighting", p.weighting.String(), []option{
 			{Value: "auto", Label: "auto: the one that cross-validates better"},
-			{Value: "abs", Label: "absolute least squares (as the seed)"},
+			{Value: "abs", Label: "absolute least squares (as in Chittor's thesis)"},
 			{Value: "rel", Label: "relative least squares (1/y² weights)"},
 		}, p.onWeighting),
 		app.If(p.curvesPossible(),
@@ -697,10 +697,11 @@ func (p *speedupPage) renderShare() app.UI {
 			app.Label().For("speedup-link").Class("visually-hidden").Text("Link to this fit"),
 			app.Input().ID("speedup-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 			app.Button().ID("copy-link").Text("Copy link").OnClick(p.onCopy),
+			downloadButton("speedup-download", p.onDownloadScenario),
 		),
 		app.If(p.shareErr != "", app.P().Class("note").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
-		app.P().Class("note").Text("The link holds the data set, terms, region, weighting and N after the #, so it opens with the same numbers anywhere, also offline. Imported data stays in this browser."),
+		app.P().Class("note").Text("The link holds the data set, terms, region, weighting and N after the #, so it opens with the same numbers anywhere, also offline. Imported data stays in this browser. memwall fit reads the link with --link and the file with --scenario."),
 	)
 }
 

@@ -11,15 +11,16 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/dataset"
+	"memwall/engine/field"
 	"memwall/engine/fit"
+	"memwall/engine/link"
 	"memwall/engine/superstep"
-	"memwall/engine/units"
 )
 
 // superstepsPage bounds the communication time of a sorting program's
 // shared-memory supersteps with the superstep paper's Good and Bad cost functions: the
 // user picks radix, sample or column sort, n and p, and a coefficient set
-// (the seed's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
+// (the paper's SGI Power Challenge for p = 2, 4, 8, 12, or typed in), and
 // sees each superstep's h_r, h_w, M and its interval [t_g, t_b], the total,
 // and a chart of the intervals; measured times give Loc and M/G. Every
 // input is in the URL fragment.
@@ -42,50 +43,16 @@ type superstepsPage struct {
 	fitsName string
 }
 
-// Coefficient-set choices.
+// Coefficient-set choices, and the most supersteps a sort has.
 const (
-	coefSeed  = "seed"
-	coefTyped = "typed"
+	coefPublished    = superstep.CoefPublished
+	coefTyped        = superstep.CoefTyped
+	maxMeasuredSteps = superstep.MaxMeasuredSteps
 )
 
-// maxMeasuredSteps is the most supersteps a sort has (sample and column
-// sort: 5).
-const maxMeasuredSteps = 5
-
-// ssKeys are the link keys, in the order links write them: the sort, the
-// coefficients (typed ones only when chosen) and the measured times (tm:
-// one per superstep, comma-separated, "-" for none; tmt: the whole sort).
-var ssKeys = []string{"algo", "n", "p", "b", "r", "s", "coef", "good", "good1", "bad", "C", "tm", "tmt"}
-
-// ssDefaults: radix sort of a million integers on 8 processors with the
-// seed's coefficients, the sizes of its section 5.2.
-func ssDefaults() map[string]string {
-	d := map[string]string{"algo": "radix", "n": "1000000", "p": "8", "b": "32", "r": "6", "s": "100", "coef": coefSeed, "tmt": ""}
-	for k, v := range typedDefaults(8) {
-		d[k] = v
-	}
-	for i := 1; i <= maxMeasuredSteps; i++ {
-		d[tmKey(i)] = ""
-	}
-	return d
-}
-
-// typedDefaults fills the typed coefficients with the seed's for p, or for
-// p = 8 when the seed has none for p.
-func typedDefaults(p int) map[string]string {
-	set, err := superstep.SGIPowerChallenge(p)
-	if err != nil {
-		set, _ = superstep.SGIPowerChallenge(8)
-	}
-	return map[string]string{
-		"good":  superstep.FormatCoefficients(superstep.HrHwMc, set.GoodR0),
-		"good1": superstep.FormatCoefficients(superstep.HrHwMc, *set.GoodR1),
-		"bad":   superstep.FormatCoefficients(superstep.HrHwM, set.Bad),
-		"C":     "2^19",
-	}
-}
-
-func tmKey(i int) string { return "tm" + strconv.Itoa(i) }
+// tmKey is the field of superstep i's measured time; the link's tm key
+// holds them all.
+func tmKey(i int) string { return superstep.MeasuredKey(i) }
 
 // ssOutcome is what the page shows: the last inputs that all read.
 type ssOutcome struct {
@@ -107,44 +74,21 @@ func (p *superstepsPage) OnNav(ctx app.Context) {
 }
 
 func (p *superstepsPage) init(ctx app.Context, fragment string) {
-	pageHead(ctx, "Supersteps", "Bound the communication time of a sort's shared-memory supersteps between the Good and Bad cost functions of seed 003, and measure its locality with Loc and M/G.")
+	pageHead(ctx, "Supersteps", "Bound the communication time of a sort's shared-memory supersteps between the Good and Bad cost functions of the superstep paper, and measure its locality with Loc and M/G.")
 	p.load(ctx, fragment)
 }
 
 // load reads a fragment over the defaults; tests call it without a page.
 func (p *superstepsPage) load(ctx app.Context, fragment string) {
 	p.form.prefix = "ss-"
-	vals, msgs := parseLink(fragment, ssKeys)
-	p.linkMsgs = msgs
-	text := ssDefaults()
-	_, g0 := vals["good"]
-	_, g1 := vals["good1"]
-	_, gb := vals["bad"]
-	if g0 || g1 || gb {
-		// A link with typed coefficients carries all it has: an absent
-		// good1 means one Good function for every h.
-		text["good"], text["good1"], text["bad"] = "", "", ""
-	} else if pv, err := strconv.Atoi(strings.TrimSpace(vals["p"])); err == nil {
-		for k, v := range typedDefaults(pv) {
-			text[k] = v
-		}
+	vals, es := link.Read(fragment, superstep.Form.Keys)
+	p.linkMsgs = messages(es)
+	text := superstep.Form.Fill(vals)
+	if parts := strings.Split(text["tm"], ","); len(parts) > maxMeasuredSteps {
+		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("tm: %d measured times; a sort has at most %d supersteps, so the rest were ignored", len(parts), maxMeasuredSteps))
+		text["tm"] = strings.Join(parts[:maxMeasuredSteps], ",")
 	}
-	for k, v := range vals {
-		if k == "tm" {
-			parts := strings.Split(v, ",")
-			if len(parts) > maxMeasuredSteps {
-				p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("tm: %d measured times; a sort has at most %d supersteps, so the rest were ignored", len(parts), maxMeasuredSteps))
-				parts = parts[:maxMeasuredSteps]
-			}
-			for i, t := range parts {
-				if t = strings.TrimSpace(t); t != "-" {
-					text[tmKey(i+1)] = t
-				}
-			}
-			continue
-		}
-		text[k] = v
-	}
+	text = formMeasured(text)
 	p.form.set(ctx, text)
 	p.notice = ""
 	p.recompute()
@@ -160,207 +104,75 @@ func (p *superstepsPage) load(ctx app.Context, fragment string) {
 	slices.Sort(p.linkMsgs)
 }
 
-// ssInputs are the parsed inputs.
-type ssInputs struct {
-	algo   string
-	n      int64
-	p      int
-	params superstep.Params
-	set    superstep.Set
-	steps  map[int]float64
-	total  *float64
-}
-
-// planFields names the page's field for each engine message about a plan's
-// inputs.
-var planFields = []struct{ prefix, key, label string }{
-	{"algorithm", "algo", "Algorithm"},
-	{"n = ", "n", "Elements n"},
-	{"p = ", "p", "Processors p"},
-	{"key bits", "b", "Key bits b"},
-	{"radix bits", "r", "Radix bits r"},
-	{"oversampling", "s", "Sample per processor"},
-}
-
-// parse reads every field, marking each one that does not read.
-func (p *superstepsPage) parse() (ssInputs, bool) {
-	p.errs = map[string]string{}
-	t := p.form.text
-	var in ssInputs
-	in.algo = strings.TrimSpace(t["algo"])
-	known := false
-	for _, a := range superstep.Algorithms {
-		known = known || a.ID == in.algo
-	}
-	if !known {
-		p.errs["algo"] = "Algorithm: choose radix, sample or column sort"
-	}
-	count := func(key, label string) int64 {
-		v, err := units.ParseCount(strings.TrimSpace(t[key]))
-		if err != nil {
-			p.errs[key] = fmt.Sprintf("%s: %v", label, err)
-		}
-		return v
-	}
-	small := func(key, label string, lo, hi int64) int {
-		v := count(key, label)
-		if _, bad := p.errs[key]; !bad && (v < lo || v > hi) {
-			p.errs[key] = fmt.Sprintf("%s: %d is outside %d to %d", label, v, lo, hi)
-		}
-		return int(v)
-	}
-	in.n = count("n", "Elements n")
-	in.p = small("p", "Processors p", 1, superstep.MaxProcessors)
-	switch in.algo {
-	case "radix":
-		in.params.KeyBits = small("b", "Key bits b", 1, 64)
-		in.params.RadixBits = small("r", "Radix bits r", 1, 24)
-	case "sample":
-		in.params.Oversample = small("s", "Sample per processor", 1, 1<<20)
-	}
-
-	if t["coef"] == coefTyped {
-		in.set = superstep.Set{Name: "typed in", Source: "typed in", P: in.p, CacheWords: superstep.SeedCacheWords}
-		coef := func(key, label string, f superstep.Function) superstep.Coefficients {
-			c, err := superstep.ParseCoefficients(f, t[key])
-			if err != nil {
-				p.errs[key] = label + ": " + err.Error()
-			}
-			return c
-		}
-		split := strings.TrimSpace(t["good1"]) != ""
-		in.set.GoodR0 = coef("good", map[bool]string{false: "Good, HrHwM-c", true: "Good for h <= C (R0)"}[split], superstep.HrHwMc)
-		if split {
-			r1 := coef("good1", "Good for h > C (R1)", superstep.HrHwMc)
-			in.set.GoodR1 = &r1
-		}
-		in.set.Bad = coef("bad", "Bad, HrHwM", superstep.HrHwM)
-		if c := count("C", "Cache size C (words)"); p.errs["C"] == "" {
-			if c < 0 || c > superstep.MaxAccesses {
-				p.errs["C"] = "Cache size C (words): between 0 and 2^50"
-			}
-			in.set.CacheWords = float64(c)
-		}
-	} else if p.errs["p"] == "" {
-		set, err := superstep.SGIPowerChallenge(in.p)
-		if err != nil {
-			p.errs["p"] = "Processors p: the seed's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12; choose one of them or type coefficients in"
-		}
-		in.set = set
-	}
-
-	in.steps = map[int]float64{}
-	duration := func(key, label string) (float64, bool) {
-		s := strings.TrimSpace(t[key])
-		if s == "" || s == "-" {
-			return 0, false
-		}
-		v, err := units.ParseDuration(s)
-		if err == nil && v < 0 {
-			err = fmt.Errorf("%s is negative; a time >= 0 is needed", s)
-		}
-		if err != nil {
-			p.errs[key] = label + ": " + err.Error()
-			return 0, false
-		}
-		return v, true
-	}
+// formMeasured splits the tm key into one field per superstep.
+func formMeasured(in link.Inputs) link.Inputs {
+	out := in.Clone()
+	delete(out, "tm")
 	for i := 1; i <= maxMeasuredSteps; i++ {
-		if v, ok := duration(tmKey(i), fmt.Sprintf("Measured time of superstep %d", i)); ok {
-			in.steps[i-1] = v
+		out[tmKey(i)] = ""
+	}
+	if tm := strings.TrimSpace(in["tm"]); tm != "" {
+		for i, t := range strings.Split(tm, ",") {
+			if t = strings.TrimSpace(t); t != "-" && i < maxMeasuredSteps {
+				out[tmKey(i+1)] = t
+			}
 		}
 	}
-	if v, ok := duration("tmt", "Measured time of the whole sort"); ok {
-		in.total = &v
+	return out
+}
+
+// inputs are the form's fields as the model's inputs: the measured times
+// of the sort's supersteps joined into tm ("-" for none, trailing ones
+// left out).
+func (p *superstepsPage) inputs() link.Inputs {
+	t := p.form.text
+	in := link.Inputs{}
+	for _, k := range superstep.Form.Keys {
+		in[k] = t[k]
 	}
-	return in, len(p.errs) == 0
+	steps := maxMeasuredSteps
+	for _, a := range superstep.Algorithms {
+		if a.ID == strings.TrimSpace(t["algo"]) {
+			steps = a.Supersteps
+		}
+	}
+	var parts []string
+	for i := 1; i <= steps; i++ {
+		s := strings.TrimSpace(t[tmKey(i)])
+		if s == "" {
+			s = "-"
+		}
+		parts = append(parts, s)
+	}
+	for len(parts) > 0 && parts[len(parts)-1] == "-" {
+		parts = parts[:len(parts)-1]
+	}
+	in["tm"] = strings.Join(parts, ",")
+	return in
 }
 
 func (p *superstepsPage) recompute() {
-	in, ok := p.parse()
-	p.stale = !ok
-	if !ok {
+	sc, es := superstep.ParseScenario(p.inputs())
+	p.errs = map[string]string{}
+	for _, e := range es {
+		p.errs[e.Field] = e.Msg
+	}
+	p.stale = len(es) > 0
+	if p.stale {
 		return
 	}
-	plan, err := superstep.NewPlan(in.algo, in.n, in.p, in.params)
+	pred, loc, err := sc.Evaluate()
 	if err != nil {
-		p.planErr(err)
+		fe := field.From(err, "coef")[0]
+		p.errs[fe.Field] = fe.Msg
+		p.stale = true
 		return
 	}
-	// Times typed for supersteps the sort does not have (radix sort has
-	// four) are not shown and not used.
-	for i := range in.steps {
-		if i >= len(plan.Steps) {
-			delete(in.steps, i)
-		}
-	}
-	pred, err := in.set.Predict(plan)
-	if err == nil {
-		var loc superstep.Located
-		if loc, err = pred.Locate(in.steps, in.total); err == nil {
-			p.out = ssOutcome{ok: true, pred: pred, located: loc, chart: intervalOption(pred, loc)}
-			return
-		}
-	}
-	// Typed coefficients can fail here only through their values.
-	p.errs["coef"] = "Coefficients: " + err.Error()
-	p.stale = true
+	p.out = ssOutcome{ok: true, pred: pred, located: loc, chart: intervalOption(pred, loc)}
 }
 
-func (p *superstepsPage) planErr(err error) {
-	p.stale = true
-	msg := err.Error()
-	for _, f := range planFields {
-		if strings.HasPrefix(msg, f.prefix) {
-			p.errs[f.key] = f.label + ": " + msg
-			return
-		}
-	}
-	p.errs["n"] = msg
-}
-
-func (p *superstepsPage) fragment() string {
-	t := p.form.text
-	algo := strings.TrimSpace(t["algo"])
-	var pairs [][2]string
-	for _, k := range ssKeys {
-		v := t[k]
-		switch k {
-		case "b", "r":
-			if algo != "radix" {
-				continue
-			}
-		case "s":
-			if algo != "sample" {
-				continue
-			}
-		case "good", "good1", "bad", "C":
-			if t["coef"] != coefTyped {
-				continue
-			}
-		case "tm":
-			var parts []string
-			steps := maxMeasuredSteps
-			for _, a := range superstep.Algorithms {
-				if a.ID == algo {
-					steps = a.Supersteps
-				}
-			}
-			for i := 1; i <= steps; i++ {
-				s := strings.TrimSpace(t[tmKey(i)])
-				if s == "" {
-					s = "-"
-				}
-				parts = append(parts, s)
-			}
-			for len(parts) > 0 && parts[len(parts)-1] == "-" {
-				parts = parts[:len(parts)-1]
-			}
-			v = strings.Join(parts, ",")
-		}
-		pairs = append(pairs, [2]string{k, v})
-	}
-	return linkFragment(pairs)
+func (p *superstepsPage) fragment() (string, error) {
+	return superstep.Form.Fragment(p.inputs())
 }
 
 func (p *superstepsPage) writeURL(ctx app.Context) {
@@ -370,7 +182,8 @@ func (p *superstepsPage) writeURL(ctx app.Context) {
 }
 
 func (p *superstepsPage) shareLink(ctx app.Context) *url.URL {
-	u, msg := shareURL(ctx, p.fragment(), nil)
+	frag, err := p.fragment()
+	u, msg := shareURL(ctx, frag, err)
 	p.share, p.shareErr = "", msg
 	if u != nil {
 		p.share = u.String()
@@ -391,10 +204,10 @@ func (p *superstepsPage) onSelect(key string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		v := inputValue(ctx)
 		vals := map[string]string{key: v}
-		// Typing coefficients starts from the seed's for the current p.
+		// Typing coefficients starts from the paper's for the current p.
 		if key == "coef" && v == coefTyped {
 			pv, _ := strconv.Atoi(strings.TrimSpace(p.form.text["p"]))
-			for k, s := range typedDefaults(pv) {
+			for k, s := range superstep.TypedDefaults(pv) {
 				vals[k] = s
 			}
 		}
@@ -410,6 +223,12 @@ func (p *superstepsPage) onSelect(key string) app.EventHandler {
 		p.recompute()
 		p.writeURL(ctx)
 	}
+}
+
+// onDownload offers the inputs as a scenario file, which memwall
+// supersteps reads with --scenario.
+func (p *superstepsPage) onDownload(ctx app.Context, e app.Event) {
+	download("memwall-supersteps.json", "application/json", superstep.Form.JSON(p.inputs()))
 }
 
 func (p *superstepsPage) onCopy(ctx app.Context, e app.Event) {

@@ -8,15 +8,15 @@ import (
 
 // TestSuperstepsLink: a link's values reach the engine, and the page writes
 // them back in the same readable form. Column sort, n = 60000, p = 12, the
-// seed's coefficients, each superstep (5000; 5000; 120000) measured at 2 ms.
-// By hand (seed 003 Tables 2 and 4, p = 12, R0):
+// superstep paper's coefficients, each superstep (5000; 5000; 120000) measured at 2 ms.
+// By hand (the superstep paper's Tables 2 and 4, p = 12, R0):
 // t_g = 279 + 0.0183·5000 + 0.0087·5000 + 0.00004·120000 = 418.8 µs,
 // t_b = 16555 + 0.2429·5000 + 0.5755·5000 + 0.1697·120000 = 41011 µs;
 // Loc = 1 − (2000 − 418.8)/(41011 − 418.8) = 0.961, M/G = 2000/418.8 = 4.776;
 // totals 5·418.8 = 2094 µs and 5·41011 = 205055 µs.
 func TestSuperstepsLink(t *testing.T) {
 	var p superstepsPage
-	p.load(nil, "algo=column&n=60000&p=12&coef=seed&tm=2ms,2ms,2ms,2ms,2ms")
+	p.load(nil, "algo=column&n=60000&p=12&coef=published&tm=2ms,2ms,2ms,2ms,2ms")
 	if len(p.linkMsgs) != 0 || len(p.errs) != 0 || !p.out.ok {
 		t.Fatalf("%v %v", p.linkMsgs, p.errs)
 	}
@@ -31,21 +31,27 @@ func TestSuperstepsLink(t *testing.T) {
 	if !p.out.located.TotalSummed || metric(p.out.located.Total.Loc, nil) != "0.961" {
 		t.Errorf("total %+v", p.out.located.Total)
 	}
-	frag := p.fragment()
-	if frag != "algo=column&n=60000&p=12&coef=seed&tm=2ms,2ms,2ms,2ms,2ms" {
+	frag, _ := p.fragment()
+	if frag != "algo=column&n=60000&p=12&coef=published&tm=2ms,2ms,2ms,2ms,2ms" {
 		t.Errorf("fragment %q", frag)
 	}
 	var q superstepsPage
 	q.load(nil, frag)
-	if q.fragment() != frag || q.out.pred.Good != pr.Good {
-		t.Errorf("round trip: %q → %q", frag, q.fragment())
+	if qf, _ := q.fragment(); qf != frag || q.out.pred.Good != pr.Good {
+		t.Errorf("round trip: %q → %q", frag, qf)
 	}
 	if !strings.Contains(p.out.chart, `"type":"log"`) || !strings.Contains(p.out.chart, "measured t_m") {
 		t.Errorf("chart option %s", p.out.chart)
 	}
+	// A link of an earlier version names the published set coef=seed.
+	var o superstepsPage
+	o.load(nil, "algo=column&n=60000&p=12&coef=seed&tm=2ms,2ms,2ms,2ms,2ms")
+	if of, _ := o.fragment(); len(o.linkMsgs) != 0 || of != frag || o.out.pred.Good != pr.Good {
+		t.Errorf("coef=seed: %q (%v)", of, o.linkMsgs)
+	}
 }
 
-// TestSuperstepsTyped: typed coefficients for p = 3, which the seed has no
+// TestSuperstepsTyped: typed coefficients for p = 3, which the paper has no
 // table for. Sample sort, n = 3000: superstep 5 is (1000; 1000; 6000), so
 // t_g = 10 + 0.02·1000 + 0.01·1000 + 0.001·6000 = 46 µs and
 // t_b = 1000 + 0.5·1000 + 1·1000 + 0.1·6000 = 3100 µs.
@@ -59,7 +65,7 @@ func TestSuperstepsTyped(t *testing.T) {
 	if math.Abs(s.Good-46e-6) > 1e-15 || math.Abs(s.Bad-3100e-6) > 1e-15 {
 		t.Errorf("superstep 5: [%g, %g]", s.Good, s.Bad)
 	}
-	frag := p.fragment()
+	frag, _ := p.fragment()
 	if !strings.Contains(frag, "coef=typed&good=L%3D10,+g_hrc%3D0.02,") || strings.Contains(frag, "good1=") {
 		t.Errorf("fragment %q: want the typed Good line and no R1 line", frag)
 	}
@@ -85,7 +91,7 @@ func TestSuperstepsBadInput(t *testing.T) {
 		{"n=lots", "n", "Elements n"},
 		{"n=1&p=2", "n", "Elements n: n = 1"},
 		{"n=2%5E41", "n", "Elements n: n = 2199023255552"},
-		{"p=3", "p", "Processors p: the seed's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12"},
+		{"p=3", "p", "Processors p: the superstep paper's SGI Power Challenge has coefficients for p = 2, 4, 8 and 12"},
 		{"p=0", "p", "Processors p: 0 is outside"},
 		{"algo=bubble", "algo", "Algorithm"},
 		{"r=40", "r", "Radix bits r: 40 is outside 1 to 24"},

@@ -14,7 +14,7 @@ import (
 func (p *superstepsPage) Render() app.UI {
 	return shell("/supersteps",
 		app.H1().Text("Supersteps"),
-		app.P().Class("lead").Text("On a shared-memory machine the same reads and writes can cost a hundred times more when they miss the cache and fight over lines. Seed 003 fits two cost functions on the SGI Power Challenge, one for access patterns that use the memory hierarchy best (Good) and one for the worst (Bad); together they bound a superstep's communication time."),
+		app.P().Class("lead").Text("On a shared-memory machine the same reads and writes can cost a hundred times more when they miss the cache and fight over lines. The superstep paper fits two cost functions on the SGI Power Challenge, one for access patterns that use the memory hierarchy best (Good) and one for the worst (Bad); together they bound a superstep's communication time."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			p.renderInputs(),
@@ -46,18 +46,18 @@ func (p *superstepsPage) renderInputs() app.UI {
 		app.If(p.errs["algo"] != "", app.P().Class("error").Text(p.errs["algo"])),
 		app.Div().Class("row").Body(
 			p.field("n", "Elements n", "e.g. 1000000, 8Mi, 2^20", 10),
-			p.field("p", "Processors p", "2, 4, 8, 12 with the seed's coefficients", 6),
+			p.field("p", "Processors p", "2, 4, 8, 12 with the superstep paper's coefficients", 6),
 		),
 		app.If(algo == "radix", app.Div().Class("row").Body(
-			p.field("b", "Key bits b", "32 in the seed", 4),
-			p.field("r", "Radix bits r", "6 in the seed: 2^r counts, ⌈b/r⌉ passes", 4),
+			p.field("b", "Key bits b", "32 in the superstep paper", 4),
+			p.field("r", "Radix bits r", "6 in the superstep paper: 2^r counts, ⌈b/r⌉ passes", 4),
 		)),
 		app.If(algo == "sample", app.Div().Class("row").Body(
-			p.field("s", "Sample per processor", "100 in the seed (a sample of 100p)", 6),
+			p.field("s", "Sample per processor", "100 in the superstep paper (a sample of 100p)", 6),
 		)),
 		app.H2().Text("Coefficients"),
 		selectField("ss-coef", "Coefficient set", t["coef"], []option{
-			{Value: coefSeed, Label: "SGI Power Challenge (seed 003, Tables 2 and 4)"},
+			{Value: coefPublished, Label: "SGI Power Challenge (the superstep paper, Tables 2 and 4)"},
 			{Value: coefTyped, Label: "Typed in"},
 		}, p.onSelect("coef")),
 		app.If(p.errs["coef"] != "", app.P().ID("ss-coef-err").Class("error").Text(p.errs["coef"])),
@@ -67,11 +67,11 @@ func (p *superstepsPage) renderInputs() app.UI {
 			app.Label().Class("button").For("ss-suites-file").Text("Fit measured supersteps…"),
 			app.Input().ID("ss-suites-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onSuitesFile),
 		),
-		app.P().Class("note").Text("memwall superstep-suites times the seed's experiment suites on your machine (a CSV to fit here); memwall superstep-fit fits them and writes a coefficient file."),
+		app.P().Class("note").Text("memwall superstep-suites times the superstep paper's experiment suites on your machine (a CSV to fit here); memwall superstep-fit fits them and writes a coefficient file."),
 		app.If(p.fileErr != "", app.P().ID("ss-coef-file-err").Class("error").Role("alert").Text(p.fileErr)),
 		app.If(p.fileMsg != "", app.P().ID("ss-coef-file-msg").Class("note").Text(p.fileMsg)),
 		app.If(typed,
-			app.P().Class("note").Text("Microseconds, and microseconds per access, as the seed prints them. Leave the R1 line empty for one Good function over every h."),
+			app.P().Class("note").Text("Microseconds, and microseconds per access, as the superstep paper prints them. Leave the R1 line empty for one Good function over every h."),
 			p.field("good", "Good, HrHwM-c, for h <= C (R0)", "L, g_hrc, g_hrm, g_hwc, g_hwm, g_M", 48),
 			p.field("good1", "Good, HrHwM-c, for h > C (R1)", "empty: the line above for every h", 48),
 			p.field("bad", "Bad, HrHwM", "L, g_hr, g_hw, g_M", 48),
@@ -107,7 +107,7 @@ func (p *superstepsPage) renderTotal() app.UI {
 		app.If(len(warnings) > 0, app.Ul().ID("warnings").Class("warnings").Body(
 			app.Range(warnings).Slice(func(i int) app.UI { return app.Li().Text(warnings[i]) }),
 		)),
-		app.P().Class("note").Text("Communication only: the seed adds the measured local computation to compare with a whole run (section 5.2). The two bounds are fitted predictions, so a real superstep may stray a few percent outside them."),
+		app.P().Class("note").Text("Communication only: the superstep paper adds the measured local computation to compare with a whole run (section 5.2). The two bounds are fitted predictions, so a real superstep may stray a few percent outside them."),
 	)
 }
 
@@ -184,7 +184,7 @@ func (p *superstepsPage) renderSteps() app.UI {
 			)),
 		)),
 		p.renderStepNotes(),
-		app.P().Class("note").Text("h_r and h_w: the most global reads and writes of one processor; M: all processors' reads and writes. Loc = 1 − (t_m − t_g)/(t_b − t_g) is 1 at the Good bound and 0 at the Bad one; M/G = t_m/t_g (seed 003, section 5.2). Measured times are of one run of the superstep."),
+		app.P().Class("note").Text("h_r and h_w: the most global reads and writes of one processor; M: all processors' reads and writes. Loc = 1 − (t_m − t_g)/(t_b − t_g) is 1 at the Good bound and 0 at the Bad one; M/G = t_m/t_g (the superstep paper, section 5.2). Measured times are of one run of the superstep."),
 	)
 }
 
@@ -330,6 +330,7 @@ func (p *superstepsPage) renderShare() app.UI {
 				app.Label().For("ss-link").Class("visually-hidden").Text("Link to this page's inputs"),
 				app.Input().ID("ss-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
 				app.Button().ID("ss-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
+				downloadButton("ss-download", p.onDownload),
 			),
 		),
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
@@ -375,7 +376,7 @@ func (p *superstepsPage) renderFits() app.UI {
 	}
 	return app.Section().ID("fits").Class("panel").Aria("label", "Fitted cost functions").Body(
 		app.H2().Text("Cost functions fitted to "+p.fitsName),
-		app.P().Class("note").Text("As seed 003 section 4.2: the Good family fitted on Suite 1 (h <= C and h > C apart), the Bad family on Suite 2, each judged by the average and maximum relative error on the suites it was not fitted on (its Tables 5–8). The interval above uses HrHwM-c and HrHwM."),
+		app.P().Class("note").Text("As the superstep paper's section 4.2: the Good family fitted on Suite 1 (h <= C and h > C apart), the Bad family on Suite 2, each judged by the average and maximum relative error on the suites it was not fitted on (its Tables 5–8). The interval above uses HrHwM-c and HrHwM."),
 		app.Div().Class("table-wrap").Body(app.Table().ID("fit-table").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("family"), app.Th().Scope("col").Text("p"), app.Th().Scope("col").Text("function"),

@@ -8,8 +8,8 @@ import (
 	"memwall/presets"
 )
 
-// BenchmarkSweepEveryKernel is DESIGN.md section 6's "200-point sweep of
-// every kernel" (< 20 ms in the browser), here natively; the browser run is
+// BenchmarkSweepEveryKernel is the "200-point sweep of
+// every kernel" of docs/readings.md (< 20 ms in the browser), here natively; the browser run is
 // e2e's BenchmarkLoad (sweep-9-kernels-ms).
 func BenchmarkSweepEveryKernel(b *testing.B) {
 	s := scenario.Default(presets.Machine)

@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestDataPage opens the built-in comparison (seed 000's measured times),
+// TestDataPage opens the built-in comparison (the MBRAM paper's measured times),
 // then imports a file with an unknown kernel, an unknown machine and a bad
 // cell: each is named by line and column, what was shown stays until the
 // user agrees, and then the good rows are compared.
@@ -31,13 +31,13 @@ func TestDataPage(t *testing.T) {
 	b := newBrowser(t)
 	b.open(t, srv.URL+"/data", "#errors")
 	if got := b.text(t, "#errors caption"); got != "19 rows compared" {
-		t.Errorf("built-in data: %q, want seed 000's 19 measured times", got)
+		t.Errorf("built-in data: %q, want the MBRAM paper's 19 measured times", got)
 	}
-	if !strings.HasSuffix(b.location(t), "#data=seed000") {
+	if !strings.HasSuffix(b.location(t), "#data=mbram-paper") {
 		t.Errorf("URL %s", b.location(t))
 	}
 	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
-	b.screenshot(t, "data-seed000")
+	b.screenshot(t, "data-mbram-paper")
 
 	b.run(t, chromedp.SetUploadFiles("#data-file", []string{file}, chromedp.ByQuery))
 	b.run(t, chromedp.WaitVisible("#import-report", chromedp.ByQuery))
@@ -58,7 +58,7 @@ func TestDataPage(t *testing.T) {
 	b.waitFor(t, "the good rows", `document.querySelector("#errors caption").textContent === "3 rows compared"`)
 	var ratios []string
 	b.eval(t, `[...document.querySelectorAll("#row-table tbody tr")].map(tr => tr.lastElementChild.previousElementSibling.textContent)`, &ratios)
-	// Seed 000 Fig. 5: quicksort measured 2.40 s against 1.51 s predicted.
+	// The MBRAM paper's Fig. 5: quicksort measured 2.40 s against 1.51 s predicted.
 	if len(ratios) != 3 || ratios[0] != "1.585" {
 		t.Errorf("ratios %v, want quicksort's 2.4/1.514 = 1.585 first", ratios)
 	}

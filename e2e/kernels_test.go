@@ -22,16 +22,16 @@ func waitChange(t testing.TB, b *browser, before string) string {
 	return seconds(t, b)
 }
 
-// TestDefaultIsTheSeedsQuicksort checks the landing page against the
-// printed prediction of seed 000 Fig. 5: quicksort of 8Mi integers on the
+// TestDefaultIsThePapersQuicksort checks the landing page against the
+// printed prediction of the MBRAM paper's Fig. 5: quicksort of 8Mi integers on the
 // 1.7 GHz Pentium 4 takes 1.51 s.
-func TestDefaultIsTheSeedsQuicksort(t *testing.T) {
+func TestDefaultIsThePapersQuicksort(t *testing.T) {
 	needBrowser(t)
 	srv := startServe(t, siteDir)
 	b := newBrowser(t)
 	b.open(t, srv.URL+"/", "#total")
 	if got := b.text(t, "#total"); !strings.HasPrefix(got, "1.51") {
-		t.Errorf("default prediction %q, want the seed's 1.51 s", got)
+		t.Errorf("default prediction %q, want the MBRAM paper's 1.51 s", got)
 	}
 	frag := fragment(t, b.location(t))
 	for _, want := range []string{"machine=p4-1.7-pc133", "kernel=quicksort", "n=8Mi"} {
@@ -113,7 +113,7 @@ func TestInputsChangeResults(t *testing.T) {
 		t.Error("matmul shows no regime")
 	}
 
-	// A sort opens compared with the other six (seed 000 Fig. 5), and the
+	// A sort opens compared with the other six (the MBRAM paper's Fig. 5), and the
 	// link leaves that default out; a change of the comparison goes into it.
 	b.choose(t, "#kernel", "quicksort")
 	b.waitFor(t, "the other sorts compared", `document.querySelector("#cmp-mergesort")?.checked && document.querySelector("#cmp-radix-count")?.checked && !location.hash.includes("cmp=")`)

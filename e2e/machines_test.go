@@ -53,7 +53,7 @@ func TestMachineLibrary(t *testing.T) {
 		t.Errorf("machine summary: %q", b.text(t, ".machine-summary"))
 	}
 
-	// Derive from the seed's DDR-266 numbers: β1 = 8 B × 266 MHz = 2.128 GB/s.
+	// Derive from the paper's DDR-266 numbers: β1 = 8 B × 266 MHz = 2.128 GB/s.
 	b.open(t, srv.URL+"/machines", "#derive-form")
 	b.run(t, chromedp.Click("#derive-button", chromedp.ByQuery), chromedp.WaitVisible("#machine-form", chromedp.ByQuery))
 	var beta1 string

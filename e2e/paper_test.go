@@ -7,7 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestPaperPage opens the seed 000 replication: the table, the Fig. 1
+// TestPaperPage opens the replication of the MBRAM paper: the table, the Fig. 1
 // sentence, the across-machines chart with a machine of the user's, and a
 // row's link to the Kernels page.
 func TestPaperPage(t *testing.T) {
@@ -23,9 +23,9 @@ func TestPaperPage(t *testing.T) {
 	var rows int
 	b.eval(t, `document.querySelectorAll("#replication-table tbody tr").length`, &rows)
 	if rows != 19 {
-		t.Errorf("the table has %d rows, want seed 000's 19 printed predictions", rows)
+		t.Errorf("the table has %d rows, want the MBRAM paper's 19 printed predictions", rows)
 	}
-	// Seed 000 Fig. 5: quicksort printed 1.51 s; memwall gives 1.514 s.
+	// The MBRAM paper's Fig. 5: quicksort printed 1.51 s; memwall gives 1.514 s.
 	const qs = `#replication-table tr[data-figure="Fig. 5"][data-kernel="quicksort"]`
 	if got := b.text(t, qs+" .printed"); got != "1.51" {
 		t.Errorf("Fig. 5 quicksort printed %q, want 1.51", got)

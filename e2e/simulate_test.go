@@ -24,7 +24,7 @@ import (
 
 // rateLink is perm at N = 2^22 on a machine with C = 256 KiB and B = 64
 // (the 1.7 GHz Pentium 4's numbers with a 64-byte line): the workload
-// DESIGN.md section 6 sets the simulator's speed target on.
+// docs/readings.md (Targets) sets the simulator's speed target on.
 const rateLink = "/simulate#machine=custom&name=Rate+box&beta1=1.06GB/s&beta2=850MB/s&mu1=2&cache=256KiB&line=64B&mispredict=11.76ns&kernel=perm&n=2^22&w=4&seed=1&pred=majority"
 
 var rateMachine = machine.Machine{Name: "Rate box", Beta1: 1.06e9, Beta2: 850e6, Mu1: 2, C: 256 << 10, B: 64, M: 11.76e-9}

@@ -120,7 +120,7 @@ func TestNoRemoteResources(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad measures what DESIGN.md section 6 asks of the web app on
+// BenchmarkLoad measures what docs/readings.md (Targets) asks of the web app on
 // localhost, in a fresh browser each iteration:
 //
 //   - first-load-ms: from navigation to the first frame painted with the

@@ -11,10 +11,10 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// eq14Link is seed 002's eq. 14 fit: Table 6, the terms of eq. 9 with a
+// eq14Link is Chittor's eq. 14 fit: Table 6, the terms of eq. 9 with a
 // constant, characterisation region N <= 2^9 && P <= 2^4, absolute least
 // squares, and the speedup chart for N = 512.
-const eq14Link = "/speedup#data=seed002-table6&terms=1,+N/P*log2(P)%5E2,+P*log2(P),+P,+N/P*log2(N/P)%5E2,+log2(P)*N/P*log2(N/P)%5E2" +
+const eq14Link = "/speedup#data=chittor-table6&terms=1,+N/P*log2(P)%5E2,+P*log2(P),+P,+N/P*log2(N/P)%5E2,+log2(P)*N/P*log2(N/P)%5E2" +
 	"&region=N+%3C%3D+2%5E9+%26%26+P+%3C%3D+2%5E4&w=abs&n=512"
 
 // freshOpen loads a URL as a new document (not a same-page fragment
@@ -51,7 +51,7 @@ func constant(t testing.TB, b *browser) string {
 	return s
 }
 
-// TestSpeedupEq14 builds seed 002's eq. 14 with the form: Table 6, eq. 14's
+// TestSpeedupEq14 builds Chittor's eq. 14 with the form: Table 6, eq. 14's
 // terms, region N<=2^9 && P<=2^4, absolute weighting. The thesis prints
 // the constant as 14773.
 func TestSpeedupEq14(t *testing.T) {
@@ -59,8 +59,8 @@ func TestSpeedupEq14(t *testing.T) {
 	srv := startServe(t, siteDir)
 	b := newBrowser(t)
 	b.open(t, srv.URL+"/speedup", "#coef")
-	b.choose(t, "#data", "seed002-table6")
-	b.choose(t, "#term-set", "seed002-eq14-terms")
+	b.choose(t, "#data", "chittor-table6")
+	b.choose(t, "#term-set", "chittor-eq14-terms")
 	b.retype(t, "#region", "N<=2^9 && P<=2^4")
 	b.choose(t, "#weighting", "abs")
 	b.waitFor(t, "the eq. 14 constant", `document.querySelector("#weighting-used").textContent.includes("absolute")`)
@@ -76,7 +76,7 @@ func TestSpeedupEq14(t *testing.T) {
 		t.Errorf("statistics table has %d rows", statRows)
 	}
 	frag := fragment(t, b.location(t))
-	for _, want := range []string{"data=seed002-table6", "w=abs", "region=N%3C%3D2%5E9+%26%26+P%3C%3D2%5E4"} {
+	for _, want := range []string{"data=chittor-table6", "w=abs", "region=N%3C%3D2^9+%26%26+P%3C%3D2^4"} {
 		if !strings.Contains(frag, want) {
 			t.Errorf("fragment %q lacks %q", frag, want)
 		}
@@ -178,7 +178,7 @@ func TestSpeedupShareLink(t *testing.T) {
 	if got := constant(t, a); !strings.HasPrefix(got, "14773") {
 		t.Errorf("constant %q from the link, want 14773", got)
 	}
-	// Seed 002 section 5.3: the fitted model's speedup for N = 512 "will
+	// Chittor's thesis, section 5.3: the fitted model's speedup for N = 512 "will
 	// improve only for P up to about 32 processors"; the measured times of
 	// Table 6 are least at P = 64.
 	var roll, rollMeasured string

@@ -30,7 +30,7 @@ func enginePrediction(t *testing.T, set superstep.Set, algo string, n int64, p i
 	return pr
 }
 
-func seedSet(t *testing.T, p int) superstep.Set {
+func publishedSet(t *testing.T, p int) superstep.Set {
 	t.Helper()
 	s, err := superstep.SGIPowerChallenge(p)
 	if err != nil {
@@ -71,9 +71,9 @@ func TestSupersteps(t *testing.T) {
 	b := newBrowser(t)
 	b.open(t, srv.URL+"/supersteps", "#total-good")
 
-	// Defaults: radix sort of 10^6 integers on 8 processors, seed 003's
+	// Defaults: radix sort of 10^6 integers on 8 processors, the superstep paper's
 	// coefficients for p = 8.
-	pr := enginePrediction(t, seedSet(t, 8), "radix", 1000000, 8)
+	pr := enginePrediction(t, publishedSet(t, 8), "radix", 1000000, 8)
 	b.waitText(t, "the default Good total", "#total-good", units.FormatSeconds(pr.Good))
 	if got := b.text(t, "#total-bad"); got != units.FormatSeconds(pr.Bad) {
 		t.Errorf("Bad total shown %q, engine %s", got, units.FormatSeconds(pr.Bad))
@@ -86,7 +86,7 @@ func TestSupersteps(t *testing.T) {
 	b.choose(t, "#ss-algo", "column")
 	b.retype(t, "#ss-n", "2^20")
 	b.retype(t, "#ss-p", "12")
-	pr = enginePrediction(t, seedSet(t, 12), "column", 1<<20, 12)
+	pr = enginePrediction(t, publishedSet(t, 12), "column", 1<<20, 12)
 	b.waitText(t, "the column-sort Good total", "#total-good", units.FormatSeconds(pr.Good))
 	if got := b.text(t, "#total-bad"); got != units.FormatSeconds(pr.Bad) {
 		t.Errorf("column sort: Bad total shown %q, engine %s", got, units.FormatSeconds(pr.Bad))
@@ -121,7 +121,7 @@ func TestSupersteps(t *testing.T) {
 	b.waitFor(t, "the measured points", `document.querySelectorAll("#interval-chart svg path").length > 10`)
 	b.screenshot(t, "supersteps-column-measured")
 
-	// A processor count the seed has no coefficients for is named under
+	// A processor count the paper has no coefficients for is named under
 	// its field, and the last results stay.
 	b.retype(t, "#ss-p", "3")
 	b.waitFor(t, "the p message", `document.querySelector("#ss-p-err") && document.querySelector("#ss-p-err").textContent.includes("Processors p")`)
@@ -130,12 +130,12 @@ func TestSupersteps(t *testing.T) {
 	}
 	b.screenshot(t, "supersteps-bad-p")
 
-	// Typed coefficients for p = 3, starting from the seed's and changing
+	// Typed coefficients for p = 3, starting from the paper's and changing
 	// the Bad function.
 	b.choose(t, "#ss-coef", "typed")
 	b.waitFor(t, "the typed fields", `document.querySelector("#ss-bad") && document.querySelector("#ss-bad").value.startsWith("L=")`)
 	b.retype(t, "#ss-bad", "L=10000, g_hr=0.3, g_hw=0.6, g_M=0.2")
-	typed := seedSet(t, 8)
+	typed := publishedSet(t, 8)
 	typed.P, typed.Name = 3, "typed in"
 	typed.Bad = superstep.Coefficients{L: 10000, Ghr: 0.3, Ghw: 0.6, GM: 0.2}
 	pr = enginePrediction(t, typed, "column", 1<<20, 3)
@@ -153,7 +153,7 @@ func TestSupersteps(t *testing.T) {
 	// The link reproduces the page.
 	link := b.location(t)
 	frag := fragment(t, link)
-	for _, k := range []string{"algo=column", "n=2%5E20", "p=3", "coef=typed", "bad=L%3D10000,+g_hr%3D0.3", "tm=4ms,3ms,9ms,3ms,3ms"} {
+	for _, k := range []string{"algo=column", "n=2^20", "p=3", "coef=typed", "bad=L%3D10000,+g_hr%3D0.3", "tm=4ms,3ms,9ms,3ms,3ms"} {
 		if !strings.Contains(frag, k) {
 			t.Errorf("fragment %q lacks %s", frag, k)
 		}

@@ -425,7 +425,7 @@ func (s *Steps) Curves() ([]LatencyPoint, []ThroughputPoint) {
 
 // Result turns the samples into a calibration the way Calibrate does
 // (beta1 the copy rate, beta2 = B per random read over the whole buffer, C
-// from the throughput curve, mu1 the seed's 2). It needs every step run. It
+// from the throughput curve, mu1 the MBRAM paper's 2). It needs every step run. It
 // releases the buffer. The error reports a machine that does not validate;
 // the Result still holds what was measured.
 func (s *Steps) Result() (Result, error) {

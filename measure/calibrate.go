@@ -118,12 +118,12 @@ func makePlan(o Options, os OSInfo) plan {
 	return p
 }
 
-// Calibrate measures the MBRAM parameters of the machine it runs on (seed
-// 000, section II): the latency curve (kept as a chart), the random-read
+// Calibrate measures the MBRAM parameters of the machine it runs on (the
+// MBRAM paper, section II): the latency curve (kept as a chart), the random-read
 // throughput curve and from it C (DetectCache), the line size B, the
 // sequential bandwidths and beta1, the random-line bandwidth beta2, and the
 // branch-misprediction penalty m. It stops with ctx's error when ctx is
-// cancelled. mu1 is not measured: the seed's value 2 is kept, and the 1- and
+// cancelled. mu1 is not measured: the paper's value 2 is kept, and the 1- and
 // 2-stream bandwidths are recorded in the notes.
 func Calibrate(ctx context.Context, o Options) (Result, error) {
 	var res Result

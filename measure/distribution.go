@@ -11,7 +11,7 @@ import "math/bits"
 // that overflows spills into an ordinary growing slice, which uniform keys
 // practically never need. The "distribution count" versions first count
 // each digit, so every element goes straight to its final place in a second
-// array (the seed's counting pass, charged wN/beta1).
+// array (the MBRAM paper's counting pass, charged wN/beta1).
 
 // digitLevels lists (shift, mask) of each digit, most significant first.
 func digitLevels(keyBits, radixBits int) [][2]uint32 {

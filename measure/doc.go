@@ -1,7 +1,7 @@
 // Package measure takes real measurements: microbenchmarks that calibrate
 // the MBRAM parameters of the machine it runs on (the MBRAM paper, section II:
 // beta1, beta2, C, B, m; docs/readings.md), and plain Go implementations of the
-// seed's kernels (permutation products, row-major matrix product, seven
+// MBRAM paper's kernels (permutation products, row-major matrix product, seven
 // sorts) whose running times memwall validate sets against the closed-form
 // predictions.
 //
@@ -32,7 +32,7 @@
 // p goroutines locked to OS threads read and write one shared array in the
 // Good and Bad patterns, with a spinning barrier between the copy-in and
 // copy-out phases, and each superstep's median time is written with the
-// features the seed's cost functions take (h_r, h_w, h, M, h_rc, h_rm,
+// features the paper's cost functions take (h_r, h_w, h, M, h_rc, h_rm,
 // h_wc, h_wm), so that the fits of its Tables 1–8 can be redone here.
 //
 // The package is pure Go apart from reading the OS's own description of the

@@ -13,7 +13,7 @@ func PermTraditional(z, y, x []uint32) {
 	}
 }
 
-// TwoPassBlockLength is the seed's BLOCK_LENGTH = CACHE_SIZE/2/sizeof(int)
+// TwoPassBlockLength is the MBRAM paper's BLOCK_LENGTH = CACHE_SIZE/2/sizeof(int)
 // for a cache of c bytes and 4-byte words, at least 1.
 func TwoPassBlockLength(c int64) int {
 	if l := c / 2 / 4; l >= 1 {
@@ -22,18 +22,18 @@ func TwoPassBlockLength(c int64) int {
 	return 1
 }
 
-// PermTwoPass computes z[i] = y[x[i]] by the seed's two-pass algorithm
+// PermTwoPass computes z[i] = y[x[i]] by the paper's two-pass algorithm
 // (section III.B): phase I distributes the values of x into blocks of d by
 // which block of y they point into; phase II replaces each d[i] by y[d[i]],
 // one cache-sized segment of y at a time; phase III reads the blocks back in
 // the order of x. d must have len(x) entries and ptr at least
-// ceil(len(y)/blockLen) entries (the seed's D and D_ptr).
+// ceil(len(y)/blockLen) entries (the paper's D and D_ptr).
 func PermTwoPass(z, y, x, d []uint32, ptr []int, blockLen int) {
 	n := len(x)
 	z, d = z[:n], d[:n]
 	nb := (len(y) + blockLen - 1) / blockLen
 	ptr = ptr[:nb]
-	// Phase I. The seed sizes every block BLOCK_LENGTH and lets it start at
+	// Phase I. The paper sizes every block BLOCK_LENGTH and lets it start at
 	// block_num·BLOCK_LENGTH: a block holds exactly the x values pointing
 	// into the matching segment of y, which for a permutation is
 	// BLOCK_LENGTH of them.

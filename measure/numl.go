@@ -11,7 +11,7 @@ import (
 
 // The lines-touched paper's point-to-point benchmarks (sections 4.1–4.2) time the
 // marshalling of a message: k whole rows, or the k leftmost columns, of a
-// row-major array gathered into a contiguous send buffer. The seed prints
+// row-major array gathered into a contiguous send buffer. The paper prints
 // no measurements, so memwall times its own: the same gathers, on this
 // machine, for shapes that vary the bytes sent n and the lines touched u
 // independently (the same bytes as rows and as columns; columns of one
@@ -89,7 +89,7 @@ type numlArray struct{ W, R int64 }
 // numlPlanArrays are the arrays of the built-in plan. Widths that are
 // multiples of a 64-byte line put every row start at the same offset, so
 // a column of one element touches one line per row at any width; W = 4000
-// (the seed's rows of 1000 integers) makes row starts walk through the
+// (the paper's rows of 1000 integers) makes row starts walk through the
 // line. The row counts keep every array at most 8 MiB, far above the
 // per-core caches, so even the warm-up cannot leave them cached in L1/L2.
 var numlPlanArrays = []numlArray{{256, 2048}, {1024, 1024}, {4000, 1024}, {4096, 512}, {4096, 2048}}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestPlanNUMLVariesNAndU checks that the plan separates the bytes sent
-// from the lines touched: the fit of M1 (seed 001 eq. 2 with f(u) = u)
+// from the lines touched: the fit of M1 (the lines-touched paper's eq. 2 with f(u) = u)
 // needs rows where n is the same and u differs, and rows where u is the
 // same and n differs; with rows alone u ≈ n/L and the two are collinear.
 func TestPlanNUMLVariesNAndU(t *testing.T) {

@@ -15,10 +15,10 @@ import (
 // The experiment suites of the superstep paper (section 4.1), run for real: p
 // goroutines, each locked to an OS thread, stand for the processors of the
 // shared-memory machine and access one shared array of 4-byte integers. A
-// superstep is the seed's copy-in phase (reads of global data), a barrier,
+// superstep is the paper's copy-in phase (reads of global data), a barrier,
 // and the copy-out phase (writes), timed from the release of all
 // processors to the barrier after the last write; local computation is
-// left out, as it is in the seed's experiments. The measured times, with
+// left out, as it is in the paper's experiments. The measured times, with
 // the features every cost function of the superstep paper uses, are what the fit
 // needs to redo Tables 1–8 on the user's machine.
 
@@ -30,7 +30,7 @@ type SuperstepOptions struct {
 	Suites []int
 	// Modes lists "good" and/or "bad". Zero: both.
 	Modes []string
-	// H is the set of access counts. Zero: the seed's H
+	// H is the set of access counts. Zero: the paper's H
 	// (superstep.SuiteSizes).
 	H []int64
 	// LineWords is t_line, the integers in a cache line: bad mode puts
@@ -38,13 +38,13 @@ type SuperstepOptions struct {
 	// size / 4, or 16.
 	LineWords int64
 	// CacheWords is how many of a processor's first reads or writes count
-	// as in-cache (h_rc, h_wc) after priming; the seed takes its 2 MB L2,
+	// as in-cache (h_rc, h_wc) after priming; the paper takes its 2 MB L2,
 	// 2^19 integers. Zero: the cache below the last one the OS reports
 	// (the per-core L2 when the last is a shared L3) / 4, or 2^19.
 	CacheWords int64
 	// FlushBytes are read by the processors before each bad-mode
 	// superstep, to start it from caches holding none of its data. Zero:
-	// no flush, the seed's procedure, whose Bad family gets no benefit
+	// no flush, the paper's procedure, whose Bad family gets no benefit
 	// from the cache by its pattern alone (one access per line, writes to
 	// lines other processors write).
 	FlushBytes int64
@@ -291,7 +291,7 @@ type job struct {
 // team is p goroutines, each locked to an OS thread, that run supersteps
 // together: processor 0 is the caller of run, the others wait for jobs.
 // Phases are separated by a spinning barrier, whose cost (well under a
-// microsecond) is part of the superstep's constant L, as the seed's
+// microsecond) is part of the superstep's constant L, as the paper's
 // m_sync is.
 type team struct {
 	p     int

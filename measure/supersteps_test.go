@@ -11,7 +11,7 @@ import (
 )
 
 // TestPlan: p = 3 and 2 counts give, per suite, 7 experiments per count
-// (x = 1, 2 with three patterns each, x = 3 with one: seed 003 section
+// (x = 1, 2 with three patterns each, x = 3 with one: the superstep paper's section
 // 4.1), 14 in all, each in both modes: 28, in the engine's order.
 func TestPlan(t *testing.T) {
 	opt := SuperstepOptions{P: []int{3}, Suites: []int{2}, H: []int64{1000, 3000}, Seed: 9, OS: &OSInfo{Line: 64}}
@@ -44,7 +44,7 @@ func sum(xs []int64) (s int64) {
 
 // TestTeamAddresses runs one superstep in each mode and reads back where
 // the copy-out wrote: good mode writes words i·t_max + k of processor i,
-// bad mode words i + k·t_line (seed 003 section 4).
+// bad mode words i + k·t_line (the superstep paper's section 4).
 func TestTeamAddresses(t *testing.T) {
 	// The sentinel is large enough that a written value (the sum of at
 	// least three words read, plus k) never equals it.
@@ -136,7 +136,7 @@ func TestSuperstepOptionsBad(t *testing.T) {
 			t.Errorf("%+v: err = %v, want %q", tc.opt, err, tc.want)
 		}
 	}
-	// The seed's suites on 8 processors reach 1.9·10^6 accesses on one
+	// The paper's suites on 8 processors reach 1.9·10^6 accesses on one
 	// processor (Suite 1's vary at the largest h) and so need at least
 	// 1.9·10^6·16 words in bad mode: 116 MiB, above a 64 MiB limit.
 	_, err := RunSupersteps(context.Background(), SuperstepOptions{P: []int{8}, LineWords: 16, MaxBytes: 64 << 20, OS: os})

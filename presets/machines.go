@@ -13,8 +13,8 @@ import (
 //go:embed machines/*.json
 var machineFiles embed.FS
 
-// paperOrder keeps the seed's machines first, newest to oldest as in seed
-// 000 Fig. 2; other presets follow by id.
+// paperOrder keeps the MBRAM paper's machines first, newest to oldest as in
+// its Fig. 2; other presets follow by id.
 var paperOrder = map[string]int{"p4-2.66-ddr266": 0, "p4-1.7-pc133": 1, "p3-0.6-pc100": 2, "p2-0.35-pc66": 3}
 
 var (
@@ -59,7 +59,7 @@ func load() {
 	})
 }
 
-// Machines returns every preset machine, the seed's four first.
+// Machines returns every preset machine, the MBRAM paper's four first.
 func Machines() []machine.Machine {
 	loadOnce.Do(load)
 	return append([]machine.Machine(nil), machines...)

@@ -2,6 +2,7 @@ package presets_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"memwall/engine/mbram"
@@ -19,13 +20,13 @@ func TestPresetsLoad(t *testing.T) {
 	}
 	for i, id := range ids {
 		if ms[i].ID != id {
-			t.Errorf("preset %d is %q, want %q (seed 000 Fig. 2 order)", i, ms[i].ID, id)
+			t.Errorf("preset %d is %q, want %q (the MBRAM paper's Fig. 2 order)", i, ms[i].ID, id)
 		}
 		if ms[i].Source == "" {
 			t.Errorf("%s has no source", id)
 		}
 	}
-	// Seed 000 Fig. 2, 1.7 GHz Pentium 4: 1.06 GB/s, 0.85 GB/s, 11.76 ns, 128 B / 256 KB.
+	// The MBRAM paper's Fig. 2, 1.7 GHz Pentium 4: 1.06 GB/s, 0.85 GB/s, 11.76 ns, 128 B / 256 KB.
 	m, _ := presets.Machine("p4-1.7-pc133")
 	if m.Beta1 != 1.06e9 || m.Beta2 != 0.85e9 || m.M != 11.76e-9 || m.B != 128 || m.C != 256<<10 || m.Mu1 != 2 {
 		t.Errorf("p4-1.7-pc133 = %+v", m)
@@ -70,6 +71,32 @@ func TestValidationSets(t *testing.T) {
 			if math.Abs(got-r.Predicted) > 1e-9*r.Predicted {
 				t.Errorf("%s %s %s: file says %g, engine gives %g", s.ID, r.Kernel, r.Params, r.Predicted, got)
 			}
+		}
+	}
+}
+
+// TestOldIDs: the ids Chittor's tables and fits had before they were named
+// after the thesis still find them, so old links and commands keep working.
+func TestOldIDs(t *testing.T) {
+	for old, cur := range map[string]string{"seed002-table6": "chittor-table6", "seed002-eq14": "chittor-eq14", "chittor-table3": "chittor-table3", "numl-devbox": "numl-devbox"} {
+		if got := presets.CurrentID(old); got != cur {
+			t.Errorf("CurrentID(%q) = %q, want %q", old, got, cur)
+		}
+	}
+	a, err := presets.Dataset("seed002-table6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := presets.Dataset("chittor-table6")
+	if a.Len() != b.Len() || a.Len() == 0 {
+		t.Errorf("old id: %d rows, new id: %d rows", a.Len(), b.Len())
+	}
+	if m, ok := presets.FittedModelByID("seed002-eq14"); !ok || m.ID != "chittor-eq14" {
+		t.Errorf("FittedModelByID(seed002-eq14) = %q, %v", m.ID, ok)
+	}
+	for _, d := range presets.Datasets() {
+		if strings.HasPrefix(d.ID, "seed") || strings.Contains(d.Source, "seed") {
+			t.Errorf("data set %s: %q", d.ID, d.Source)
 		}
 	}
 }

@@ -15,7 +15,7 @@ type PaperValue struct {
 	Kernel   string       `json:"kernel"`
 	Params   mbram.Params `json:"params"`
 	Printed  float64      `json:"printed_seconds"`
-	Measured float64      `json:"measured_seconds"` // the seed's experiment column
+	Measured float64      `json:"measured_seconds"` // the paper's experiment column
 	Decimals int          `json:"decimals"`         // printed precision
 	// Reason explains, in one sentence, a difference beyond rounding.
 	Reason string `json:"reason,omitempty"`
@@ -35,7 +35,7 @@ const (
 	fig3N         = 1 << 20
 	fig5N         = 8 << 20
 	reasonFig3Two = "The printed two-pass column matches N = 10^6 rather than the stated 2^20 (40·10^6/β2 gives 0.042, 0.047, 0.087 and, with the P2's β2 derived from its 66 MHz bus, 0.1515, printed 0.151); memwall computes with the stated N."
-	reasonFig3Old = "With N = 2^20 the printed formula (12/β1 + B/β2)·N gives this value; the printed prediction matches it only on the 2.66 GHz Pentium 4, so the seed's other rows were computed with inputs it does not state."
+	reasonFig3Old = "With N = 2^20 the printed formula (12/β1 + B/β2)·N gives this value; the printed prediction matches it only on the 2.66 GHz Pentium 4, so the paper's other rows were computed with inputs it does not state."
 	reasonBucket  = "The printed value follows from the formula only with C counted in KB in the distribution term (⌊log_64 128⌋ = 1, four passes) and in words in the counting term; with C in bytes throughout, as for every other sort, there are three passes."
 )
 

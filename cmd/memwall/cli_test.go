@@ -18,7 +18,7 @@ func runCLI(args ...string) (stdout, stderr string, status int) {
 	return o.String(), e.String(), status
 }
 
-// TestPredictJSON: seed 000 Fig. 5 prints 1.51 s for quicksort on the 1.7 GHz
+// TestPredictJSON: the MBRAM paper's Fig. 5 prints 1.51 s for quicksort on the 1.7 GHz
 // Pentium 4 with N = 8Mi; its §V splits it 0.38 + 1.13.
 func TestPredictJSON(t *testing.T) {
 	out, errs, st := runCLI("predict", "--machine", "p4-1.7-pc133", "--kernel", "quicksort", "--set", "n=8Mi", "--json")
@@ -61,7 +61,7 @@ func TestPredictMachineFile(t *testing.T) {
 	if st != 0 {
 		t.Fatal(errs)
 	}
-	// Seed 000 Fig. 5: simple radix sort 0.47 s.
+	// The MBRAM paper's Fig. 5: simple radix sort 0.47 s.
 	if !strings.Contains(out, `"seconds": 0.47`) {
 		t.Fatalf("%s", out)
 	}
@@ -109,7 +109,7 @@ func TestListings(t *testing.T) {
 		t.Errorf("kernels:\n%s", out)
 	}
 	out, _, st = runCLI("machines")
-	// Seed 000 Fig. 2's 1.7 GHz Pentium 4, column by column (the widths
+	// The 1.7 GHz Pentium 4 of the MBRAM paper's Fig. 2, column by column (the widths
 	// follow the longest preset, so compare fields, not spacing).
 	want := []string{"p4-1.7-pc133", "1.06", "GB/s", "850", "MB/s", "2", "256", "KiB", "128", "B", "11.76", "ns"}
 	found := false

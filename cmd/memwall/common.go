@@ -13,7 +13,7 @@ import (
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
-	"memwall/engine/units"
+	"memwall/engine/scenario"
 	"memwall/internal/jsonx"
 	"memwall/presets"
 )
@@ -71,17 +71,19 @@ func parseSets(sets []string, p *mbram.Params) error {
 			return fmt.Errorf("--set %q: want name=value, e.g. n=8Mi", s)
 		}
 		name = strings.TrimSpace(name)
-		var err error
+		var dst *int64
 		switch name {
 		case "n":
-			p.N, err = units.ParseCount(value)
+			dst = &p.N
 		case "w":
-			p.W, err = units.ParseSize(value)
+			dst = &p.W
 		case "b":
-			p.Buckets, err = units.ParseCount(value)
+			dst = &p.Buckets
 		default:
 			return fmt.Errorf("--set %q: unknown parameter %q (n, w or b)", s, name)
 		}
+		v, err := scenario.ParseParam(name, value)
+		*dst = v
 		if err != nil {
 			return fmt.Errorf("--set %s: %v", name, err)
 		}

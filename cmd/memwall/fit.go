@@ -12,6 +12,8 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
+	"memwall/engine/speedup"
+	"memwall/engine/units"
 	"memwall/presets"
 )
 
@@ -22,15 +24,16 @@ func init() {
 func runFit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	data := fs.String("data", "", "CSV or JSON `file`, or a built-in data set id (e.g. seed002-table6)")
+	data := fs.String("data", "", "CSV or JSON `file`, or a built-in data set id (e.g. chittor-table6)")
 	ycol := fs.String("y", "", "measured `column` to fit")
 	terms := fs.String("terms", "", "comma-separated `terms`, e.g. \"1, N/P*log2(P)^2, P*log2(P)\"")
 	train := fs.String("train", "", "`condition` selecting the training rows, e.g. \"N<=512 && P<=16\"; the rest is the test set")
 	weight := fs.String("weight", "auto", "weighting: abs, rel or auto (the one that cross-validates better)")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
 	keep := fs.Bool("keep-good-rows", false, "import the good rows of a file with bad rows")
+	inputs := addInputFlags(fs, "Speedup")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: memwall fit --data FILE --y COLUMN --terms \"t1, t2, ...\" [--train EXPR] [--weight abs|rel] [--json]")
+		fmt.Fprintln(stderr, "Usage: memwall fit --data FILE --y COLUMN --terms \"t1, t2, ...\" [--train EXPR] [--weight abs|rel] [--json]\n       memwall fit --link URL | --scenario FILE [--json]   (the Speedup page's inputs)")
 		fmt.Fprintln(stderr, "\nBuilt-in data sets:")
 		for _, d := range presets.Datasets() {
 			fmt.Fprintf(stderr, "  %-16s %s\n", d.ID, d.Title)
@@ -44,6 +47,9 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "memwall fit: "+format+"\n", a...)
 		return 2
+	}
+	if inputs.given() {
+		return fitSpeedupInputs(inputs, *asJSON, stdout, stderr)
 	}
 	if *data == "" || *ycol == "" || *terms == "" {
 		return fail("--data, --y and --terms are required (memwall fit -h)")
@@ -208,4 +214,81 @@ func writeFitText(w io.Writer, tbl *dataset.Table, spec fit.Spec, res *fit.Resul
 			100*s.st.MeanRel, 100*s.st.MedianRel, 100*s.st.MaxRel)
 	}
 	fmt.Fprintf(w, "(training rows: %s)\n", what)
+}
+
+// fitSpeedupInputs fits what a Speedup page's link or scenario file asks
+// for, through the model's scenario as the page does, and prints the fit
+// and, when the data has N and P, the speedup curve's roll-off.
+func fitSpeedupInputs(inputs inputFlags, asJSON bool, stdout, stderr io.Writer) int {
+	failf := func(err error) int { return fail(stderr, "fit", err) }
+	in, err := inputs.read(speedup.Form)
+	if err != nil {
+		return failf(err)
+	}
+	id := presets.CurrentID(in["data"])
+	tbl, err := presets.Dataset(id)
+	if err != nil {
+		return failf(fmt.Errorf("data: %v (links and scenario files name a built-in data set; give a file with --data)", err))
+	}
+	d := speedup.DefaultsFor(id, tbl)
+	if in["y"] == "" {
+		in["y"] = d.Y
+	}
+	nCol, pCol := speedup.Columns(tbl, in["y"])
+	frame := speedup.FrameFor(tbl, nCol, pCol)
+	curves := nCol != "" && pCol != "" && !d.Speedups
+	parseFrame := frame
+	if !curves {
+		parseFrame = fit.Frame{}
+	}
+	sc, es := speedup.ParseScenario(in, parseFrame)
+	if len(es) > 0 {
+		return failf(es)
+	}
+	if !speedup.HasColumn(tbl, sc.Y) {
+		return failf(fmt.Errorf("y: the data has no numeric column %q", sc.Y))
+	}
+	var fixed map[string]float64
+	if sc.Model != "" {
+		m, ok := presets.FittedModelByID(sc.Model)
+		if !ok {
+			return failf(fmt.Errorf("model: no published model %q", sc.Model))
+		}
+		fixed = m.Fixed
+	}
+	spec := fit.Spec{Y: sc.Y, Terms: sc.Terms, Train: sc.Region, Weighting: sc.Weighting}
+	var res *fit.Result
+	var curve *speedup.NCurve
+	if curves {
+		a, err := speedup.Analyze(sc.Spec(frame, fixed))
+		if err != nil {
+			return failf(err)
+		}
+		res, curve = a.Fit, &a.Curves[0]
+	} else if res, err = fit.Fit(frame, spec); err != nil {
+		return failf(err)
+	}
+	if asJSON {
+		return writeFitJSON(stdout, stderr, tbl, res)
+	}
+	fmt.Fprintf(stdout, "data: %s\n", id)
+	writeFitText(stdout, tbl, spec, res)
+	if curve != nil {
+		writeSpeedupCurve(stdout, curve)
+	}
+	return 0
+}
+
+// writeSpeedupCurve prints the predicted speedup at each P of the chart and
+// its roll-off point.
+func writeSpeedupCurve(w io.Writer, c *speedup.NCurve) {
+	fmt.Fprintf(w, "\npredicted speedup at N = %s:\n", units.FormatCount(int64(c.N)))
+	for _, pt := range c.Predicted.Points {
+		fmt.Fprintf(w, "  P = %-8s S = %.4g\n", units.FormatCount(int64(pt.P)), pt.S)
+	}
+	if r := c.Predicted.RollOff; r.Found {
+		fmt.Fprintf(w, "roll-off: P = %s (speedup %.4g)\n", units.FormatCount(int64(r.P)), r.S)
+	} else {
+		fmt.Fprintln(w, "roll-off: none in this range of P")
+	}
 }

@@ -12,7 +12,7 @@ import (
 
 func TestFitBuiltinJSON(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"fit", "--data", "seed002-table6", "--y", "T",
+	code := run([]string{"fit", "--data", "chittor-table6", "--y", "T",
 		"--terms", "1, N/P*log2(P)^2, P*log2(P), P, N/P*log2(N/P)^2, log2(P)*N/P*log2(N/P)^2",
 		"--train", "N<=512 && P<=16", "--weight", "abs", "--json"}, &out, &errb)
 	if code != 0 {
@@ -32,7 +32,7 @@ func TestFitBuiltinJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	// Eq. 14 of seed 002 prints 14773 for the constant.
+	// Eq. 14 of Chittor's thesis prints 14773 for the constant.
 	if c := r.Coefficients["1"]; math.Abs(c-14773) > 0.5 {
 		t.Errorf("constant = %g, want 14773", c)
 	}
@@ -63,15 +63,15 @@ func TestFitErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", "seed002-table6", "--y", "T"}, "required"},
-		{[]string{"--data", "seed002-table6", "--y", "T", "--terms", "1, log2(P"}, "term 2, col 7: expected ')'"},
-		{[]string{"--data", "seed002-table6", "--y", "T", "--terms", "1, P", "--train", "N <= 512 &&"}, "--train: col 12"},
-		{[]string{"--data", "seed002-table6", "--y", "X", "--terms", "1"}, `no column "X"`},
-		{[]string{"--data", "seed002-table6", "--y", "T", "--terms", "1, P, 2*P"}, "linearly dependent"},
+		{[]string{"--data", "chittor-table6", "--y", "T"}, "required"},
+		{[]string{"--data", "chittor-table6", "--y", "T", "--terms", "1, log2(P"}, "term 2, col 7: expected ')'"},
+		{[]string{"--data", "chittor-table6", "--y", "T", "--terms", "1, P", "--train", "N <= 512 &&"}, "--train: col 12"},
+		{[]string{"--data", "chittor-table6", "--y", "X", "--terms", "1"}, `no column "X"`},
+		{[]string{"--data", "chittor-table6", "--y", "T", "--terms", "1, P, 2*P"}, "linearly dependent"},
 		{[]string{"--data", "nosuch", "--y", "T", "--terms", "1"}, "no built-in data set"},
 		{[]string{"--data", bad, "--y", "t", "--terms", "1, n"}, "line 3, column 2 (t)"},
-		{[]string{"--data", "seed002-table6", "--y", "T", "--terms", "1, N, P", "--train", "N == 8 && P == 1"}, "fewer points than terms"},
-		{[]string{"--data", "seed002-table6", "--y", "T", "--terms", "1", "--weight", "x"}, "--weight"},
+		{[]string{"--data", "chittor-table6", "--y", "T", "--terms", "1, N, P", "--train", "N == 8 && P == 1"}, "fewer points than terms"},
+		{[]string{"--data", "chittor-table6", "--y", "T", "--terms", "1", "--weight", "x"}, "--weight"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{name: "numl", summary: "lines touched by a row or column transfer, and the convolution crossover (seed 001)", run: runNUML})
+	register(command{name: "numl", summary: "lines touched by a row or column transfer, and the convolution crossover (the lines-touched paper)", run: runNUML})
 }
 
 const numlUsage = `Usage:
@@ -31,9 +31,9 @@ const numlUsage = `Usage:
 lines: u, the distinct memory lines touched when k whole rows of W bytes, or
 the k leftmost columns (k·w bytes of each of r rows of W bytes) are sent,
 with the first byte at offset o within a line of L bytes; exact at o, and
-the minimum, maximum and mean over all offsets (seed 001 section 3.2.1).
+the minimum, maximum and mean over all offsets (the lines-touched paper's section 3.2.1).
 
-conv: the cost of Conv-Shift and Conv-Scan (seed 001 section 7, Figures 18
+conv: the cost of Conv-Shift and Conv-Scan (the lines-touched paper's section 7, Figures 18
 and 19) for box sizes 1..bmax on an N×N image and a pr×pc mesh under the
 standard model (--std) and M1 (--m1), and the crossover box size under each.
 Coefficient lists: alpha (per message), beta (per byte), gamma (per line a
@@ -41,7 +41,7 @@ message touches), delta (per arithmetic op), beta_mem (per load/store),
 gamma_mem (per line a statement touches), e.g. "alpha=10us, beta=3.3ns".
 
 measure: time the gather of row and column messages on this machine from
-caches flushed before every repetition (seed 001 sections 4.1–4.2), for
+caches flushed before every repetition (the lines-touched paper's sections 4.1–4.2), for
 shapes that vary the bytes n and the lines touched u independently; CSV
 (time in time_us, the median) or a memwall data set (--json) that the
 Communication page imports, to fit S1–M3 with, e.g.
@@ -103,7 +103,7 @@ type numlLinesOut struct {
 	Max    int64   `json:"u_max"`
 	MaxAt  int64   `json:"u_max_offset"`
 	Mean   float64 `json:"u_mean"`
-	// The seed's printed bounds (eqs. 3–6).
+	// The paper's printed bounds (eqs. 3–6).
 	PaperLower int64 `json:"paper_lower"`
 	PaperUpper int64 `json:"paper_upper"`
 	// The closed forms of whole periods without shared lines (columns).
@@ -126,10 +126,18 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 	lArg := fs.String("L", "64", "line size in bytes")
 	oArg := fs.String("o", "0", "offset of the first byte within its line, 0 <= o < L")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	inputs := addInputFlags(fs, "Communication")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	failf := func(err error) int { return fail(stderr, "numl", err) }
+	if inputs.given() {
+		sc, err := readCommunication(inputs)
+		if !sc.ShapeOK {
+			return failf(fmt.Errorf("the transfer's inputs do not read: %v", err))
+		}
+		return printNUMLLines(stdout, stderr, sc.Shape, *asJSON)
+	}
 	if *rows == *cols {
 		return failf(fmt.Errorf("--rows or --cols: give exactly one"))
 	}
@@ -164,6 +172,13 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 			return failf(err)
 		}
 	}
+	return printNUMLLines(stdout, stderr, s, *asJSON)
+}
+
+// printNUMLLines prints the lines a transfer touches.
+func printNUMLLines(stdout, stderr io.Writer, s numl.Shape, asJSON bool) int {
+	failf := func(err error) int { return fail(stderr, "numl", err) }
+	cols := s.Kind == numl.Columns
 	u, err := numl.Lines(s)
 	if err != nil {
 		return failf(fmt.Errorf("-%v", err))
@@ -173,7 +188,7 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 	out := numlLinesOut{Kind: s.Kind.String(), W: s.W, K: s.K, Line: s.Line, Offset: s.Offset, Bytes: s.Bytes(), U: u,
 		Min: span.Min, MinAt: span.MinOffset, Max: span.Max, MaxAt: span.MaxOffset, Mean: span.Mean,
 		PaperLower: paper.Lower, PaperUpper: paper.Upper}
-	if *cols {
+	if cols {
 		out.Elem, out.R = s.Elem, s.R
 		cf, _ := numl.Closed(s)
 		out.ClosedApplies, out.ClosedWhy, out.G, out.Period = cf.Applies, cf.Why, cf.G, cf.P
@@ -181,13 +196,13 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 			out.ClosedMin, out.ClosedMax = cf.Min, cf.Max
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(stdout, out); err != nil {
 			return failf(err)
 		}
 		return 0
 	}
-	if *cols {
+	if cols {
 		fmt.Fprintf(stdout, "%d column(s) of %d bytes from %d rows of W = %d bytes, lines of L = %d bytes, first byte at offset %d\n", s.K, s.Elem, s.R, s.W, s.Line, s.Offset)
 	} else {
 		fmt.Fprintf(stdout, "%d row(s) of W = %d bytes, lines of L = %d bytes, first byte at offset %d\n", s.K, s.W, s.Line, s.Offset)
@@ -195,8 +210,8 @@ func runNUMLLines(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "bytes sent:    n = %d\n", out.Bytes)
 	fmt.Fprintf(stdout, "lines touched: u = %d\n", u)
 	fmt.Fprintf(stdout, "over offsets:  min %d (o = %d), max %d (o = %d), mean %.4g\n", span.Min, span.MinOffset, span.Max, span.MaxOffset, span.Mean)
-	fmt.Fprintf(stdout, "seed 001 bounds (eqs. %s): %d .. %d\n", map[bool]string{false: "3, 4", true: "5, 6"}[*cols], paper.Lower, paper.Upper)
-	if *cols {
+	fmt.Fprintf(stdout, "the lines-touched paper's bounds (eqs. %s): %d .. %d\n", map[bool]string{false: "3, 4", true: "5, 6"}[cols], paper.Lower, paper.Upper)
+	if cols {
 		fmt.Fprintf(stdout, "gcd(W, L) = %d, row starts repeat every %d rows\n", out.G, out.Period)
 		if out.ClosedApplies {
 			fmt.Fprintf(stdout, "closed forms:  u_min = %d, u_max = %d\n", out.ClosedMin, out.ClosedMax)
@@ -229,7 +244,7 @@ type convOut struct {
 	Note     string         `json:"note"`
 }
 
-const convNote = "crossover: the smallest box size b at which Conv-Scan is predicted faster than Conv-Shift (null: not up to bmax); ratio is Conv-Shift/Conv-Scan as in seed 001 Figure 14"
+const convNote = "crossover: the smallest box size b at which Conv-Scan is predicted faster than Conv-Shift (null: not up to bmax); ratio is Conv-Shift/Conv-Scan as in the lines-touched paper's Figure 14"
 
 func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	fs := numlFlags("numl conv", stderr)
@@ -245,10 +260,18 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	stdArg := fs.String("std", defStd.String(), "standard-model coefficients (no gamma terms); the default is the S1 fit to the M1 default's times for rows and line-wide columns")
 	m1Arg := fs.String("m1", defM1.String(), "M1 coefficients; the default is illustrative, not measured")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	inputs := addInputFlags(fs, "Communication")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	failf := func(err error) int { return fail(stderr, "numl conv", err) }
+	if inputs.given() {
+		sc, err := readCommunication(inputs)
+		if !sc.ConvOK {
+			return failf(fmt.Errorf("the convolution's inputs do not read: %v", err))
+		}
+		return printNUMLConv(stdout, stderr, sc.Conv, sc.Std, sc.M1, sc.BMax, *asJSON)
+	}
 	var c numl.Conv
 	var bmax int64
 	var err error
@@ -275,6 +298,13 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failf(coefFlagError("--m1", "m1.", err))
 	}
+	return printNUMLConv(stdout, stderr, c, std, m1, bmax, *asJSON)
+}
+
+// printNUMLConv prints the two convolution programs' predicted times under
+// both coefficient sets and their crossovers.
+func printNUMLConv(stdout, stderr io.Writer, c numl.Conv, std, m1 numl.Coef, bmax int64, asJSON bool) int {
+	failf := func(err error) int { return fail(stderr, "numl conv", err) }
 	cs, err := numl.Compare(c, std, bmax)
 	if err != nil {
 		return failf(fmt.Errorf("-%v", err))
@@ -298,7 +328,7 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	if cm.Found {
 		out.CrossM1 = &cm.Crossover
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(stdout, out); err != nil {
 			return failf(err)
 		}
@@ -318,8 +348,8 @@ func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 		return fmt.Sprintf("none up to b = %d (Conv-Shift faster throughout)", bmax)
 	}
 	fmt.Fprintf(stdout, "\ncrossover, standard model: %s\ncrossover, M1:             %s\n", cross(cs.Found, cs.Crossover), cross(cm.Found, cm.Crossover))
-	if strings.TrimSpace(*stdArg) == defStd.String() || strings.TrimSpace(*m1Arg) == defM1.String() {
-		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (seed 001 prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
+	if defStd, defM1 := numl.ExampleCoefficients(); std.String() == defStd.String() || m1.String() == defM1.String() {
+		fmt.Fprintln(stdout, "note: default coefficients are illustrative, not measured (the lines-touched paper prints none): the standard ones are S1 fitted to M1's times for rows and line-wide columns; give --std and --m1 from your fits (memwall numl measure, memwall fit)")
 	}
 	return 0
 }
@@ -334,7 +364,7 @@ var numlColumns = []struct{ name, unit, desc string }{
 	{"cols", "", "1 for a column message, 0 for rows"},
 	{"m", "", "messages, each from its own array"},
 	{"n", "", "bytes sent by the m messages"},
-	{"u", "", "distinct memory lines the m messages touch (exact, engine/numl, at the array's real offset)"},
+	{"u", "", "distinct memory lines the m messages touch (exact, counted by memwall at the array's real offset)"},
 	{"W", "", "bytes per array row"},
 	{"k", "", "rows or columns per message"},
 	{"w", "", "bytes per element (columns)"},
@@ -439,12 +469,12 @@ func runNUMLMeasure(args []string, stdout, stderr io.Writer) int {
 // data set's notes.
 func numlMethod(run *measure.NUMLRun) string {
 	return fmt.Sprintf("each point gathers m messages (k whole rows, or the k leftmost columns of r rows) from m separate arrays into one send buffer; "+
-		"median of %d repetitions, each after reading %s to evict the arrays; %d-byte lines; u counted by engine/numl at each array's real offset o",
+		"median of %d repetitions, each after reading %s to evict the arrays; %d-byte lines; u counted by memwall at each array's real offset o",
 		run.Reps, units.FormatSize(run.FlushBytes), run.Line)
 }
 
 func writeNUMLCSV(w io.Writer, run *measure.NUMLRun) error {
-	fmt.Fprintf(w, "# seed 001 messages timed by memwall numl measure: %s\n", numlMethod(run))
+	fmt.Fprintf(w, "# messages of the lines-touched paper timed by memwall numl measure: %s\n", numlMethod(run))
 	cw := csv.NewWriter(w)
 	header := make([]string, len(numlColumns))
 	for i, c := range numlColumns {
@@ -484,7 +514,7 @@ func writeNUMLDataset(w io.Writer, run *measure.NUMLRun, title, where string, no
 	var b strings.Builder
 	fmt.Fprintf(&b, "{\n  \"title\": %s,\n", q(title))
 	fmt.Fprintf(&b, "  \"source\": %s,\n", q(fmt.Sprintf("measured by memwall numl measure on %s (%s%s), %s", where, cpu, cache, now.UTC().Format("2006-01-02"))))
-	fmt.Fprintf(&b, "  \"notes\": %s,\n  \"columns\": [\n", q("Seed 001's point-to-point message marshalling (sections 4.1, 4.2), timed on this machine: "+numlMethod(run)+"."))
+	fmt.Fprintf(&b, "  \"notes\": %s,\n  \"columns\": [\n", q("The lines-touched paper's point-to-point message marshalling (sections 4.1, 4.2), timed on this machine: "+numlMethod(run)+"."))
 	for i, c := range numlColumns {
 		fmt.Fprintf(&b, "    {\"name\": %s", q(c.name))
 		if c.unit != "" {
@@ -522,4 +552,15 @@ func coefFlagError(flag, prefix string, err error) error {
 		return fmt.Errorf("%s: %s", flag, fe.Msg)
 	}
 	return fmt.Errorf("%s: %v", flag, err)
+}
+
+// readCommunication reads the Communication page's inputs from --link or
+// --scenario; a field that does not read is an error naming it.
+func readCommunication(f inputFlags) (numl.Scenario, error) {
+	in, err := f.read(numl.Form)
+	if err != nil {
+		return numl.Scenario{}, err
+	}
+	sc, es := numl.ParseScenario(in)
+	return sc, es.Err()
 }

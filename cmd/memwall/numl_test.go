@@ -12,7 +12,7 @@ import (
 	"memwall/measure"
 )
 
-// TestNUMLLines: seed 001 section 3.1 — one column of 4-byte integers from
+// TestNUMLLines: the lines-touched paper's section 3.1 — one column of 4-byte integers from
 // a 1024×1024 array with 64-byte lines touches one line per row, 1024,
 // where a row of the same 4096 bytes touches 64. At offset 62 each element
 // straddles two lines (bytes 62..65), the maximum over offsets: 2048.

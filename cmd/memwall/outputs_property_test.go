@@ -52,7 +52,7 @@ func TestOutputsFiniteAndNonNegative(t *testing.T) {
 		{[]string{"predict", "--machine", "p4-1.7-pc133", "--kernel", "perm"}, []flagSpec{sets("n,w", edge)}},
 		{[]string{"simulate", "--machine", "p4-1.7-pc133", "--kernel", "quicksort", "--set", "n=1000"}, []flagSpec{sets("n,w", small), {"--window", small}, {"--predictor", []string{"majority", "2bit", "x"}}}},
 		{[]string{"simulate", "--machine", "p4-1.7-pc133", "--kernel", "perm", "--set", "n=1000"}, []flagSpec{sets("n,w", small), {"--seed", []string{"0", "1", "-1", "18446744073709551615"}}}},
-		{[]string{"fit", "--data", "seed002-table6", "--y", "T"}, []flagSpec{{"--terms", []string{"1, N/P", "N", "1, N^64", "1/(N-N)", "log2(P)", "1, P, P^2, P^3", "N^0.5", "2^N"}}, {"--train", []string{"N<=512", "P>1e308", "N>0 && P<4", "N<0"}}, {"--weight", []string{"abs", "rel", "auto", "x"}}}},
+		{[]string{"fit", "--data", "chittor-table6", "--y", "T"}, []flagSpec{{"--terms", []string{"1, N/P", "N", "1, N^64", "1/(N-N)", "log2(P)", "1, P, P^2, P^3", "N^0.5", "2^N"}}, {"--train", []string{"N<=512", "P>1e308", "N>0 && P<4", "N<0"}}, {"--weight", []string{"abs", "rel", "auto", "x"}}}},
 		{[]string{"numl", "--rows"}, []flagSpec{{"-W", edge}, {"-k", edge}, {"-L", edge}, {"-o", edge}}},
 		{[]string{"numl", "--cols"}, []flagSpec{{"-W", edge}, {"-k", edge}, {"-w", edge}, {"-r", edge}, {"-L", edge}, {"-o", edge}}},
 		{[]string{"numl", "conv"}, []flagSpec{{"-N", edge}, {"-w", edge}, {"--pr", edge}, {"--pc", edge}, {"-L", edge}, {"--bmax", small}, {"--std", []string{"alpha=10us, beta=3.3ns", "alpha=0", "alpha=-1s", "beta=1e308s", "alpha=NaN"}}, {"--m1", []string{"alpha=10us, gamma=1us", "gamma=-5us", "delta=1e308s"}}}},

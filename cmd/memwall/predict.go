@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
 )
@@ -22,25 +23,32 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	var sets setFlags
 	fs.Var(&sets, "set", "workload parameter name=value: n (elements or matrix dimension), w (word bytes), b (buckets); repeatable")
 	asJSON := fs.Bool("json", false, "print the breakdown as JSON")
+	inputs := addInputFlags(fs, "Kernels")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
-	m, err := loadMachine(*machineArg)
-	if err != nil {
-		return fail(stderr, "predict", err)
-	}
-	k, ok := mbram.Lookup(*kernelID)
-	if !ok {
-		return fail(stderr, "predict", mbram.ErrUnknownKernel(*kernelID))
-	}
-	p := mbram.Params{W: 4, Buckets: 64}
-	for _, pi := range k.Params {
-		if pi.Name == "n" {
-			p.N = pi.Default
+	var m machine.Machine
+	var k mbram.Kernel
+	var p mbram.Params
+	if inputs.given() {
+		s, err := inputs.kernels()
+		if err != nil {
+			return fail(stderr, "predict", err)
 		}
-	}
-	if err := parseSets(sets, &p); err != nil {
-		return fail(stderr, "predict", err)
+		m, k, p = s.Machine, mustKernel(s.Kernel), s.Params
+	} else {
+		var err error
+		if m, err = loadMachine(*machineArg); err != nil {
+			return fail(stderr, "predict", err)
+		}
+		var ok bool
+		if k, ok = mbram.Lookup(*kernelID); !ok {
+			return fail(stderr, "predict", mbram.ErrUnknownKernel(*kernelID))
+		}
+		p = defaultParams(k)
+		if err := parseSets(sets, &p); err != nil {
+			return fail(stderr, "predict", err)
+		}
 	}
 	b, err := mbram.Predict(m, k.ID, p)
 	if err != nil {
@@ -79,4 +87,20 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// defaultParams are a kernel's workload when no --set is given: its default
+// n, four-byte words and 64 buckets.
+func defaultParams(k mbram.Kernel) mbram.Params {
+	p := mbram.Params{W: 4, Buckets: 64}
+	if n, ok := k.Param("n"); ok {
+		p.N = n.Default
+	}
+	return p
+}
+
+// mustKernel looks up a kernel a validated scenario names.
+func mustKernel(id string) mbram.Kernel {
+	k, _ := mbram.Lookup(id)
+	return k
 }

@@ -9,12 +9,12 @@ import (
 )
 
 func init() {
-	register(command{name: "replicate", summary: "recompute a seed paper's printed predictions beside the engine's", run: runReplicate})
+	register(command{name: "replicate", summary: "recompute a paper's printed predictions beside the engine's", run: runReplicate})
 }
 
 func runReplicate(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "mbram" {
-		fmt.Fprintln(stderr, "Usage: memwall replicate mbram [--json]\n  mbram: seed 000 Figs. 3, 4 and 5")
+		fmt.Fprintln(stderr, "Usage: memwall replicate mbram [--json]\n  mbram: the MBRAM paper's Figs. 3, 4 and 5")
 		return 2
 	}
 	fs := newFlags("replicate mbram", "[--json]", stderr)
@@ -32,7 +32,7 @@ func runReplicate(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintln(stdout, "Seed 000 (MBRAM) printed predictions beside memwall's, on the Fig. 2 machines.")
+	fmt.Fprintln(stdout, "The MBRAM paper (Cooperman, Ma and Nguyen): printed predictions beside memwall's, on the Fig. 2 machines.")
 	tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "figure\tmachine\tkernel\tN or n\tmeasured\tprinted\tmemwall\tdiff\t")
 	var reasons []string

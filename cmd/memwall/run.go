@@ -132,7 +132,7 @@ func runProgram(args []string, stdout, stderr io.Writer) int {
 	machineArg := fs.String("machine", "p4-2.66-ddr266", "preset id or machine JSON file")
 	var sets setFlags
 	fs.Var(&sets, "set", "a param of the program, NAME=VALUE (2^20, 8Mi, 1000000); repeatable")
-	seed := fs.Uint64("seed", 1, "data seed: the same seed gives the same data and counts")
+	seed := fs.Uint64("seed", 1, "random seed of the data: the same seed gives the same data and counts")
 	predArg := fs.String("predictor", "majority", "branch predictor: majority or 2bit")
 	brArg := fs.String("branches", "all", "conditions charged as branches: all, or data (those that depend on loaded data, as the built-in kernels report)")
 	atArg := fs.String("at", "", "predict the program at this size of its size param, by simulating smaller sizes and extrapolating")
@@ -288,7 +288,7 @@ func printRun(w io.Writer, s lang.Scenario, out runOutput, profile bool) {
 	for _, d := range sortedKeys(r.Params) {
 		ps = append(ps, fmt.Sprintf("%s = %s", d, units.FormatCount(r.Params[d])))
 	}
-	fmt.Fprintf(w, "%s; data seed %d, predictor %s, branches charged: %s\n\n", strings.Join(ps, ", "), s.Seed, s.Predictor, s.Branches)
+	fmt.Fprintf(w, "%s; random seed %d, predictor %s, branches charged: %s\n\n", strings.Join(ps, ", "), s.Seed, s.Predictor, s.Branches)
 	if pr := out.Prediction; pr != nil {
 		if pr.Direct {
 			fmt.Fprintf(w, "simulated at %s = %s: %s\n", pr.Size, units.FormatCount(pr.At), units.FormatSeconds(pr.Seconds))
@@ -386,7 +386,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	machineArg := fs.String("machine", "p4-2.66-ddr266", "preset id or machine JSON file")
 	var sets setFlags
 	fs.Var(&sets, "set", "a param of the programs, NAME=VALUE; repeatable")
-	seed := fs.Uint64("seed", 1, "data seed")
+	seed := fs.Uint64("seed", 1, "random seed of the data")
 	predArg := fs.String("predictor", "majority", "branch predictor: majority or 2bit")
 	brArg := fs.String("branches", "all", "conditions charged as branches: all or data")
 	sizeArg := fs.String("size", "", "the param both programs scale by (default: A's first param)")

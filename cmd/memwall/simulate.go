@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"memwall/engine/kernels"
+	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/scenario"
 	"memwall/engine/sim"
 	"memwall/engine/trace"
 	"memwall/engine/units"
@@ -42,7 +44,7 @@ type simOutput struct {
 	Note              string       `json:"note"`
 }
 
-const simNote = "simulated by the MBRAM model rules (seed 000 II.d): a lower bound like the closed forms; a line transfer is sequential (B/β1) when it continues a stream and the last `window` fills belong to at most mu1 streams"
+const simNote = "simulated by the MBRAM model rules (the MBRAM paper, section II.d): a lower bound like the closed forms; a line transfer is sequential (B/β1) when it continues a stream and the last `window` fills belong to at most mu1 streams"
 
 func runSimulate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("simulate", "--machine ID|FILE.json (--kernel ID [--set name=value]... [--seed S] | --trace FILE [--format plain|lackey]) [--predictor majority|2bit] [--json]", stderr)
@@ -50,19 +52,33 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	kernelID := fs.String("kernel", "", "kernel id (see 'memwall kernels')")
 	var sets setFlags
 	fs.Var(&sets, "set", "workload parameter name=value: n (elements or matrix dimension), w (word bytes), b (buckets); repeatable")
-	seed := fs.Uint64("seed", 1, "seed of the generated data")
+	seed := fs.Uint64("seed", 1, "random seed of the generated data")
 	traceFile := fs.String("trace", "", "replay a trace file instead of a kernel ('-' reads standard input)")
 	formatArg := fs.String("format", "plain", "trace format: plain (R|W address size) or lackey (valgrind --tool=lackey --trace-mem=yes)")
 	limitArg := fs.String("limit", "1GiB", "largest trace accepted")
-	predArg := fs.String("predictor", "majority", "branch predictor: majority (the seed's idealised rule) or 2bit")
+	predArg := fs.String("predictor", "majority", "branch predictor: majority (the MBRAM paper's idealised rule) or 2bit")
 	window := fs.Int("window", 0, "region length in line fills for the stream rule (0: the default, 8)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	inputs := addInputFlags(fs, "Simulate")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
-	m, err := loadMachine(*machineArg)
-	if err != nil {
-		return fail(stderr, "simulate", err)
+	var m machine.Machine
+	var linked *scenario.Run
+	if inputs.given() {
+		r, err := inputs.run()
+		if err != nil {
+			return fail(stderr, "simulate", err)
+		}
+		if *traceFile != "" {
+			return fail(stderr, "simulate", errors.New("--trace: a link or scenario file runs a kernel, not a trace"))
+		}
+		linked, m, *kernelID, *seed, *predArg = &r, r.Machine, r.Kernel, r.Seed, r.Pred().String()
+	} else {
+		var err error
+		if m, err = loadMachine(*machineArg); err != nil {
+			return fail(stderr, "simulate", err)
+		}
 	}
 	if err := m.Validate(); err != nil {
 		return fail(stderr, "simulate", fmt.Errorf("--machine: %v", err))
@@ -89,13 +105,10 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		if !ok {
 			return fail(stderr, "simulate", fmt.Errorf("--%v", mbram.ErrUnknownKernel(*kernelID)))
 		}
-		p := mbram.Params{W: 4, Buckets: 64}
-		for _, pi := range k.Params {
-			if pi.Name == "n" {
-				p.N = pi.Default
-			}
-		}
-		if err := parseSets(sets, &p); err != nil {
+		p := defaultParams(k)
+		if linked != nil {
+			p = linked.Params
+		} else if err := parseSets(sets, &p); err != nil {
 			return fail(stderr, "simulate", err)
 		}
 		prog := newProgress(stderr, "simulate")
@@ -160,7 +173,7 @@ func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.
 	if out.Kernel != "" {
 		k, _ := kernels.Lookup(out.Kernel)
 		fmt.Fprintf(w, "%s on %s (%s)\n", k.Name, machineName, out.Machine)
-		fmt.Fprintf(w, "n = %s, w = %d B, b = %d, seed %d, data: %s\n", units.FormatCount(out.Params.N), out.Params.W, out.Params.Buckets, *out.Seed, k.Data)
+		fmt.Fprintf(w, "n = %s, w = %d B, b = %d, random seed %d, data: %s\n", units.FormatCount(out.Params.N), out.Params.W, out.Params.Buckets, *out.Seed, k.Data)
 	} else {
 		fmt.Fprintf(w, "trace %s (%s, %d records) on %s (%s)\n", out.Trace, out.Format, out.TraceStats.Records, machineName, out.Machine)
 	}

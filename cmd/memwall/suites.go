@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(command{name: "superstep-suites", summary: "time seed 003's good and bad supersteps (Suites 1-3) on this machine, as CSV for memwall superstep-fit", run: runSuperstepSuites})
+	register(command{name: "superstep-suites", summary: "time the superstep paper's good and bad supersteps (Suites 1-3) on this machine, as CSV for memwall superstep-fit", run: runSuperstepSuites})
 }
 
 // superstepColumns is the CSV header: the columns the superstep paper's cost
@@ -36,19 +36,19 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	procs := fs.String("p", "", "comma-separated processor `counts` (default: the CPUs)")
 	suites := fs.String("suites", "1,2,3", "comma-separated `suites` from 1, 2, 3")
 	modes := fs.String("modes", "good,bad", "comma-separated `modes`: good, bad")
-	hs := fs.String("h", "seed", "access `counts` h, comma-separated (8Ki, 2^20), or seed for the seed's 30")
+	hs := fs.String("h", "paper", "access `counts` h, comma-separated (8Ki, 2^20), or paper for the superstep paper's 30")
 	scale := fs.Float64("scale", 1, "multiply every h by this `factor`, e.g. 0.01 for a quick look")
 	line := fs.String("line", "", "cache line `size` (default: the OS's, or 64 B)")
 	cache := fs.String("cache", "", "cache `size` whose words count as in-cache for h_rc, h_wc (default: the per-core cache the OS reports)")
-	flush := fs.String("flush", "0", "bytes read before each bad superstep to start it cold (`size`; 0: none, as the seed)")
+	flush := fs.String("flush", "0", "bytes read before each bad superstep to start it cold (`size`; 0: none, as in the superstep paper)")
 	reps := fs.Int("reps", 3, "timed runs of each superstep (the median is written)")
 	seed := fs.Uint64("seed", 1, "random `seed` of Suites 2 and 3")
 	out := fs.String("out", "", "write to this `file` instead of standard output")
 	force := forceFlag(fs)
 	asJSON := fs.Bool("json", false, "write JSON (per-processor counts and every sample) instead of CSV")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: memwall superstep-suites [--p 2] [--suites 1,2,3] [--modes good,bad] [--h seed|LIST] [--scale F] [--out FILE [--force]] [--json]")
-		fmt.Fprintln(stderr, "\nThen fit seed 003's cost functions to the times and predict a sort's interval on this machine:")
+		fmt.Fprintln(stderr, "Usage: memwall superstep-suites [--p 2] [--suites 1,2,3] [--modes good,bad] [--h paper|LIST] [--scale F] [--out FILE [--force]] [--json]")
+		fmt.Fprintln(stderr, "\nThen fit the superstep paper's cost functions to the times and predict a sort's interval on this machine:")
 		fmt.Fprintln(stderr, "  memwall superstep-fit --data FILE --coef-out here.json")
 		fmt.Fprintln(stderr, "  memwall supersteps --coef here.json --p 2 --algo radix --n 1e6")
 		fmt.Fprintln(stderr, "\nFlags:")
@@ -77,19 +77,8 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 	if !(*scale > 0 && *scale <= 1) {
 		return fail("--scale: must be above 0 and at most 1; got %g", *scale)
 	}
-	if *hs != "seed" {
-		for _, f := range splitList(*hs) {
-			v, err := units.ParseCount(f)
-			if err != nil {
-				return fail("--h: %v", err)
-			}
-			if v < 1 {
-				return fail("--h: access counts of at least 1; got %s", f)
-			}
-			opt.H = append(opt.H, v)
-		}
-	} else {
-		opt.H = superstep.SuiteSizes()
+	if opt.H, err = accessCounts(*hs); err != nil {
+		return fail("--h: %v", err)
 	}
 	for i := range opt.H {
 		opt.H[i] = max(1, int64(float64(opt.H[i])**scale))
@@ -146,7 +135,7 @@ func runSuperstepSuites(args []string, stdout, stderr io.Writer) int {
 // writeSuperstepCSV writes one row per superstep, with the run's settings
 // as comment lines (memwall's CSV reader skips lines starting with #).
 func writeSuperstepCSV(w io.Writer, run *measure.SuperstepRun) error {
-	fmt.Fprintf(w, "# seed 003 supersteps measured by memwall superstep-suites: %d CPUs, t_line %d words, %d words in cache for h_rc/h_wc, flush %d bytes\n",
+	fmt.Fprintf(w, "# supersteps of the superstep paper measured by memwall superstep-suites: %d CPUs, t_line %d words, %d words in cache for h_rc/h_wc, flush %d bytes\n",
 		run.CPUs, run.LineWords, run.CacheWords, run.FlushBytes)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(superstepColumns); err != nil {
@@ -198,10 +187,10 @@ func splitList(s string) []string {
 }
 
 func init() {
-	register(command{name: "superstep-fit", summary: "fit seed 003's Good and Bad cost functions to superstep-suites times and write the interval's coefficients", run: runSuperstepFit})
+	register(command{name: "superstep-fit", summary: "fit the superstep paper's Good and Bad cost functions to superstep-suites times and write the interval's coefficients", run: runSuperstepFit})
 }
 
-// runSuperstepFit fits the cost functions as the superstep paper section 4.2 does: the
+// runSuperstepFit fits the cost functions as the superstep paper's section 4.2 does: the
 // Good family on Suite 1 (R0 and R1 apart), validated on Suites 2 and 3;
 // the Bad family on Suite 2, validated on Suites 1 and 3; and writes the
 // best of each (HrHwM-c, HrHwM) as a coefficient file for memwall
@@ -216,7 +205,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	force := forceFlag(fs)
 	name := fs.String("name", "", "`name` of the coefficient set (default: the file's name)")
 	keep := fs.Bool("keep-good-rows", false, "use the good rows of a file with bad rows")
-	weight := fs.String("weight", "abs", "least squares: abs (the seed's) or rel (each superstep weighted by 1/t², even over the sizes)")
+	weight := fs.String("weight", "abs", "least squares: abs (as in the superstep paper) or rel (each superstep weighted by 1/t², even over the sizes)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: memwall superstep-fit --data FILE [--p P] [--weight abs|rel] [--coef-out FILE [--force]]")
 		fmt.Fprintln(stderr, "\nFlags:")
@@ -280,7 +269,7 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s family: no supersteps in the file\n\n", fam.family)
 			continue
 		}
-		fmt.Fprintf(stdout, "%s family: fitted on Suite %d, judged on Suites %d and %d (seed 003 Tables %s); C = %g words\n",
+		fmt.Fprintf(stdout, "%s family: fitted on Suite %d, judged on Suites %d and %d (the superstep paper's Tables %s); C = %g words\n",
 			fam.family, fitOn, judgeOn[0], judgeOn[1], map[superstep.Family]string{superstep.Good: "1, 2, 5, 6", superstep.Bad: "3, 4, 7, 8"}[fam.family], meas.CacheWords)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "p\tfunction\tregion\trows\tSuite %d avg\tmax\tSuite %d avg\tmax\tcoefficients (µs)\n", judgeOn[0], judgeOn[1])
@@ -332,4 +321,25 @@ func runSuperstepFit(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "coefficients for p = %d written to %s: memwall supersteps --coef %s --p %d --algo radix --n 1e6\n", p, *coefOut, *coefOut, p)
 	return 0
+}
+
+// accessCounts reads --h: "paper" (or "seed", its name in earlier
+// versions) for the superstep paper's 30 counts, else a comma-separated
+// list of counts of at least 1.
+func accessCounts(hs string) ([]int64, error) {
+	if hs == "paper" || hs == "seed" {
+		return superstep.SuiteSizes(), nil
+	}
+	var out []int64
+	for _, f := range splitList(hs) {
+		v, err := units.ParseCount(f)
+		if err != nil {
+			return nil, err
+		}
+		if v < 1 {
+			return nil, fmt.Errorf("access counts of at least 1; got %s", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -12,9 +12,9 @@ import (
 	"memwall/engine/superstep"
 )
 
-// TestSuperstepSuitesCSV runs Suite 1 at a thousandth of the seed's
+// TestSuperstepSuitesCSV runs Suite 1 at a thousandth of the paper's
 // counts on two processors and reads the CSV back as memwall fit does.
-// Suite 1 on p = 2 (seed 003 section 4.1): for each of the 30 counts, x = 1
+// Suite 1 on p = 2 (the superstep paper's section 4.1): for each of the 30 counts, x = 1
 // gives three patterns and x = 2 one, in two modes: 240 rows. like-gather
 // with x = 1 reads h on one processor and writes h·1/2 on both (rounded to
 // the nearest whole access), so h_r = h_set, h_w = round(h_set/2),
@@ -175,5 +175,20 @@ func TestSuperstepFitBadInput(t *testing.T) {
 		if st != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: status %d, stderr %q, want 2 and %q", tc.args, st, errs, tc.want)
 		}
+	}
+}
+
+// TestAccessCounts: --h paper is the superstep paper's 30 counts, and so is
+// --h seed, what earlier versions called it.
+func TestAccessCounts(t *testing.T) {
+	want := superstep.SuiteSizes()
+	for _, h := range []string{"paper", "seed"} {
+		got, err := accessCounts(h)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 30 {
+			t.Errorf("--h %s: %v %v", h, got, err)
+		}
+	}
+	if got, err := accessCounts("8Ki, 2^20"); err != nil || fmt.Sprint(got) != "[8192 1048576]" {
+		t.Errorf("--h 8Ki, 2^20: %v %v", got, err)
 	}
 }

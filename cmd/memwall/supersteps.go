@@ -13,27 +13,43 @@ import (
 )
 
 func init() {
-	register(command{name: "supersteps", summary: "Good/Bad interval of a sort's shared-memory supersteps, Loc and M/G (seed 003)", run: runSupersteps})
+	register(command{name: "supersteps", summary: "Good/Bad interval of a sort's shared-memory supersteps, Loc and M/G (the superstep paper)", run: runSupersteps})
 }
 
 const superstepsUsage = "--algo radix|sample|column --n N --p P [--coef FILE] [--measured T1,T2,...] [--measured-total T] [--json]"
 
 func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("supersteps", superstepsUsage, stderr)
-	algo := fs.String("algo", "", "sorting algorithm: radix, sample or column (seed 003 Tables 9–11)")
+	algo := fs.String("algo", "", "sorting algorithm: radix, sample or column (the superstep paper's Tables 9–11)")
 	nArg := fs.String("n", "", "number of elements to sort, e.g. 1000000, 8Mi, 2^20")
-	pArg := fs.String("p", "", "number of processors (seed coefficients: 2, 4, 8, 12; default: the coefficient file's)")
-	coef := fs.String("coef", "", "coefficient JSON `file` (default: the SGI Power Challenge of seed 003 Tables 2 and 4)")
+	pArg := fs.String("p", "", "number of processors (with the superstep paper's coefficients: 2, 4, 8, 12; default: the coefficient file's)")
+	coef := fs.String("coef", "", "coefficient JSON `file` (default: the SGI Power Challenge of the superstep paper's Tables 2 and 4)")
 	keyBits := fs.Int("key-bits", 32, "radix sort: bits per key b")
 	radixBits := fs.Int("radix-bits", 6, "radix sort: bits per pass r (2^r counts per processor)")
 	oversample := fs.Int("oversample", 100, "sample sort: sample elements per processor")
 	measured := fs.String("measured", "", "measured time of one execution of each superstep, in table order, comma-separated with units (\"1.2ms,150us,-,3ms\"; - for none)")
 	measuredTotal := fs.String("measured-total", "", "measured time of the whole sort, e.g. 85ms")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
+	inputs := addInputFlags(fs, "Supersteps")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	bad := func(format string, a ...any) int { return fail(stderr, "supersteps", fmt.Errorf(format, a...)) }
+	if inputs.given() {
+		in, err := inputs.read(superstep.Form)
+		if err != nil {
+			return fail(stderr, "supersteps", err)
+		}
+		sc, es := superstep.ParseScenario(in)
+		if len(es) > 0 {
+			return fail(stderr, "supersteps", es)
+		}
+		pr, loc, err := sc.Evaluate()
+		if err != nil {
+			return fail(stderr, "supersteps", err)
+		}
+		return printSupersteps(stdout, stderr, pr, loc, *asJSON)
+	}
 	known := false
 	for _, a := range superstep.Algorithms {
 		known = known || a.ID == *algo
@@ -74,7 +90,7 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	case *coef != "":
 		p = set.P
 	default:
-		return bad("--p: give the number of processors (2, 4, 8 or 12 with the seed's coefficients)")
+		return bad("--p: give the number of processors (2, 4, 8 or 12 with the superstep paper's coefficients)")
 	}
 	if *coef == "" {
 		if set, err = superstep.SGIPowerChallenge(p); err != nil {
@@ -114,7 +130,11 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return bad("--measured: %v", err)
 	}
-	if *asJSON {
+	return printSupersteps(stdout, stderr, pr, loc, *asJSON)
+}
+
+func printSupersteps(stdout, stderr io.Writer, pr superstep.Prediction, loc superstep.Located, asJSON bool) int {
+	if asJSON {
 		if err := writeJSON(stdout, superstepsJSON(pr, loc)); err != nil {
 			return fail(stderr, "supersteps", err)
 		}
@@ -164,7 +184,7 @@ func parseMeasured(s string, count int) (map[int]float64, error) {
 
 func writeSuperstepsText(w io.Writer, pr superstep.Prediction, loc superstep.Located) {
 	a := pr.Plan.Algorithm
-	fmt.Fprintf(w, "%s (seed 003 %s), n = %d, p = %d\n", a.Name, a.Table, pr.Plan.N, pr.Plan.P)
+	fmt.Fprintf(w, "%s (the superstep paper, %s), n = %d, p = %d\n", a.Name, a.Table, pr.Plan.N, pr.Plan.P)
 	fmt.Fprintf(w, "coefficients: %s (%s); C = %s words\n", pr.Set.Name, pr.Set.Source, units.FormatCount(int64(pr.Set.CacheWords)))
 	fmt.Fprintln(w, "Good: HrHwM-c = L + g_hrc·h_rc + g_hrm·h_rm + g_hwc·h_wc + g_hwm·h_wm + g_M·M; Bad: HrHwM = L + g_hr·h_r + g_hw·h_w + g_M·M")
 	fmt.Fprintln(w)

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestSuperstepsText: radix sort, n = 80000, p = 8, seed coefficients
+// TestSuperstepsText: radix sort, n = 80000, p = 8, the superstep paper's coefficients
 // (Tables 2 and 4, p = 8; every superstep in R0 since h <= 2^19).
 // SS1 (10000; 64; 80512): t_g = 140 + 0.0184·10000 + 0.0087·64 +
 // 0.00005·80512 = 328.5824 µs; t_b = 16566 + 0.4612·10000 + 0.7708·64 +
@@ -23,7 +23,7 @@ func TestSuperstepsText(t *testing.T) {
 		t.Fatalf("status %d: %s", st, errs)
 	}
 	for _, want := range []string{
-		"Radix sort (seed 003 Table 9), n = 80000, p = 8",
+		"Radix sort (the superstep paper, Table 9), n = 80000, p = 8",
 		"1   count elts     6  10000     64   80512      R0  328.6 µs  30.19 ms",
 		"2   prefix sum     6     64     64    1024      R0  141.8 µs",
 		"4    move elts     6  10064  10000  160512      R0  420.2 µs",
@@ -67,7 +67,7 @@ func TestSuperstepsJSON(t *testing.T) {
 	}
 }
 
-// TestSuperstepsCoefFile: a coefficient file for p = 3 (a count the seed
+// TestSuperstepsCoefFile: a coefficient file for p = 3 (a count the paper
 // has no table for) with one Good function: sample sort, n = 3000.
 // SS5 (1000; 1000; 6000): t_g = 10 + 0.02·1000 + 0.01·1000 + 0.001·6000 =
 // 46 µs; t_b = 1000 + 0.5·1000 + 1·1000 + 0.1·6000 = 3100 µs.
@@ -108,7 +108,7 @@ func TestSuperstepsErrors(t *testing.T) {
 		{[]string{"--algo", "radix", "--n", "2^41", "--p", "2"}, "--n: n = 2199023255552"},
 		{[]string{"--algo", "radix", "--n", "100"}, "--p: give the number of processors"},
 		{[]string{"--algo", "radix", "--n", "100", "--p", "0"}, "--p: 0 processors"},
-		{[]string{"--algo", "radix", "--n", "100", "--p", "3"}, "--p: p = 3: seed 003 gives coefficients for p = 2, 4, 8 and 12 only"},
+		{[]string{"--algo", "radix", "--n", "100", "--p", "3"}, "--p: p = 3: the superstep paper gives coefficients for p = 2, 4, 8 and 12 only"},
 		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--radix-bits", "40"}, "--radix-bits: radix bits r = 40"},
 		{[]string{"--algo", "radix", "--n", "100", "--p", "2", "--key-bits", "0"}, "--key-bits, --radix-bits and --oversample must be at least 1"},
 		{[]string{"--algo", "sample", "--n", "100", "--p", "2", "--oversample", "-1"}, "--oversample: oversampling = -1"},

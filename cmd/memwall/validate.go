@@ -54,7 +54,7 @@ type validateSizes struct {
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", "--machine ID|FILE.json [--sizes paper|large|small] [--reps N] [--matrix-n N] [--json]", stderr)
 	machineArg := fs.String("machine", "", "preset id or machine JSON file (e.g. one written by 'memwall calibrate')")
-	sizesArg := fs.String("sizes", "paper", "paper (the seed's sizes, minutes), large (arrays well beyond the cache of a current machine, minutes) or small (seconds)")
+	sizesArg := fs.String("sizes", "paper", "paper (the MBRAM paper's sizes, minutes), large (arrays well beyond the cache of a current machine, minutes) or small (seconds)")
 	reps := fs.Int("reps", 0, "timed repetitions per kernel, after one warm-up run (default 3 paper, 1 large, 2 small)")
 	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
 	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
@@ -71,7 +71,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		sz = validateSizes{perm: 1 << 20, sort: 1 << 23, mat1: 500, reps: 3}
 	case "large":
 		// Arrays far beyond the last cache of a current machine, where
-		// the formulas' "in RAM" terms apply: at the seed's sizes a
+		// the formulas' "in RAM" terms apply: at the paper's sizes a
 		// permutation (4 MiB per array) fits in the ~8 MiB of L3 the
 		// development machine's guest gets, and the sorts (32 MiB) only
 		// just exceed it. 2^25 points are 128 MiB per array, also beyond

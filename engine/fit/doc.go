@@ -20,16 +20,16 @@
 // equations, whose condition number is the square of the problem's. The
 // singular values detect rank deficiency (refused, naming the terms) and near
 // collinearity (a warning naming the terms and the near-relation between
-// them), as Chittor's thesis section 5.2.4 warns that fitted coefficients of nearly
+// them), as Chittor's thesis (section 5.2.4) warns that fitted coefficients of nearly
 // collinear terms such as N and N·log N come out large and of opposite sign.
 //
-// Two weightings are offered: absolute least squares, which is what the seeds
-// use, and relative least squares (each row weighted by 1/y²), which fits
+// Two weightings are offered: absolute least squares, which is what the papers
+// memwall follows use (docs/readings.md), and relative least squares (each row weighted by 1/y²), which fits
 // times that span several orders of magnitude evenly. By default the
 // weighting that predicts better in cross-validation on the training rows is
 // chosen, and the result says which and why.
 //
-// Statistics follow the lines-touched paper section 4: s_e = sqrt(SSE/(n−p)),
+// Statistics follow the lines-touched paper (section 4): s_e = sqrt(SSE/(n−p)),
 // D = SSE/SST (0 is perfect; below 0.01 acceptable), R² = 1 − D, and the mean,
 // median and maximum relative error, separately for the training and the
 // test rows.

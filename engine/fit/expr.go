@@ -224,7 +224,7 @@ func (p *parser) atom() *node {
 			if name != "log2" {
 				hint := ""
 				if name == "log" || name == "lg" {
-					hint = " (the seeds' logarithms are base 2: write log2)"
+					hint = " (the papers' logarithms are base 2: write log2)"
 				}
 				p.fail(start, "unknown function %q; only log2 is known%s", name, hint)
 				return nil

@@ -44,7 +44,7 @@ func TestTermErrors(t *testing.T) {
 		{"N/P*log2(P)^", "term 1, col 13: expected a number after '^'"},
 		{"1,,P", "term 2, col 1: empty term"},
 		{"N+P", "term 1, col 2: unexpected \"+\""},
-		{"log(P)", "only log2 is known (the seeds' logarithms are base 2: write log2)"},
+		{"log(P)", "only log2 is known (the papers' logarithms are base 2: write log2)"},
 		{"N, N", "repeats term 1"},
 		{"P*", "term 1, col 3: unexpected end"},
 		{"P^100", "too large"},

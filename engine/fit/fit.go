@@ -13,7 +13,7 @@ const (
 	// Auto picks Absolute or Relative by cross-validation on the training
 	// rows.
 	Auto Weighting = iota
-	// Absolute minimises sum (y − ŷ)², as the seeds do.
+	// Absolute minimises sum (y − ŷ)², as the papers memwall follows do.
 	Absolute
 	// Relative minimises sum ((y − ŷ)/y)², i.e. rows weighted by 1/y², so
 	// that a 1 ms point counts as much as a 1 s point.
@@ -301,7 +301,7 @@ func solveRows(A [][]float64, y []float64, rows []int, wt Weighting, labels []st
 
 // chooseWeighting cross-validates both weightings on the training rows and
 // returns the one with the lower mean relative error on held-out rows; ties
-// and cases that cannot be cross-validated go to Absolute, the seeds'
+// and cases that cannot be cross-validated go to Absolute, the papers'
 // choice.
 func chooseWeighting(A [][]float64, y []float64, train []int, labels []string) (Weighting, string, []CVScore) {
 	if r, ok := zeroY(y, train); ok {
@@ -326,13 +326,13 @@ func chooseWeighting(A [][]float64, y []float64, train []int, labels []string) (
 	// Each fold leaves out about n/k rows; the rest must still determine
 	// the p coefficients.
 	if k < 2 || len(train)-(len(train)+k-1)/k < p {
-		return Absolute, fmt.Sprintf("absolute least squares (the seeds' choice): %d training rows are too few to cross-validate %d terms", len(train), p), nil
+		return Absolute, fmt.Sprintf("absolute least squares (as in the papers): %d training rows are too few to cross-validate %d terms", len(train), p), nil
 	}
 	var scores []CVScore
 	for _, wt := range []Weighting{Absolute, Relative} {
 		rel, ok := crossValidate(A, y, folds(train, k), wt, labels)
 		if !ok {
-			return Absolute, "absolute least squares (the seeds' choice): some cross-validation folds cannot be fitted (the terms are dependent on them)", nil
+			return Absolute, "absolute least squares (as in the papers): some cross-validation folds cannot be fitted (the terms are dependent on them)", nil
 		}
 		mean, med, max := relSummary(rel)
 		scores = append(scores, CVScore{Weighting: wt, Folds: k, MeanRel: mean, MedianRel: med, MaxRel: max})

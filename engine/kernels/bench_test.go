@@ -8,7 +8,7 @@ import (
 	"memwall/engine/sim"
 )
 
-// BenchmarkPermN22 is the speed target of DESIGN.md 6: the traditional
+// BenchmarkPermN22 is the simulator's speed target (docs/readings.md): the traditional
 // permutation product at N = 2^22 with C = 256 KiB, B = 64, reported as
 // simulated accesses per second (the data are generated outside the
 // timer).

@@ -1,6 +1,6 @@
 // Package kernels holds instrumented implementations of the kernels of
 // the MBRAM paper (the MBRAM model): the traditional and two-pass permutation
-// products (section III, the two-pass one line by line as the seed's C
+// products (section III, the two-pass one line by line as the paper's C
 // code, with BLOCK_LENGTH = C/2/w), the row-major matrix product (IV),
 // quicksort, mergesort, heapsort, the simple and distribution-count
 // bucket sorts and the simple and distribution-count radix sorts (V and

@@ -55,7 +55,7 @@ func permLoop(e *env, x, y, z []uint32, xb, yb, zb uint64) {
 // runPermTwoPass is the two-pass algorithm of the MBRAM paper III.B, line by
 // line as printed: BLOCK_LENGTH = C/2/w, NUMBER_OF_BLOCKS blocks of D (the
 // last one short when N is not a multiple), D_ptr an array of one word per
-// block (the seed's 32-bit pointers, here w bytes).
+// block (the paper's 32-bit pointers, here w bytes).
 func runPermTwoPass(e *env) error {
 	s, w, n := e.s, e.wlog, e.n
 	c := s.Config()

@@ -67,7 +67,7 @@ func Derive(s Spec) (Machine, error) {
 	}
 	m := Machine{
 		Name:   "derived from specifications",
-		Source: fmt.Sprintf("derived (seed 000 III.A): %d B bus at %.4g MHz, latency %.4g cycles, %.4g pipeline stages at %.4g GHz", s.BusWidth, s.BusFrequency/1e6, s.LatencyCycles, s.PipelineStages, s.CPUClock/1e9),
+		Source: fmt.Sprintf("derived (the MBRAM paper, section III.A): %d B bus at %.4g MHz, latency %.4g cycles, %.4g pipeline stages at %.4g GHz", s.BusWidth, s.BusFrequency/1e6, s.LatencyCycles, s.PipelineStages, s.CPUClock/1e9),
 		Beta1:  beta1,
 		Beta2:  float64(s.Line) / (lambda + float64(s.Line)/beta1),
 		Mu1:    mu1,

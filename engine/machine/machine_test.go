@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// p4 is seed 000 Fig. 2's 1.7 GHz Pentium 4 / PC-133.
+// p4 is the 1.7 GHz Pentium 4 / PC-133 of the MBRAM paper's Fig. 2.
 var p4 = Machine{Name: "p4", Beta1: 1.06e9, Beta2: 0.85e9, Mu1: 2, C: 256 << 10, B: 128, M: 11.76e-9}
 
 func TestValidateAccepts(t *testing.T) {
@@ -66,7 +66,7 @@ func TestValidateReportsEveryField(t *testing.T) {
 	}
 }
 
-// TestDerive checks seed 000 §III.A against its Fig. 2.
+// TestDerive checks the MBRAM paper's §III.A against its Fig. 2.
 //
 //	P4 2.66 / DDR-266: β1 = 8 B·266 MHz = 2.128 GB/s; λ = 10/133 MHz = 75.19 ns;
 //	  t = 128/2.128e9 = 60.15 ns; β2 = 128/(135.3 ns) = 0.946 GB/s (0.95); m = 20/2.66 GHz = 7.52 ns.

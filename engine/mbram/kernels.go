@@ -33,7 +33,7 @@ type Kernel struct {
 	Name    string      `json:"name"`
 	Family  Family      `json:"family"`
 	Summary string      `json:"summary"`
-	Formula string      `json:"formula"` // symbolic, as the seed prints it
+	Formula string      `json:"formula"` // symbolic, as the MBRAM paper prints it
 	Source  string      `json:"source"`  // seed section
 	Params  []ParamInfo `json:"params"`
 }
@@ -49,35 +49,35 @@ var (
 )
 
 var kernels = []Kernel{
-	{ID: "perm", Name: "Permutation product (traditional)", Source: "seed 000 §III.C",
+	{ID: "perm", Name: "Permutation product (traditional)", Source: "the MBRAM paper, §III.C",
 		Summary: "Z[i] = Y[X[i]] for a random permutation X",
 		Formula: "(3w/β1 + B/β2)·N", Params: []ParamInfo{paramN, paramW}, Family: PermutationProduct},
-	{ID: "perm-twopass", Name: "Permutation product (two-pass)", Source: "seed 000 §III.B–C",
+	{ID: "perm-twopass", Name: "Permutation product (two-pass)", Source: "the MBRAM paper, §III.B–C",
 		Summary: "distribute X into cache-sized blocks of D, permute each block in cache, merge into Z",
 		Formula: "10w·N/β2", Params: []ParamInfo{paramN, paramW}, Family: PermutationProduct},
-	{ID: "matmul", Name: "Matrix product (row-major)", Source: "seed 000 §IV",
+	{ID: "matmul", Name: "Matrix product (row-major)", Source: "the MBRAM paper, §IV",
 		Summary: "C = P·Q for n×n matrices stored by rows, the straightforward triple loop",
 		Formula: "(1) w·n³/β2 or (2) w·n³/β1 + B·n³/β2",
 		Params:  []ParamInfo{{Name: "n", Default: 500, Meaning: "matrix dimension"}, paramW}, Family: MatrixProduct},
-	{ID: "quicksort", Name: "Quicksort", Source: "seed 000 Fig. 5, App. a",
+	{ID: "quicksort", Name: "Quicksort", Source: "the MBRAM paper, Fig. 5, App. a",
 		Summary: "in-place partitioning around a pivot",
 		Formula: "2wN/β1·(log2 N − log2 C + 1) + (N/2)·m·log2 N", Params: []ParamInfo{paramN, paramW}, Family: Sort},
-	{ID: "mergesort", Name: "Mergesort", Source: "seed 000 Fig. 5, App. b",
+	{ID: "mergesort", Name: "Mergesort", Source: "the MBRAM paper, Fig. 5, App. b",
 		Summary: "top-down two-way merging",
 		Formula: "(wN/β2 + 2wN/β1)·(log2 N − log2 C + 1) + (N/2)·m·log2 N", Params: []ParamInfo{paramN, paramW}, Family: Sort},
-	{ID: "heapsort", Name: "Heapsort", Source: "seed 000 Fig. 5, App. c",
+	{ID: "heapsort", Name: "Heapsort", Source: "the MBRAM paper, Fig. 5, App. c",
 		Summary: "binary heap, downheap from the root",
 		Formula: "(B/β2)·N·(log2 N − log2(C/w) + log2 log2 N) + m·N·log2 N", Params: []ParamInfo{paramN, paramW}, Family: Sort},
-	{ID: "bucket", Name: "Bucket sort (simple)", Source: "seed 000 Fig. 5, App. d",
+	{ID: "bucket", Name: "Bucket sort (simple)", Source: "the MBRAM paper, Fig. 5, App. d",
 		Summary: "distribute by high digits into b buckets, recurse",
 		Formula: "3wN/β2·(⌈log_b N⌉ − ⌊log_b(C/2)⌋ + 1)", Params: []ParamInfo{paramN, paramW, paramB}, Family: Sort},
-	{ID: "bucket-count", Name: "Bucket sort (distribution count)", Source: "seed 000 Fig. 5, App. d",
+	{ID: "bucket-count", Name: "Bucket sort (distribution count)", Source: "the MBRAM paper, Fig. 5, App. d",
 		Summary: "bucket sort with a counting pass that sizes the buckets",
 		Formula: "3wN/β2·(⌈log_b N⌉ − ⌊log_b(C/2)⌋ + 1) + wN/β1·(⌈log_b N⌉ − ⌊log_b C⌋ + 1)", Params: []ParamInfo{paramN, paramW, paramB}, Family: Sort},
-	{ID: "radix", Name: "Radix sort (simple)", Source: "seed 000 Fig. 5, App. e",
+	{ID: "radix", Name: "Radix sort (simple)", Source: "the MBRAM paper, Fig. 5, App. e",
 		Summary: "least-significant digit first, b buckets per pass",
 		Formula: "3wN/β2·⌈log_b N⌉", Params: []ParamInfo{paramN, paramW, paramB}, Family: Sort},
-	{ID: "radix-count", Name: "Radix sort (distribution count)", Source: "seed 000 Fig. 5, App. e",
+	{ID: "radix-count", Name: "Radix sort (distribution count)", Source: "the MBRAM paper, Fig. 5, App. e",
 		Summary: "radix sort with a counting pass per digit",
 		Formula: "(wN/β1 + 3wN/β2)·⌈log_b N⌉", Params: []ParamInfo{paramN, paramW, paramB}, Family: Sort},
 }

@@ -20,13 +20,13 @@ func preset(t testing.TB, id string) machine.Machine {
 }
 
 // round reports v rounded to the given number of decimals, the precision at
-// which the seed prints its predictions.
+// which the paper prints its predictions.
 func round(v float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
 	return math.Round(v*p) / p
 }
 
-// TestFig4 reproduces seed 000 Fig. 4: matrix product, w = 4, printed to
+// TestFig4 reproduces the MBRAM paper's Fig. 4: matrix product, w = 4, printed to
 // two decimals.
 func TestFig4(t *testing.T) {
 	for _, c := range []struct {
@@ -53,7 +53,7 @@ func TestFig4(t *testing.T) {
 	}
 }
 
-// TestFig5 reproduces seed 000 Fig. 5 on the 1.7 GHz Pentium 4, N = 8Mi,
+// TestFig5 reproduces the MBRAM paper's Fig. 5 on the 1.7 GHz Pentium 4, N = 8Mi,
 // w = 4, b = 64, printed to two decimals. The bucket sorts are pinned to
 // hand calculations with C in bytes (the paper prints 0.47 and 0.57, which
 // no single unit for C gives; see TestBucketSortsHand).
@@ -79,7 +79,7 @@ func TestFig5(t *testing.T) {
 	}
 }
 
-// TestQuicksortSplit checks the split the seed quotes in §V: 1.51 = 0.38 + 1.13.
+// TestQuicksortSplit checks the split the paper quotes in §V: 1.51 = 0.38 + 1.13.
 func TestQuicksortSplit(t *testing.T) {
 	b, err := mbram.Predict(preset(t, "p4-1.7-pc133"), "quicksort", mbram.DefaultParams(8<<20))
 	if err != nil {
@@ -121,7 +121,7 @@ func TestBucketSortsHand(t *testing.T) {
 }
 
 // TestFig3Hand pins the permutation products at the stated N = 2^20 to hand
-// calculations; Fig. 3's printed values differ (DESIGN.md 3.1) and the
+// calculations; Fig. 3's printed values differ (docs/readings.md) and the
 // replication view shows both.
 //
 //	traditional, p4-2.66: (12/2.12e9 + 128/0.95e9)·2^20 = 0.147217 s (paper 0.147)
@@ -148,10 +148,10 @@ func TestFig3Hand(t *testing.T) {
 	}
 }
 
-// TestFig3TwoPassAtMillion checks DESIGN.md's finding that the printed
+// TestFig3TwoPassAtMillion checks the finding that the printed
 // two-pass column matches N = 10^6: 40·10^6/β2 gives 0.042, 0.047, 0.087 and,
 // with the P2's β2 derived from its specification rather than rounded
-// (66 MHz: 32 B/(60.6 ns + 60.6 ns) = 0.264 GB/s), 0.1515, which the seed
+// (66 MHz: 32 B/(60.6 ns + 60.6 ns) = 0.264 GB/s), 0.1515, which the paper
 // prints truncated as 0.151.
 func TestFig3TwoPassAtMillion(t *testing.T) {
 	want := map[string]float64{"p4-2.66-ddr266": 0.042, "p4-1.7-pc133": 0.047, "p3-0.6-pc100": 0.087}

@@ -1,11 +1,11 @@
 package mbram
 
-// Permutation products, the MBRAM paper section III.
+// Permutation products, the MBRAM paper's section III.
 
-// evalPerm is the traditional Z[i] = Y[X[i]] (the MBRAM paper §III.C). X is read as
+// evalPerm is the traditional Z[i] = Y[X[i]] (the MBRAM paper's §III.C). X is read as
 // a sequential stream (wN/β1); Z is a write stream, and a write first loads
 // its line (Model Rule 7), so Z costs 2wN/β1; each Y[X[i]] is a line from a
-// random place (Model Rule 1), B/β2. The seed prints (12/β1 + B/β2)·N for
+// random place (Model Rule 1), B/β2. The paper prints (12/β1 + B/β2)·N for
 // w = 4; docs/readings.md writes it (3w/β1 + B/β2)·N.
 func evalPerm(e *eval) {
 	m, w, n := e.m, float64(e.p.W), float64(e.p.N)
@@ -23,11 +23,11 @@ func evalPerm(e *eval) {
 	}
 }
 
-// evalPermTwoPass is the two-pass algorithm of the MBRAM paper §III.B: Phase I
+// evalPermTwoPass is the two-pass algorithm of the MBRAM paper's §III.B: Phase I
 // distributes X into blocks of D (X read plus a read-modify-write stream per
 // block: 3wN/β2), Phase II permutes each block in cache (read D and Y, write
 // D: 3wN/β2), Phase III merges into Z (read X and D, read-modify-write Z:
-// 4wN/β2). Total 10wN/β2; the seed prints 40N/β2 for w = 4.
+// 4wN/β2). Total 10wN/β2; the paper prints 40N/β2 for w = 4.
 func evalPermTwoPass(e *eval) {
 	m, w, n := e.m, float64(e.p.W), float64(e.p.N)
 	sub := func(k int) func() string {
@@ -39,7 +39,7 @@ func evalPermTwoPass(e *eval) {
 	e.add("phase II: permute each block in cache", 3*w*n/m.Beta2, "3wN/β2", sub(3))
 	e.add("phase III: merge the blocks into Z", 4*w*n/m.Beta2, "4wN/β2", sub(4))
 
-	// The seed's code: BLOCK_LENGTH = C/2/w, NUMBER_OF_BLOCKS = N/BLOCK_LENGTH.
+	// The paper's code: BLOCK_LENGTH = C/2/w, NUMBER_OF_BLOCKS = N/BLOCK_LENGTH.
 	blockLen := m.C / 2 / e.p.W
 	if blockLen < 1 {
 		blockLen = 1
@@ -54,7 +54,7 @@ func evalPermTwoPass(e *eval) {
 		count(blocks, "block", "blocks") + " + 1 <= μ2 = " + integer(mu2) + " cache lines, C/B (Model Rule 8)")
 	if blocks+1 > mu2 {
 		e.setRegime("assumption fails: " + count(blocks, "block", "blocks") + " + 1 > μ2 = " + integer(mu2))
-		e.warnf("%s of D plus the X stream exceed the %d cache lines (μ2 = C/B): Phase I's write streams cannot all stay in cache, so the algorithm needs more passes than the formula charges (seed 000 §III.B)", count(blocks, "block", "blocks"), mu2)
+		e.warnf("%s of D plus the X stream exceed the %d cache lines (μ2 = C/B): Phase I's write streams cannot all stay in cache, so the algorithm needs more passes than the formula charges (the MBRAM paper, section III.B)", count(blocks, "block", "blocks"), mu2)
 	}
 	if e.p.W*e.p.N <= m.C/2 {
 		e.warnf("Y (%s) fits in half the cache: the traditional algorithm needs no blocking here", size(e.p.W*e.p.N))

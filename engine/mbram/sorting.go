@@ -14,7 +14,7 @@ import (
 func (e *eval) ramPasses() float64 {
 	v := math.Log2(float64(e.p.N)) - math.Log2(float64(e.m.C)) + 1
 	if v < 1 {
-		e.warnf("log2 N − log2 C + 1 = %s < 1: the array fits in the cache, so memwall charges one pass from RAM (the seed's formula assumes N·w > C)", num(v))
+		e.warnf("log2 N − log2 C + 1 = %s < 1: the array fits in the cache, so memwall charges one pass from RAM (the MBRAM paper's formula assumes N·w > C)", num(v))
 		return 1
 	}
 	return v
@@ -38,7 +38,7 @@ func evalQuicksort(e *eval) {
 		})
 	e.addHalfMispredictions()
 	if e.explain {
-		e.setRegime("balanced partitions; " + num(p) + " levels in RAM, the rest in cache (seed 000 App. a)")
+		e.setRegime("balanced partitions; " + num(p) + " levels in RAM, the rest in cache (the MBRAM paper, App. a)")
 	}
 }
 
@@ -53,7 +53,7 @@ func evalMergesort(e *eval) {
 		})
 	e.addHalfMispredictions()
 	if e.explain {
-		e.setRegime(num(p) + " merge levels in RAM, the rest in cache (seed 000 App. b)")
+		e.setRegime(num(p) + " merge levels in RAM, the rest in cache (the MBRAM paper, App. b)")
 	}
 }
 
@@ -85,7 +85,7 @@ func evalHeapsort(e *eval) {
 		if levels == 1 {
 			unit = " uncached level per downheap"
 		}
-		e.setRegime(num(levels) + unit + " (seed 000 App. c)")
+		e.setRegime(num(levels) + unit + " (the MBRAM paper, App. c)")
 	}
 }
 
@@ -127,7 +127,7 @@ func evalBucket(e *eval) {
 		})
 	e.streamCheck()
 	if e.explain {
-		e.setRegime(integer(p) + " of " + integer(d) + " digit passes in RAM, C in bytes (seed 000 App. d)")
+		e.setRegime(integer(p) + " of " + integer(d) + " digit passes in RAM, C in bytes (the MBRAM paper, App. d)")
 	}
 }
 
@@ -149,7 +149,7 @@ func evalBucketCount(e *eval) {
 		})
 	e.streamCheck()
 	if e.explain {
-		e.setRegime(integer(p) + " distribution and " + integer(q) + " counting passes in RAM, C in bytes (seed 000 App. d)")
+		e.setRegime(integer(p) + " distribution and " + integer(q) + " counting passes in RAM, C in bytes (the MBRAM paper, App. d)")
 	}
 }
 
@@ -163,7 +163,7 @@ func evalRadix(e *eval) {
 		})
 	e.streamCheck()
 	if e.explain {
-		e.setRegime(integer(d) + " digit passes, all in RAM (seed 000 App. e)")
+		e.setRegime(integer(d) + " digit passes, all in RAM (the MBRAM paper, App. e)")
 	}
 }
 
@@ -180,6 +180,6 @@ func evalRadixCount(e *eval) {
 		})
 	e.streamCheck()
 	if e.explain {
-		e.setRegime(integer(d) + " counting and distribution passes, all in RAM (seed 000 App. e)")
+		e.setRegime(integer(d) + " counting and distribution passes, all in RAM (the MBRAM paper, App. e)")
 	}
 }

@@ -20,7 +20,7 @@ type Conv struct {
 }
 
 // MaxImage bounds N: an image of 2^20 × 2^20 pixels is far beyond the
-// seed's 2000×2000 and keeps every count well inside an int64.
+// paper's 2000×2000 and keeps every count well inside an int64.
 const MaxImage = 1 << 20
 
 // Validate names the first field that is wrong.
@@ -272,7 +272,7 @@ func Compare(conv Conv, c Coef, bmax int64) (Curve, error) {
 	return cv, nil
 }
 
-// ExampleCoefficients are illustrative values, not measurements: the seed
+// ExampleCoefficients are illustrative values, not measurements: the paper
 // prints no fitted coefficients. The M1 example is round numbers (10 µs
 // per message, 3.3 ns per byte, 100 ns per memory line touched). The
 // standard example describes the same

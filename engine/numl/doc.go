@@ -2,7 +2,7 @@
 // models communication and whole-program cost with that count, following
 // the lines-touched paper (the communication cost model with lines touched).
 //
-// Section 3.2.1 of the seed derives lower and upper bounds on the lines
+// Section 3.2.1 of the paper derives lower and upper bounds on the lines
 // touched when k whole rows (eqs. 3, 4) or the k leftmost columns (Theorems 1
 // and 2, eqs. 5, 6) of a row-major array are marshalled. This package counts
 // them exactly for a given alignment of the array's first byte within a line
@@ -11,8 +11,8 @@
 // period of rows is summed and multiplied, the remainder added, and the lines
 // that consecutive rows share (possible only when the skipped part W − kw of
 // a row is shorter than a line) subtracted. The minimum and maximum over all
-// alignments are the seed's lower and upper bounds, found in O(L) for all L
-// alignments at once; the seed's closed forms hold when no row shares a line
+// alignments are the paper's lower and upper bounds, found in O(L) for all L
+// alignments at once; the paper's closed forms hold when no row shares a line
 // and the rows are whole periods.
 //
 // Section 4.3's regression models (Table 1: the standard models S1–S3 over

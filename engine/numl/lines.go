@@ -199,7 +199,7 @@ func gcd(a, b int64) int64 {
 // Range is the lines touched over every alignment of the first byte.
 type Range struct {
 	// Min and Max are the exact minimum and maximum over offsets
-	// 0 <= o < L: the seed's lower and upper bounds made tight.
+	// 0 <= o < L: the paper's lower and upper bounds made tight.
 	Min, Max int64
 	// MinOffset and MaxOffset are the smallest offsets that reach them.
 	MinOffset, MaxOffset int64
@@ -352,7 +352,7 @@ func ceilDiv(a, b int64) int64 {
 	return (a + b - 1) / b
 }
 
-// PaperBounds are the seed's printed bounds (eqs. 3–6). For rows
+// PaperBounds are the paper's printed bounds (eqs. 3–6). For rows
 // L_r = ceil(n/L) and U_r = ceil(n/L) + 1, with (L_r + U_r)/2 as the
 // estimate. For columns, NUML_0 = L/g + ceil(kw/g) − 1 lines per period of
 // L/g rows (the proof of Theorem 2), L_c = floor(r·g/L)·NUML_0 and
@@ -362,7 +362,7 @@ type PaperBounds struct {
 	Estimate     float64
 }
 
-// Paper returns the seed's bounds for s.
+// Paper returns the paper's bounds for s.
 func Paper(s Shape) (PaperBounds, error) {
 	if err := s.Validate(); err != nil {
 		return PaperBounds{}, err

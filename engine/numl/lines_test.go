@@ -144,7 +144,7 @@ func TestRowsAreColumnsOfWholeRows(t *testing.T) {
 	}
 }
 
-// TestPaperExamples: seed 001 section 3.1 and Figure 2. With 4-byte integers
+// TestPaperExamples: the lines-touched paper's section 3.1 and Figure 2. With 4-byte integers
 // and 64-byte lines one column uses 4 bytes of each line it loads, one row
 // all 64: sending one column of a 1024×1024 array (4096 bytes) touches
 // 1024 lines, one row of the same 4096 bytes touches 4096/64 = 64, the
@@ -172,12 +172,12 @@ func TestPaperExamples(t *testing.T) {
 	col1, _ := Lines(cases[0].s)
 	row1, _ := Lines(cases[1].s)
 	if col1 != 16*row1 {
-		t.Errorf("column/row lines = %d/%d, the seed says 16 times", col1, row1)
+		t.Errorf("column/row lines = %d/%d, the lines-touched paper says 16 times", col1, row1)
 	}
 }
 
 // TestClosedForms: where no rows share a line and r is whole periods, the
-// closed forms of DESIGN.md 3.3 equal the exact minimum and maximum over
+// closed forms (ClosedForm) equal the exact minimum and maximum over
 // offsets (found here by brute force).
 func TestClosedForms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -209,7 +209,7 @@ func TestClosedForms(t *testing.T) {
 	}
 }
 
-// TestPaperBoundsHold: the seed's L_c and U_c (and L_r, U_r) bound the exact
+// TestPaperBoundsHold: the paper's L_c and U_c (and L_r, U_r) bound the exact
 // count at every offset when no rows share a line.
 func TestPaperBoundsHold(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -222,14 +222,14 @@ func TestPaperBoundsHold(t *testing.T) {
 		pb, _ := Paper(s)
 		lo, hi, _, _, _ := bruteSpan(s)
 		if lo < pb.Lower || hi > pb.Upper {
-			t.Fatalf("%+v: exact %d..%d outside the seed's %d..%d", s, lo, hi, pb.Lower, pb.Upper)
+			t.Fatalf("%+v: exact %d..%d outside the lines-touched paper's %d..%d", s, lo, hi, pb.Lower, pb.Upper)
 		}
 	}
 	for _, s := range []Shape{row(100, 3, 64, 0), row(64, 1, 64, 0), row(1, 1, 64, 0)} {
 		pb, _ := Paper(s)
 		lo, hi, _, _, _ := bruteSpan(s)
 		if lo != pb.Lower || hi > pb.Upper {
-			t.Errorf("%+v: exact %d..%d, the seed's %d..%d", s, lo, hi, pb.Lower, pb.Upper)
+			t.Errorf("%+v: exact %d..%d, the lines-touched paper's %d..%d", s, lo, hi, pb.Lower, pb.Upper)
 		}
 	}
 }

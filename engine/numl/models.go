@@ -8,7 +8,7 @@ import (
 	"memwall/engine/units"
 )
 
-// Model set names of the lines-touched paper Table 1.
+// Model set names of the lines-touched paper's Table 1.
 const (
 	S1 = "S1"
 	S2 = "S2"
@@ -18,10 +18,10 @@ const (
 	M3 = "M3"
 )
 
-// ModelSet is one regression model of the lines-touched paper Table 1 as terms over the
+// ModelSet is one regression model of the lines-touched paper's Table 1 as terms over the
 // feature columns m (messages), n (bytes) and u (lines touched).
 //
-// The seed's Table 1 is unreadable in our copy beyond its structure, so the
+// The paper's Table 1 is unreadable in our copy beyond its structure, so the
 // sets follow docs/readings.md: S1 is the standard model over messages and
 // bytes (eq. 2 without the lines term), S2 adds the quadratic terms of those
 // features, S3 the quadratic and cross terms; M1 adds u (eq. 2 with
@@ -31,7 +31,7 @@ const (
 // When every row is one message (m = 1, as Table 1's per-message models
 // are), m becomes the constant 1 and the terms that would repeat a column
 // (m², m·n, m·u) are left out. Then S3 has no cross term left and equals S2;
-// the seed's Table 2 prints different numbers for S2 and S3, so its S3 has a
+// the paper's Table 2 prints different numbers for S2 and S3, so its S3 has a
 // term the printed table does not let us read.
 type ModelSet struct {
 	Name        string
@@ -47,7 +47,7 @@ func ModelSets() []ModelSet {
 		{S1, "standard model: per message and per byte", "m, n", "1, n"},
 		{S2, "standard features with quadratic terms", "m, n, m^2, n^2", "1, n, n^2"},
 		{S3, "standard features with quadratic and cross terms", "m, n, m^2, n^2, m*n", "1, n, n^2"},
-		{M1, "lines touched added to the standard model (seed 001's model)", "m, n, u", "1, n, u"},
+		{M1, "lines touched added to the standard model (the lines-touched paper's model)", "m, n, u", "1, n, u"},
 		{M2, "M1 with quadratic terms", "m, n, u, m^2, n^2, u^2", "1, n, u, n^2, u^2"},
 		{M3, "M1 with quadratic and cross terms", "m, n, u, m^2, n^2, u^2, m*n, m*u, n*u", "1, n, u, n^2, u^2, n*u"},
 	}
@@ -103,7 +103,7 @@ type SetFit struct {
 
 // FitSets fits each named set (all six when names is empty) to column y of
 // data by least squares on the rows train selects, and judges it on the
-// others (the lines-touched paper sections 4.3–4.5: absolute least squares on normalised
+// others (the lines-touched paper's sections 4.3–4.5: absolute least squares on normalised
 // columns; s_e, D and relative errors per set). The data must have columns
 // n and u; a missing m column, or m equal in every training row, selects
 // the per-message forms.

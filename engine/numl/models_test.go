@@ -9,10 +9,10 @@ import (
 )
 
 // syntheticMessages makes rows and columns transfers of square-ish arrays
-// in the spirit of seed 001 section 4.4 (matrices up to 4000 wide, 1 to 200
+// in the spirit of the lines-touched paper's section 4.4 (matrices up to 4000 wide, 1 to 200
 // rows or columns), with times from a known M1 model, t = α + β·n + γ·u.
 // The test recovers α, β, γ: the generating values are the independent
-// route. The seed prints no measured data or fitted coefficients (Table 2
+// route. The paper prints no measured data or fitted coefficients (Table 2
 // has only s_e and D, with scale factors our copy does not show), so its
 // numbers cannot be refitted here.
 func syntheticMessages(alpha, beta, gamma float64) ([]Features, []float64) {

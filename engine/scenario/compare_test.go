@@ -14,7 +14,7 @@ func fig2(id string) (machine.Machine, bool) {
 	return Default(nil).Machine, true
 }
 
-// The sweep compares a sort with the other six (seed 000 Fig. 5) unless the
+// The sweep compares a sort with the other six (the MBRAM paper's Fig. 5) unless the
 // link says otherwise; the link carries cmp only when it differs.
 func TestDefaultCompare(t *testing.T) {
 	for _, c := range []struct {

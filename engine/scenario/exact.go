@@ -49,4 +49,3 @@ func exactSize(v int64) string {
 	}
 	return strconv.FormatInt(v, 10)
 }
-

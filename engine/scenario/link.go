@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"memwall/engine/link"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
-	"memwall/engine/link"
 	"memwall/engine/units"
 )
 
@@ -256,7 +256,7 @@ func (s *Scenario) applyWorkload(vals map[string]string) Problems {
 	}
 	count := func(key string, dst *int64) {
 		if v, ok := vals[key]; ok {
-			n, err := units.ParseCount(v)
+			n, err := ParseParam(key, v)
 			if err != nil {
 				ps = append(ps, Problem{Field: key, Msg: err.Error()})
 				return

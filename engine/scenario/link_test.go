@@ -17,7 +17,7 @@ func TestFragmentOfDefaultIsTheDesignExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// DESIGN.md section 5's example link, plus the word size and radix.
+	// The example link of the Kernels page, plus the word size and radix.
 	want := "machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4"
 	if got != want {
 		t.Errorf("Fragment() = %q, want %q", got, want)

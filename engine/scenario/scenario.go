@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"memwall/internal/strictjson"
+	"strings"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/units"
 )
 
 // Scenario is one calculation.
@@ -39,7 +41,7 @@ const (
 )
 
 // Default returns the default scenario. With no such preset (a build
-// without presets) it falls back to the seed's printed parameters.
+// without presets) it falls back to the MBRAM paper's printed parameters.
 func Default(presets Lookup) Scenario {
 	m, ok := machine.Machine{}, false
 	if presets != nil {
@@ -132,4 +134,16 @@ func ParseJSON(data []byte) (Scenario, error) {
 		return Scenario{}, err
 	}
 	return s, nil
+}
+
+// ParseParam reads a workload parameter as every door writes it: n, b and
+// the sweep bounds as counts ("8Mi", "2^23", "8388608"), w as a size in
+// bytes ("4", "8B"). The form, the link, the scenario file and the CLI's
+// --set all read n, w and b through it, so they accept the same text.
+func ParseParam(name, text string) (int64, error) {
+	text = strings.TrimSpace(text)
+	if name == "w" {
+		return units.ParseSize(text)
+	}
+	return units.ParseCount(text)
 }

@@ -16,7 +16,7 @@
 //
 // Rule 2 lets a transfer be charged at β1 when it belongs to one of at most
 // mu1 sequential streams "in a region of code" with no other memory
-// traffic; everything else is charged at β2. The seed does not say how
+// traffic; everything else is charged at β2. The paper does not say how
 // long a region is. Here a region is a sliding window of the last K line
 // fills (K = 8 by default, or mu1+1 when mu1 is larger, at most 64;
 // Config.Window sets it):
@@ -43,10 +43,10 @@
 // the four DRAM banks that motivate mu1 in the MBRAM paper II.a, long enough to
 // see a bank conflict coming and short enough that one stray fill spoils
 // only its neighbours. The first line of a stream is charged at β2 because
-// it cannot be known to start a stream when it is fetched (the seed asks
+// it cannot be known to start a stream when it is fetched (the paper asks
 // for sequences of at least two blocks).
 //
-// The seed applies rule 2 less strictly in its own derivation of the
+// The paper applies rule 2 less strictly in its own derivation of the
 // traditional permutation product: it charges the scans of X and Z at β1
 // although a random line of Y is fetched between any two of their lines.
 // This simulator charges them at β2, so there it is slower than the closed
@@ -56,7 +56,7 @@
 //
 // Every conditional branch that a kernel reports goes through a predictor,
 // one state per branch site, and each misprediction costs m (rule 3).
-// Majority is the seed's idealised rule: predict the outcome seen most
+// Majority is the paper's idealised rule: predict the outcome seen most
 // often so far at the site (a tie, including the first execution, predicts
 // not taken). TwoBit is a 2-bit saturating counter per site starting at
 // weakly not taken. Kernels report data-dependent branches (comparisons

@@ -1,6 +1,6 @@
 package sim
 
-// refSim is the oracle: the model rules of seed 000 II.d written as
+// refSim is the oracle: the model rules of the MBRAM paper's II.d written as
 // directly as possible, with slices and linear searches and no shortcut
 // (no most-recently-used fast path, no hash table, no ring buffer). It
 // shares no code with Sim.

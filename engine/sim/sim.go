@@ -11,7 +11,7 @@ import (
 type Predictor int
 
 const (
-	// Majority is the seed's idealised rule (the MBRAM paper II.d rule 3): per
+	// Majority is the MBRAM paper's idealised rule (section II.d, rule 3): per
 	// site, predict the outcome seen most often so far.
 	Majority Predictor = iota
 	// TwoBit is a 2-bit saturating counter per site, the classic hardware

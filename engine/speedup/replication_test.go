@@ -19,12 +19,12 @@ func table(t *testing.T, id string) fit.Columns {
 }
 
 // TestEq14Replication fits eq. 14's terms on Table 6 with N <= 2^9 and
-// P <= 2^4 (seed 002, section 5.2.4) by absolute least squares; the
+// P <= 2^4 (Chittor's thesis, section 5.2.4) by absolute least squares; the
 // coefficients printed in the thesis are the expected values, rounded as
 // printed.
 func TestEq14Replication(t *testing.T) {
-	d := table(t, "seed002-table6")
-	m, _ := presets.FittedModelByID("seed002-eq14")
+	d := table(t, "chittor-table6")
+	m, _ := presets.FittedModelByID("chittor-eq14")
 	terms, err := fit.ParseTerms(m.Terms)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestEq14Replication(t *testing.T) {
 // (60486), Multi's estimate peaks at P = 128 (19.40); for N = 8192 both
 // still rise at P = 256.
 func TestRollOffMeasured(t *testing.T) {
-	d6 := table(t, "seed002-table6")
+	d6 := table(t, "chittor-table6")
 	c, err := speedup.Measured(d6, "N", "P", "T", 512)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestRollOffMeasured(t *testing.T) {
 	if c.RollOff.Found {
 		t.Errorf("Table 6, N=8192: roll-off %v, want none up to P = 256", c.RollOff)
 	}
-	d5 := table(t, "seed002-table5")
+	d5 := table(t, "chittor-table5")
 	s, _ := d5.Column("S")
 	n, _ := d5.Column("N")
 	p, _ := d5.Column("P")
@@ -86,8 +86,8 @@ func TestRollOffMeasured(t *testing.T) {
 // until P = 128 for N = 512, as the thesis says ("the simple theoretic
 // models predicted speedup will improve until 128 processors").
 func TestTheoreticRollOff(t *testing.T) {
-	d3 := table(t, "seed002-table3")
-	d4 := table(t, "seed002-table4")
+	d3 := table(t, "chittor-table3")
+	d4 := table(t, "chittor-table4")
 	ps, _ := d3.Column("P")
 	seq, _ := d3.Column("seq")
 	ns, _ := d4.Column("N")
@@ -122,7 +122,7 @@ func TestTheoreticRollOff(t *testing.T) {
 	}
 }
 
-// TestReplicationRollOff fits the paper's bitonic-sort model (eq. 14) to
+// TestReplicationRollOff fits the thesis's bitonic-sort model (eq. 14) to
 // Table 6 on its characterisation region and checks the roll-off it
 // predicts at N = 512 against the measured one: with relative weighting
 // (what the automatic choice takes, by cross-validation) both peak at
@@ -130,8 +130,8 @@ func TestTheoreticRollOff(t *testing.T) {
 // model's serial fraction finds no roll-off at all up to P = 512. The
 // values are those of the measured table (speedup 15.6 at P = 64).
 func TestReplicationRollOff(t *testing.T) {
-	d := table(t, "seed002-table6")
-	m, _ := presets.FittedModelByID("seed002-eq14")
+	d := table(t, "chittor-table6")
+	m, _ := presets.FittedModelByID("chittor-eq14")
 	terms, _ := fit.ParseTerms(m.Terms)
 	train, _ := fit.ParseCond(m.Region)
 	ps := []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512}
@@ -155,15 +155,15 @@ func TestReplicationRollOff(t *testing.T) {
 	}
 }
 
-// TestSearchBeatsSeed searches the vocabulary for a term set, validated
+// TestSearchBeatsThesis searches the vocabulary for a term set, validated
 // only on the characterisation region, and requires it to predict the
 // prediction region of Table 6 better (mean relative error) than the
-// paper's own model fitted on the same rows (39.1 % with relative
+// thesis's own model fitted on the same rows (39.1 % with relative
 // weighting).
-func TestSearchBeatsSeed(t *testing.T) {
-	d := table(t, "seed002-table6")
+func TestSearchBeatsThesis(t *testing.T) {
+	d := table(t, "chittor-table6")
 	train, _ := fit.ParseCond("N <= 2^9 && P <= 2^4")
-	m, _ := presets.FittedModelByID("seed002-eq14")
+	m, _ := presets.FittedModelByID("chittor-eq14")
 	terms, _ := fit.ParseTerms(m.Terms)
 	paper, err := fit.Fit(d, fit.Spec{Y: "T", Terms: terms, Train: train, Weighting: fit.Auto})
 	if err != nil {
@@ -178,7 +178,7 @@ func TestSearchBeatsSeed(t *testing.T) {
 			}
 			b := sr.Best
 			if b.Test.MeanRel >= paper.Test.MeanRel {
-				t.Errorf("%s, criterion %d: the search's %s predicts the prediction region with mean error %.1f%%, the paper's model %.1f%%",
+				t.Errorf("%s, criterion %d: the search's %s predicts the prediction region with mean error %.1f%%, the thesis's model %.1f%%",
 					sr.Method, crit, b.Model, 100*b.Test.MeanRel, 100*paper.Test.MeanRel)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Function is one of the seed's cost functions (section 4.2).
+// Function is one of the paper's cost functions (section 4.2).
 type Function int
 
 const (
@@ -16,15 +16,15 @@ const (
 	HM
 	// HrHw = L + g_hr·h_r + g_hw·h_w.
 	HrHw
-	// HrHwM = L + g_hr·h_r + g_hw·h_w + g_M·M, the seed's best function for
+	// HrHwM = L + g_hr·h_r + g_hw·h_w + g_M·M, the paper's best function for
 	// the Bad family (section 4.2.2).
 	HrHwM
 	// HrHwMc = L + g_hrc·h_rc + g_hrm·h_rm + g_hwc·h_wc + g_hwm·h_wm + g_M·M,
-	// "HrHwM-c", the seed's best function for the Good family (4.2.1).
+	// "HrHwM-c", the paper's best function for the Good family (4.2.1).
 	HrHwMc
 )
 
-// Functions lists the cost functions in the order of the seed's tables.
+// Functions lists the cost functions in the order of the paper's tables.
 var Functions = []Function{H, HrHw, HM, HrHwM, HrHwMc}
 
 var functionNames = map[Function]string{H: "H", HM: "HM", HrHw: "HrHw", HrHwM: "HrHwM", HrHwMc: "HrHwM-c"}
@@ -46,7 +46,7 @@ func (f Function) String() string {
 	return fmt.Sprintf("Function(%d)", int(f))
 }
 
-// ParseFunction reads a function's name as the seed writes it ("HrHwM-c";
+// ParseFunction reads a function's name as the paper writes it ("HrHwM-c";
 // case and the hyphen are not significant).
 func ParseFunction(s string) (Function, error) {
 	norm := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "-", ""))
@@ -183,7 +183,7 @@ func (f Function) Eval(c Coefficients, x Features) (float64, []Term) {
 	return total, terms
 }
 
-// Family is one of the seed's two extreme access-pattern families
+// Family is one of the paper's two extreme access-pattern families
 // (section 4): Good maximises locality (consecutive words, primed caches,
 // no invalidations), Bad minimises it (one word per cache line, maximal
 // invalidations).

@@ -11,14 +11,14 @@
 //
 // Five linear cost functions of these features are defined (sections 4.2.1
 // and 4.2.2): H, HM, HrHw, HrHwM and HrHwM-c, with coefficients in
-// microseconds as the seed prints them. The seed's best function for the
+// microseconds as the paper prints them. The paper's best function for the
 // Good family (HrHwM-c, fitted separately for R0: h <= C and R1: h > C) and
 // for the Bad family (HrHwM) give the prediction interval [t_g, t_b] of a
 // superstep's communication time (section 5), and a measured time t_m gives
 // the locality metrics Loc = 1 − (t_m − t_g)/(t_b − t_g) and M/G = t_m/t_g
 // (section 5.2).
 //
-// The package embeds the seed's fitted coefficients (Tables 1–4) and its
+// The package embeds the paper's fitted coefficients (Tables 1–4) and its
 // validation errors (Tables 5–8) as published data; the supersteps of the
 // three sorting algorithms of section 5.1 (radix, sample and column sort,
 // Tables 9–11) with the Loc and M/G values printed for them; the access

@@ -19,7 +19,7 @@ import (
 const MaxSetFileSize = 64 << 10
 
 // setFile is the on-disk form of a Set. Each family is an object from
-// coefficient name to value in µs, with the names the seed uses:
+// coefficient name to value in µs, with the names the paper uses:
 //
 //	{"name": "SGI Power Challenge, p = 8", "p": 8, "cache_words": "2^19",
 //	 "good":    {"L": 140, "g_hrc": 0.0184, "g_hrm": 0, "g_hwc": 0.0087, "g_hwm": 0, "g_M": 0.00005},
@@ -28,7 +28,7 @@ const MaxSetFileSize = 64 << 10
 //
 // "good" is HrHwM-c for R0 (h <= C), or for every h when "good_r1" is
 // absent; "bad" is HrHwM. cache_words is a count ("524288", "2^19",
-// "512Ki") and defaults to the seed's 2^19.
+// "512Ki") and defaults to the paper's 2^19.
 type setFile struct {
 	Name       string                     `json:"name,omitempty"`
 	Source     string                     `json:"source,omitempty"`
@@ -53,7 +53,7 @@ func ReadSet(r io.Reader) (Set, error) {
 	if err := strictjson.Decode(data, &f, "coefficient file"); err != nil {
 		return Set{}, err
 	}
-	s := Set{Name: f.Name, Source: f.Source, CacheWords: SeedCacheWords}
+	s := Set{Name: f.Name, Source: f.Source, CacheWords: PublishedCacheWords}
 	if f.P == nil {
 		return Set{}, errors.New("coefficient file: field \"p\" (the processor count the coefficients are for) is missing")
 	}

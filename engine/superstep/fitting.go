@@ -11,7 +11,7 @@ import (
 )
 
 // Sample is one measured superstep: its suite, processor count, counts and
-// communication time in µs (the seed's unit for the cost functions).
+// communication time in µs (the paper's unit for the cost functions).
 type Sample struct {
 	Suite  int
 	P      int
@@ -47,14 +47,14 @@ type FitSpec struct {
 	// Functions to fit; empty means all four of the family (H, HrHw, HM and
 	// HrHwM for Bad; H, HrHw, HM and HrHwM-c for Good), as Tables 5–8.
 	Functions []Function
-	// FitSuite is the suite the coefficients are fitted on (the seed: 1 for
+	// FitSuite is the suite the coefficients are fitted on (the paper: 1 for
 	// Good, 2 for Bad); ValidateSuites the suites they are judged on.
 	FitSuite       int
 	ValidateSuites []int
 	// CacheWords is C: the R0/R1 boundary of the Good family and the split
 	// of h_r and h_w.
 	CacheWords float64
-	// Weighting defaults to absolute least squares, which the seed uses.
+	// Weighting defaults to absolute least squares, which the paper uses.
 	Weighting fit.Weighting
 }
 
@@ -107,7 +107,7 @@ func Frame(samples []Sample, cacheWords float64) fit.Frame {
 
 // FitSuites fits each function of spec for every processor count in
 // samples (and, for the Good family, each region) on the fitting suite and
-// reports its errors on the validation suites, as the seed's Tables 1–8.
+// reports its errors on the validation suites, as the paper's Tables 1–8.
 // Cells that cannot be fitted carry their reason in Err.
 func FitSuites(samples []Sample, spec FitSpec) ([]Fitted, error) {
 	if len(samples) == 0 {

@@ -72,7 +72,7 @@ func suites(t *testing.T, p int, f Function, r0, r1 Coefficients) []Sample {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := Samples(exps, p, f, r0, r1, SeedCacheWords)
+		s, err := Samples(exps, p, f, r0, r1, PublishedCacheWords)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,9 +96,9 @@ type notFound struct{}
 
 func (*notFound) Error() string { return "not found" }
 
-// TestFitRecoversPublished times the seed's suites with its own published
+// TestFitRecoversPublished times the paper's suites with its own published
 // coefficients (Table 2 for Good, Table 4 for Bad), fits them back as the
-// seed did (Good on Suite 1 per region, Bad on Suite 2) and must recover the
+// paper did (Good on Suite 1 per region, Bad on Suite 2) and must recover the
 // printed coefficients, with zero error on the other suites. In R0 the
 // features h_rm and h_wm are 0, so g_hrm and g_hwm are fixed at 0 — the 0.0
 // Table 2 prints.
@@ -106,7 +106,7 @@ func TestFitRecoversPublished(t *testing.T) {
 	for _, p := range []int{2, 8} {
 		set, _ := SGIPowerChallenge(p)
 		good := suites(t, p, HrHwMc, set.GoodR0, *set.GoodR1)
-		cells, err := FitSuites(good, FitSpec{Family: Good, Functions: []Function{HrHwMc}, FitSuite: 1, ValidateSuites: []int{2, 3}, CacheWords: SeedCacheWords})
+		cells, err := FitSuites(good, FitSpec{Family: Good, Functions: []Function{HrHwMc}, FitSuite: 1, ValidateSuites: []int{2, 3}, CacheWords: PublishedCacheWords})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestFitRecoversPublished(t *testing.T) {
 			}
 		}
 		bad := suites(t, p, HrHwM, set.Bad, set.Bad)
-		cells, err = FitSuites(bad, FitSpec{Family: Bad, FitSuite: 2, ValidateSuites: []int{1, 3}, CacheWords: SeedCacheWords})
+		cells, err = FitSuites(bad, FitSpec{Family: Bad, FitSuite: 2, ValidateSuites: []int{1, 3}, CacheWords: PublishedCacheWords})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,9 +142,9 @@ func TestFitRecoversPublished(t *testing.T) {
 		if h.Err != nil || h.Validation[0].Mean <= 10*c.Validation[0].Mean+1e-3 {
 			t.Errorf("p=%d: H fits HrHwM data as well as HrHwM: %+v vs %+v", p, h.Validation, c.Validation)
 		}
-		// The fitted cells build the interval's set, equal to the seed's.
-		gcells, _ := FitSuites(good, FitSpec{Family: Good, FitSuite: 1, CacheWords: SeedCacheWords})
-		s, err := SetFromFits(gcells, cells, p, SeedCacheWords, "fitted")
+		// The fitted cells build the interval's set, equal to the paper's.
+		gcells, _ := FitSuites(good, FitSpec{Family: Good, FitSuite: 1, CacheWords: PublishedCacheWords})
+		s, err := SetFromFits(gcells, cells, p, PublishedCacheWords, "fitted")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,12 +170,12 @@ func checkCoef(t *testing.T, got, want Coefficients, f Function) {
 }
 
 // TestFitNoisyRanking adds ±5% multiplicative noise to times from the
-// seed's Bad coefficients for p = 12 and checks the seed's conclusion that
+// paper's Bad coefficients for p = 12 and checks the paper's conclusion that
 // survives the noise by construction of the data: HrHwM predicts the other
 // suites best and within the noise (average below 5%). The coefficients
 // themselves are not compared: h_r, h_w and M are nearly collinear over the
 // suites, so the noise moves them apart while their sum predicts well (the
-// seed's own caveat on L, section 4.3, and engine/fit's collinearity
+// paper's own caveat on L, section 4.3, and engine/fit's collinearity
 // warning).
 func TestFitNoisyRanking(t *testing.T) {
 	const p = 12
@@ -185,7 +185,7 @@ func TestFitNoisyRanking(t *testing.T) {
 	for i := range data {
 		data[i].Micros *= 1 + 0.05*(2*rng.Float64()-1)
 	}
-	cells, err := FitSuites(data, FitSpec{Family: Bad, FitSuite: 2, ValidateSuites: []int{1, 3}, CacheWords: SeedCacheWords})
+	cells, err := FitSuites(data, FitSpec{Family: Bad, FitSuite: 2, ValidateSuites: []int{1, 3}, CacheWords: PublishedCacheWords})
 	if err != nil {
 		t.Fatal(err)
 	}

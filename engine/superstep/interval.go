@@ -19,7 +19,7 @@ type Set struct {
 	// split of h_r and h_w into cache and memory parts.
 	CacheWords float64
 	// GoodR0 is HrHwM-c for supersteps with h <= C; GoodR1 for h > C. A nil
-	// GoodR1 means one Good function for every h (the seed notes that one
+	// GoodR1 means one Good function for every h (the paper notes that one
 	// fit over all supersteps is only slightly worse, section 4.3).
 	GoodR0 Coefficients
 	GoodR1 *Coefficients
@@ -93,7 +93,7 @@ type Interval struct {
 	// Good and Bad are t_g and t_b in seconds.
 	Good, Bad float64
 	// GoodTerms and BadTerms are the terms of each prediction, in µs as the
-	// seed writes its coefficients.
+	// paper writes its coefficients.
 	GoodTerms, BadTerms []Term
 	Warnings            []string
 }

@@ -74,7 +74,7 @@ func TestCountsValidate(t *testing.T) {
 	}
 }
 
-// TestIntervalHand evaluates the seed's coefficients by hand.
+// TestIntervalHand evaluates the paper's coefficients by hand.
 func TestIntervalHand(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -105,7 +105,7 @@ func TestIntervalHand(t *testing.T) {
 			good: -28.24896, bad: 10555.2, goodNeg: true,
 		},
 		{
-			// p = 12, h = C exactly is still R0 (the seed: R0 has h <= 2^19).
+			// p = 12, h = C exactly is still R0 (the paper: R0 has h <= 2^19).
 			// Table 2 R0: 279 + 0.0183·524288 + 0.0087·1000 + 0.00004·6e6 =
 			// 279 + 9594.4704 + 8.7 + 240 = 10122.1704.
 			// Table 4: 16555 + 0.2429·524288 + 0.5755·1000 + 0.1697·6e6 =
@@ -172,7 +172,7 @@ func TestLocMG(t *testing.T) {
 	}{
 		// Loc = 1 − (3 − 1)/(5 − 1) = 0.5; M/G = 3/1 = 3.
 		{name: "middle", tm: 3, tg: 1, tb: 5, loc: 0.5, mg: 3},
-		// The seed's own anchors: Loc = 1 when t_m = t_g, 0 when t_m = t_b.
+		// The paper's own anchors: Loc = 1 when t_m = t_g, 0 when t_m = t_b.
 		{name: "at good", tm: 2e-3, tg: 2e-3, tb: 9e-3, loc: 1, mg: 1},
 		{name: "at bad", tm: 9e-3, tg: 2e-3, tb: 9e-3, loc: 0, mg: 4.5},
 		// Above the Bad bound Loc goes negative: 1 − (11 − 1)/(6 − 1) = −1.
@@ -252,12 +252,12 @@ func TestPublishedTablesAgree(t *testing.T) {
 	}
 }
 
-// TestPublishedTrends checks the seed's own statements about its
+// TestPublishedTrends checks the paper's own statements about its
 // coefficients (section 4.3) against the transcribed tables, a second
 // route to a transcription error.
 func TestPublishedTrends(t *testing.T) {
 	var prevBad, prevR1 *Coefficients
-	for _, p := range SeedProcessorCounts {
+	for _, p := range PublishedProcessorCounts {
 		set, err := SGIPowerChallenge(p)
 		if err != nil {
 			t.Fatal(err)
@@ -265,12 +265,12 @@ func TestPublishedTrends(t *testing.T) {
 		// "When accesses are done in cache, reads are about twice as
 		// expensive as writes (compare ghrc vs ghwc)": 0.0184/0.0086 = 2.14.
 		if r := set.GoodR0.Ghrc / set.GoodR0.Ghwc; r < 1.8 || r > 2.5 {
-			t.Errorf("p=%d: g_hrc/g_hwc (R0) = %.2f, the seed says about 2", p, r)
+			t.Errorf("p=%d: g_hrc/g_hwc (R0) = %.2f, the superstep paper says about 2", p, r)
 		}
 		// Bad: "writes are weighted about twice as much as reads":
 		// 1.0377/0.5062 = 2.05 at p = 2, 0.7708/0.4612 = 1.67 at p = 8.
 		if r := set.Bad.Ghw / set.Bad.Ghr; r < 1.5 || r > 2.5 {
-			t.Errorf("p=%d: g_hw/g_hr (Bad) = %.2f, the seed says about 2", p, r)
+			t.Errorf("p=%d: g_hw/g_hr (Bad) = %.2f, the superstep paper says about 2", p, r)
 		}
 		// "as p increases, the ghr and ghw coefficients decrease while gM
 		// increases" (Bad) and "the slight decrease of ghrc and ghwc for R1

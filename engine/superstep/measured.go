@@ -55,7 +55,7 @@ func ReadMeasured(t *dataset.Table) (Measured, error) {
 		suite, p, bad := cols["suite"][i], cols["p"][i], cols["bad"][i]
 		switch {
 		case suite != 1 && suite != 2 && suite != 3:
-			return m, fmt.Errorf("line %d: suite %g; the seed's suites are 1, 2 and 3", line, suite)
+			return m, fmt.Errorf("line %d: suite %g; the superstep paper's suites are 1, 2 and 3", line, suite)
 		case p < 1 || p > MaxProcessors || p != float64(int(p)):
 			return m, fmt.Errorf("line %d: p = %g; a whole number from 1 to %d is needed", line, p, MaxProcessors)
 		case bad != 0 && bad != 1:

@@ -9,7 +9,7 @@ import (
 type Algorithm struct {
 	ID    string // "radix", "sample", "column"
 	Name  string
-	Table string // the seed's table of its supersteps
+	Table string // the superstep paper's table of its supersteps
 	// Supersteps is the number of distinct supersteps (rows of the table).
 	Supersteps int
 }
@@ -22,14 +22,14 @@ var Algorithms = []Algorithm{
 }
 
 // Params are the algorithms' parameters other than n and p. The zero value
-// means the seed's choices.
+// means the paper's choices.
 type Params struct {
 	// KeyBits b and RadixBits r of radix sort: each of the ⌈b/r⌉ passes is a
-	// parallel counting sort over 2^r values. The seed uses 32-bit keys and
+	// parallel counting sort over 2^r values. The paper uses 32-bit keys and
 	// r = 6, so 64 counts per processor and 6 passes (section 5.1).
 	KeyBits, RadixBits int
 	// Oversample is the number of sample elements each processor reads and
-	// writes in sample sort's first superstep: the seed draws its p − 1
+	// writes in sample sort's first superstep: the paper draws its p − 1
 	// splitters from a sample of 100p (section 5.1, Table 10).
 	Oversample int
 }
@@ -47,13 +47,13 @@ func (q Params) withDefaults() Params {
 	return q
 }
 
-// MaxElements bounds n: the seed's largest runs sort a few million integers;
+// MaxElements bounds n: the paper's largest runs sort a few million integers;
 // the bound keeps every count well inside MaxAccesses.
 const MaxElements = 1 << 40
 
 // Step is one superstep of a sorting program.
 type Step struct {
-	// Number is the superstep's number in the seed's table (SS#).
+	// Number is the superstep's number in the paper's table (SS#).
 	Number int
 	Name   string
 	// Formula is the table's (h_r; h_w; M) for this superstep, in the
@@ -63,7 +63,7 @@ type Step struct {
 	// four supersteps run once per pass).
 	Repeat int
 	// Significant marks the supersteps whose counts grow with n, the ones
-	// the seed computes M/G for ("the M/G ratio was only calculated for the
+	// the paper computes M/G for ("the M/G ratio was only calculated for the
 	// 'significant' supersteps", section 5.2).
 	Significant bool
 	Superstep   Superstep
@@ -82,7 +82,7 @@ type Plan struct {
 }
 
 // NewPlan builds the supersteps of algorithm id ("radix", "sample" or
-// "column") for n elements on p processors. The seed assumes that p divides
+// "column") for n elements on p processors. The paper assumes that p divides
 // n; otherwise the first n mod p processors hold ⌈n/p⌉ elements and the
 // others ⌊n/p⌋, so h_r and h_w use ⌈n/p⌉ and M stays exact.
 func NewPlan(id string, n int64, p int, params Params) (Plan, error) {
@@ -206,7 +206,7 @@ type Prediction struct {
 }
 
 // Predict computes the interval of every superstep of plan and the total.
-// The coefficients must be for the plan's processor count, since the seed
+// The coefficients must be for the plan's processor count, since the paper
 // fits them per p.
 func (s Set) Predict(plan Plan) (Prediction, error) {
 	if err := s.Validate(); err != nil {
@@ -232,8 +232,8 @@ func (s Set) Predict(plan Plan) (Prediction, error) {
 }
 
 // PublishedLocality is a Loc and M/G pair printed in Tables 9–11: averages
-// over the seed's runs (n in SortSizes(p), and for radix sort over its six
-// passes). The seed prints M/G only for the significant supersteps.
+// over the paper's runs (n in SortSizes(p), and for radix sort over its six
+// passes). The paper prints M/G only for the significant supersteps.
 type PublishedLocality struct {
 	Algorithm string
 	Step      int
@@ -270,14 +270,14 @@ var publishedLocality = []struct {
 func PublishedLocalities() []PublishedLocality {
 	var out []PublishedLocality
 	for _, r := range publishedLocality {
-		for k, p := range SeedProcessorCounts {
+		for k, p := range PublishedProcessorCounts {
 			out = append(out, PublishedLocality{Algorithm: r.alg, Step: r.step, P: p, Loc: r.v[2*k], MG: r.v[2*k+1], HasMG: r.v[2*k+1] != 0})
 		}
 	}
 	return out
 }
 
-// SortSizes returns the input sizes the seed sorted on p processors
+// SortSizes returns the input sizes the paper sorted on p processors
 // (section 5.2): N0 = {5000·p·i : 1 <= i <= 10}, N1 = {50000·p·i :
 // 1 <= i <= 10} and N2 = {550000 + 150000·p·i : 0 <= i <= 9}.
 func SortSizes(p int) []int64 {
@@ -302,7 +302,7 @@ type Located struct {
 	Steps map[int]Locality
 	// Total holds the metrics of the whole sort's time, when one is given
 	// or every superstep has one; TotalSummed says it is the sum of the
-	// supersteps' times, each times its Repeat (the seed sums the supersteps
+	// supersteps' times, each times its Repeat (the paper sums the supersteps
 	// of a run, section 5.2).
 	Total       *Locality
 	TotalSummed bool

@@ -154,7 +154,7 @@ func TestSortSizes(t *testing.T) {
 }
 
 // TestPublishedLocalityConsistent checks Tables 9–11's Loc and M/G against
-// the interval this package computes, the one route the seed leaves open:
+// the interval this package computes, the one route the paper leaves open:
 // it prints averages over its runs, not the measured times.
 //
 // For one run j with ratio r_j = t_b/t_g and M/G_j = t_m/t_g,
@@ -165,7 +165,7 @@ func TestSortSizes(t *testing.T) {
 // (section 5.2), so R lies between the smallest and the largest r_j. The
 // printed averages, each ±0.005 from rounding, give a range for R; it must
 // meet the range of t_b/t_g this package computes for the superstep over
-// the seed's sizes n in SortSizes(p). A wrong formula in Tables 9–11, a
+// the paper's sizes n in SortSizes(p). A wrong formula in Tables 9–11, a
 // coefficient of Tables 2 or 4 transcribed wrongly, or another reading of
 // C would move the computed ratios (for radix sort's SS1 at p = 8 the
 // ranges meet only between 33.5 and 40.7).

@@ -101,7 +101,7 @@ func Suite(suite, p int, seed uint64) ([]Experiment, error) {
 	return SuiteOf(suite, p, SuiteSizes(), seed)
 }
 
-// SuiteOf is Suite over the access counts sizes instead of the seed's H,
+// SuiteOf is Suite over the access counts sizes instead of the paper's H,
 // for a quicker run of the same experiments at smaller sizes.
 func SuiteOf(suite, p int, sizes []int64, seed uint64) ([]Experiment, error) {
 	for _, h := range sizes {
@@ -110,7 +110,7 @@ func SuiteOf(suite, p int, sizes []int64, seed uint64) ([]Experiment, error) {
 		}
 	}
 	if suite < 1 || suite > 3 {
-		return nil, fmt.Errorf("suite %d: the seed defines Suites 1, 2 and 3", suite)
+		return nil, fmt.Errorf("suite %d: the superstep paper defines Suites 1, 2 and 3", suite)
 	}
 	if p < 1 || p > 1024 {
 		return nil, fmt.Errorf("p = %d: accepted 1 to 1024 for the experiment suites", p)

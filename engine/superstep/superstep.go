@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// MaxProcessors bounds the processor count of a superstep. The seed's
+// MaxProcessors bounds the processor count of a superstep. The paper's
 // machine had 16 processors and its tables stop at p = 12; the bound only
 // keeps per-processor slices and the p² terms of sample sort finite.
 const MaxProcessors = 1 << 16
@@ -110,7 +110,7 @@ type Features struct {
 var Columns = []string{"h_r", "h_w", "h", "M", "h_rc", "h_rm", "h_wc", "h_wm"}
 
 // Features derives the feature vector with cache size cacheWords (in words,
-// the unit of the counts). The seed splits the counts of the busiest
+// the unit of the counts). The paper splits the counts of the busiest
 // processor: "we considered the first 2^19 reads/writes as contributing to
 // hrc/hwc, and the remaining ones as contributing to hrm/hwm", reads and
 // writes each against C, because a Good processor writes the same words it

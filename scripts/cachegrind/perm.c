@@ -1,4 +1,4 @@
-/* The traditional permutation product of seed 000 (Fig. 1),
+/* The traditional permutation product of the MBRAM paper (Fig. 1),
  *     for (i = 0; i < N; i++) Z[i] = Y[X[i]];
  * on two random permutations of N points, the same work that
  * `memwall simulate --kernel perm --set n=N` simulates. Run under

@@ -5,16 +5,16 @@ import (
 	"slices"
 )
 
-// SeedCacheWords is C on the SGI Power Challenge: "the L2 cache contains a
+// PublishedCacheWords is C on the SGI Power Challenge: "the L2 cache contains a
 // maximum of 2^19 integers" (the superstep paper, section 4.2.1; 2 MB of 4-byte
 // integers, section 2).
-const SeedCacheWords = 1 << 19
+const PublishedCacheWords = 1 << 19
 
-// SeedProcessorCounts are the processor counts the seed fitted and
+// PublishedProcessorCounts are the processor counts the paper fitted and
 // validated its functions for (section 4.1).
-var SeedProcessorCounts = []int{2, 4, 8, 12}
+var PublishedProcessorCounts = []int{2, 4, 8, 12}
 
-// Published is one row of the seed's coefficient tables.
+// Published is one row of the paper's coefficient tables.
 type Published struct {
 	Table    string
 	Family   Family
@@ -81,28 +81,28 @@ func lookupPublished(table string, fam Family, f Function, p int, r Region) (Coe
 	return Coefficients{}, false
 }
 
-// SGIPowerChallenge returns the seed's interval coefficients for p
+// SGIPowerChallenge returns the paper's interval coefficients for p
 // processors: HrHwM-c for the Good family from Table 2 (R0 and R1) and
 // HrHwM for the Bad family from Table 4.
 func SGIPowerChallenge(p int) (Set, error) {
-	if !slices.Contains(SeedProcessorCounts, p) {
-		return Set{}, fmt.Errorf("p = %d: seed 003 gives coefficients for p = 2, 4, 8 and 12 only; give a coefficient file for other processor counts", p)
+	if !slices.Contains(PublishedProcessorCounts, p) {
+		return Set{}, fmt.Errorf("p = %d: the superstep paper gives coefficients for p = 2, 4, 8 and 12 only; give a coefficient file for other processor counts", p)
 	}
 	r0, _ := lookupPublished("Table 2", Good, HrHwMc, p, R0)
 	r1, _ := lookupPublished("Table 2", Good, HrHwMc, p, R1)
 	bad, _ := lookupPublished("Table 4", Bad, HrHwM, p, AllRegions)
 	return Set{
 		Name:       fmt.Sprintf("SGI Power Challenge, p = %d", p),
-		Source:     "seed 003, Table 2 (HrHwM-c, Good, fit on Suite 1) and Table 4 (HrHwM, Bad, fit on Suite 2)",
+		Source:     "the superstep paper, Table 2 (HrHwM-c, Good, fit on Suite 1) and Table 4 (HrHwM, Bad, fit on Suite 2)",
 		P:          p,
-		CacheWords: SeedCacheWords,
+		CacheWords: PublishedCacheWords,
 		GoodR0:     r0,
 		GoodR1:     &r1,
 		Bad:        bad,
 	}, nil
 }
 
-// PublishedError is one cell pair of the seed's validation tables: the
+// PublishedError is one cell pair of the paper's validation tables: the
 // average and maximum relative error of a function fit on one suite and
 // evaluated on another.
 type PublishedError struct {
@@ -161,7 +161,7 @@ var publishedErrors = []struct {
 func PublishedErrors() []PublishedError {
 	var out []PublishedError
 	for _, r := range publishedErrors {
-		for k, p := range SeedProcessorCounts {
+		for k, p := range PublishedProcessorCounts {
 			out = append(out, PublishedError{
 				Table: r.table, Family: r.family, Function: r.function, Region: r.region,
 				FitSuite: r.fit, ValidateSuite: r.validate, P: p,

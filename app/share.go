@@ -1,0 +1,28 @@
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/field"
+	"memwall/engine/link"
+)
+
+// messages turns a link's problems into the lines a page shows above its
+// form. A problem of the link as a whole is shown without its key.
+func messages(es field.Errors) []string {
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		if e.Field == link.Field {
+			out = append(out, e.Msg)
+		} else {
+			out = append(out, e.Error())
+		}
+	}
+	return out
+}
+
+// downloadButton offers a page's inputs as a scenario file: the CLI reads
+// the same file with --scenario.
+func downloadButton(id string, onClick app.EventHandler) app.UI {
+	return app.Button().ID(id).Type("button").Text("Download as a file (JSON)").OnClick(onClick)
+}
