@@ -71,16 +71,6 @@ func readPickedFile(ctx app.Context, done func(ctx app.Context, name string, dat
 	file.Call("text").Call("then", onText).Call("catch", onErr)
 }
 
-func humanBytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // copyText puts text on the clipboard; it reports false where the browser
 // refuses (no clipboard API outside secure contexts).
 func copyText(text string) bool {

@@ -196,10 +196,6 @@ func (p *programPage) renderRunResult(v *programView) []app.UI {
 	return out
 }
 
-func countRow(label, key string, n int64) app.UI {
-	return app.Tr().Body(app.Th().Scope("row").Text(label), app.Td().Class("num").DataSet("count", key).DataSet("value", n).Text(groupDigits(n)))
-}
-
 func (p *programPage) renderPrediction(v *programView) []app.UI {
 	pr := v.pred
 	out := []app.UI{

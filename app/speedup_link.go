@@ -1,10 +1,8 @@
 package app
 
 import (
-	"math"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -74,36 +72,3 @@ func pageLink(cur *url.URL, fragment string) (*url.URL, error) {
 	}
 	return url.Parse(c.String() + "#" + fragment)
 }
-
-// fmtNum shows a number with six significant digits, whole numbers up to
-// a billion, and powers of ten outside [1e-3, 1e9) so table columns stay narrow.
-func fmtNum(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "—"
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 1e-3 && math.Abs(v) < 1e6:
-		return strconv.FormatFloat(v, 'g', 6, 64)
-	case math.Abs(v) >= 1e6 && math.Abs(v) < 1e9:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	s := strconv.FormatFloat(v, 'e', 4, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	if strings.Contains(mant, ".") {
-		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "e" + strconv.Itoa(e)
-}
-
-// fmtPct shows a fraction as a percentage.
-func fmtPct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return strconv.FormatFloat(100*v, 'f', 2, 64) + " %"
-}
-
-// finite reports whether v can go into a chart or a table.
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

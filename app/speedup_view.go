@@ -704,9 +704,3 @@ func (p *speedupPage) renderShare() app.UI {
 		app.P().Class("note").Text("The link holds the data set, terms, region, weighting and N after the #, so it opens with the same numbers anywhere, also offline. Imported data stays in this browser. memwall fit reads the link with --link and the file with --scenario."),
 	)
 }
-
-// numTh is a column header over numbers, aligned with them (the stylesheet
-// right-aligns numeric cells only).
-func numTh() app.HTMLTh {
-	return app.Th().Scope("col").Class("num").Style("text-align", "right")
-}
