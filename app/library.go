@@ -3,11 +3,13 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/machine"
+	"memwall/engine/units"
 	"memwall/presets"
 )
 
@@ -239,4 +241,25 @@ func menuValue(m machine.Machine) string {
 		return "link"
 	}
 	return m.ID
+}
+
+// machineSummary shows the machine's parameters as the paper writes them.
+func machineSummary(m machine.Machine) app.UI {
+	row := func(term, def, title string) app.UI {
+		// The meaning is written out, not left to a hover title: touch
+		// screens have no hover.
+		return app.Div().Body(app.Dt().Text(term), app.Dd().Body(app.Text(def), app.Small().Class("meaning").Text(title)))
+	}
+	return app.Div().Class("machine-summary").Body(
+		app.If(menuLabel(m.Name) != m.Name, app.P().Class("machine-name").Text(m.Name)),
+		app.Dl().Class("params").Body(
+			row("β1", units.FormatBandwidth(m.Beta1), "sequential bandwidth"),
+			row("β2", units.FormatBandwidth(m.Beta2), "random-access bandwidth"),
+			row("μ1", strconv.Itoa(m.Mu1), "concurrent sequential streams"),
+			row("C", units.FormatSize(m.C), "largest cache"),
+			row("B", units.FormatSize(m.B), "cache line"),
+			row("m", units.FormatSeconds(m.M), "branch-misprediction penalty"),
+		),
+		app.If(m.Source != "", app.P().Class("source").Text("Source: "+m.Source)),
+	)
 }

@@ -316,8 +316,3 @@ func costOption(pts []costSample, phases []phaseMark) string {
 		"series":    series,
 	})
 }
-
-func mustKernel(id string) mbram.Kernel {
-	k, _ := mbram.Lookup(id)
-	return k
-}
