@@ -2,6 +2,9 @@ package app
 
 import "memwall/engine/mbram"
 
+// The kernel menu and what the pages ask of a kernel: its family, its
+// parameters and what its n means.
+
 func kernelOptions() []option {
 	var opts []option
 	for _, k := range mbram.Kernels() {
