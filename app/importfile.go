@@ -170,3 +170,10 @@ func goodLabel(good int, label string) string {
 	}
 	return label
 }
+
+func lineOf(t *dataset.Table, row int) int {
+	if t != nil && row >= 0 && row < len(t.Lines) {
+		return t.Lines[row]
+	}
+	return row + 1
+}
