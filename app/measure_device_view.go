@@ -1,0 +1,220 @@
+package app
+
+// Like measure_device.go, this file imports memwall/measure (see there).
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/units"
+	"memwall/measure"
+)
+
+// curvesOption draws both curves against the working set on log axes: the
+// dependent chase (latency) and the independent random reads (the
+// throughput curve C is read from), with C marked once detected.
+func curvesOption(lat []measure.LatencyPoint, tp []measure.ThroughputPoint, cache int64) string {
+	latData := make([][2]float64, 0, len(lat))
+	for _, p := range lat {
+		latData = append(latData, [2]float64{float64(p.Size), p.Latency.Median})
+	}
+	tpData := make([][2]float64, 0, len(tp))
+	for _, p := range tp {
+		tpData = append(tpData, [2]float64{float64(p.Size), p.Access.Median})
+	}
+	tpSeries := map[string]any{"type": "line", "name": "independent random read (throughput)", "showSymbol": true, "symbolSize": 5, "data": tpData}
+	if cache > 0 {
+		tpSeries["markLine"] = map[string]any{
+			"symbol": "none", "silent": true,
+			"data":      []any{map[string]any{"xAxis": cache, "name": "C = " + units.FormatSize(cache)}},
+			"lineStyle": map[string]any{"color": "#555", "type": "dashed"},
+			"label":     map[string]any{"formatter": "{b}", "position": "insideEndTop", "fontSize": 12},
+		}
+	}
+	// The size axis spans whole powers of two around the points, so its
+	// labels (every 2^k, as 4Ki, 1Mi) fall on the ends too.
+	xAxis := map[string]any{"type": "log", "logBase": 2, "name": "working set (bytes)", "nameLocation": "middle", "nameGap": 28,
+		"axisLabel": map[string]any{"formatter": "@count"}}
+	if len(lat) > 0 {
+		lo, hi := lat[0].Size, lat[len(lat)-1].Size
+		if len(tp) > 0 {
+			hi = max(hi, tp[len(tp)-1].Size)
+		}
+		p := int64(1)
+		for p*2 <= lo {
+			p *= 2
+		}
+		q := int64(1)
+		for q < hi {
+			q *= 2
+		}
+		xAxis["min"], xAxis["max"] = p, q
+	}
+	return chartJSON(map[string]any{
+		"animation": false,
+		"legend":    map[string]any{"top": 0, "left": 0},
+		"grid":      map[string]any{"left": 8, "right": 32, "top": 48, "bottom": 8, "containLabel": true},
+		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@seconds"},
+		"xAxis":     xAxis,
+		"yAxis":     map[string]any{"type": "log", "name": "time per access", "axisLabel": map[string]any{"formatter": "@seconds"}},
+		"series": []any{
+			map[string]any{"type": "line", "name": "dependent load (latency)", "showSymbol": true, "symbolSize": 5, "data": latData},
+			tpSeries,
+		},
+	})
+}
+
+func (c *measureDevice) Render() app.UI {
+	v := c.run
+	busy := c.running()
+	mode := "standard"
+	if c.short {
+		mode = "short"
+	}
+	return app.Section().ID("measure").Class("panel").Body(
+		app.H2().Text("Measure this device"),
+		app.P().Text("Runs the calibration of memwall calibrate in this browser: the latency curve, the random-read throughput curve C is read from, the line size B, the sequential and random-access bandwidths β1 and β2, and the branch-misprediction penalty m (μ1 stays the MBRAM paper's 2). Keep the tab in front while it runs."),
+		app.Div().Class("row actions").Body(
+			selectField("measure-mode", "Run", mode, []option{
+				{Value: "standard", Label: "standard: 256 MiB, 15 to 30 s"},
+				{Value: "short", Label: "short: 64 MiB, a few seconds, rough"},
+			}, c.onMode),
+			app.Button().Type("button").ID("measure-start").Disabled(busy).Text("Measure this device").OnClick(c.onStart),
+			app.Button().Type("button").ID("measure-cancel").Disabled(!busy).Text("Cancel").OnClick(c.onCancel),
+		),
+		c.renderRun(v),
+		c.renderLimits(v),
+	)
+}
+
+func (c *measureDevice) renderRun(v *measureRun) app.UI {
+	if v == nil {
+		return app.Div().ID("measure-run").DataSet("state", "idle")
+	}
+	pc := v.percent()
+	var status string
+	switch v.state {
+	case stateRunning:
+		status = fmt.Sprintf("Measuring… %d %%: %s.", pc, v.progress.Step)
+	case stateDone:
+		status = "Measured in " + units.FormatSecondsPrec(v.wall.Seconds(), 3) + "."
+	case stateCancelled:
+		status = fmt.Sprintf("Cancelled at %d %% (%s); nothing was saved.", pc, v.progress.Step)
+	case stateFailed:
+		status = "Stopped: " + v.err
+	}
+	body := []app.UI{
+		app.P().ID("measure-status").Aria("live", "polite").Text(status),
+		progressBar("measure-progress", "Measurement progress", pc, v.state == stateRunning),
+	}
+	if v.bufferNote != "" {
+		body = append(body, app.P().Class("callout warn").Text(v.bufferNote))
+	}
+	if v.hidden {
+		body = append(body, app.P().Class("callout warn").Text("The tab was in the background during the run: the browser slows a hidden tab's timers, so the run took longer, and samples taken then may be slower. Measure again with the tab in front."))
+	}
+	if len(v.lat)+len(v.tp) > 0 {
+		body = append(body, &chart{ID: "measure-chart", Label: "Time per access against working-set size: dependent loads (latency) and independent random reads (throughput), measured in this browser", Option: v.chart, Height: 340})
+	}
+	if len(v.latSizes) > 0 && len(v.tpSizes) > 0 {
+		body = append(body, c.renderSizes(v))
+	}
+	if v.state == stateDone && v.res != nil {
+		body = append(body, c.renderResult(v))
+	}
+	return app.Div().ID("measure-run").DataSet("state", stateName(v.state)).Body(body...)
+}
+
+func (c *measureDevice) renderSizes(v *measureRun) app.UI {
+	span := func(s []int64, per int, rounds int) string {
+		return fmt.Sprintf("%d working sets from %s to %s (%d per doubling), %s each", len(s), units.FormatSize(s[0]), units.FormatSize(s[len(s)-1]), per, plural(int64(rounds), "round", "rounds"))
+	}
+	return app.P().ID("measure-sizes").Class("note").Text(fmt.Sprintf("Buffer %s. Latency curve: %s. Throughput curve: %s. Every timed run lasts at least %s; this browser's clock advances in steps of %s%s.",
+		units.FormatSize(v.buffer), span(v.latSizes, 2, v.latRounds), span(v.tpSizes, 3, v.tpRounds),
+		map[bool]string{true: "5 ms", false: "20 ms"}[v.short], units.FormatSeconds(v.env.tick),
+		map[bool]string{true: " (cross-origin isolated)", false: ""}[v.env.isolated]))
+}
+
+func (c *measureDevice) renderResult(v *measureRun) app.UI {
+	r := v.res
+	m := r.Machine
+	spread := func(k string) string {
+		if s, ok := m.Spread[k]; ok && s > 0 {
+			return fmt.Sprintf("%.0f %%", 100*s)
+		}
+		return ""
+	}
+	lineHow := "the step of the line-offset test"
+	if r.Detected.Line == 0 {
+		lineHow = "no clear step in the line-offset test: assumed"
+	}
+	cacheHow := fmt.Sprintf("the drop of the throughput curve (%s per read in cache, %s beyond)", units.FormatSeconds(r.Detected.InCache), units.FormatSeconds(r.Detected.Beyond))
+	if r.Detected.Cache == 0 {
+		cacheHow = "no drop on the throughput curve: assumed"
+	}
+	row := func(id, sym, val, how, sp string, num float64) app.UI {
+		return app.Tr().Body(
+			app.Th().Scope("row").Text(sym),
+			app.Td().ID("measured-"+id).Class("num").DataSet("value", strconv.FormatFloat(num, 'g', -1, 64)).Text(val),
+			app.Td().Class("num").Text(sp),
+			app.Td().Text(how),
+		)
+	}
+	return app.Div().ID("measure-result").Body(
+		app.Div().Class("table-wrap").Body(app.Table().ID("measure-table").Body(
+			app.Caption().Text("Measured in this browser"),
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("Parameter"), app.Th().Scope("col").Text("Value"),
+				app.Th().Scope("col").Text("Spread (IQR)"), app.Th().Scope("col").Text("From"),
+			)),
+			app.TBody().Body(
+				row("beta1", "β1", units.FormatBandwidth(m.Beta1), "copy loop, one stream read and one written (read 1 stream "+m.Notes["beta1_read_1"]+", 2 streams "+m.Notes["beta1_read_2"]+")", spread("beta1"), m.Beta1),
+				row("beta2", "β2", units.FormatBandwidth(m.Beta2), "B / time per independent random read over the whole buffer ("+m.Notes["random_access"]+")", spread("beta2"), m.Beta2),
+				row("mu1", "μ1", strconv.Itoa(m.Mu1), "not measured: the MBRAM paper's value", "", float64(m.Mu1)),
+				row("cache", "C", units.FormatSize(m.C), cacheHow, spread("cache"), float64(m.C)),
+				row("line", "B", units.FormatSize(m.B), lineHow, "", float64(m.B)),
+				row("mispredict", "m", units.FormatSeconds(m.M), "random against sorted branch loop", spread("mispredict"), m.M),
+			),
+		)),
+		app.If(len(r.Warnings) > 0,
+			app.Ul().Class("warnings").Body(app.Range(r.Warnings).Slice(func(i int) app.UI { return app.Li().Text(r.Warnings[i]) })),
+		),
+		app.If(v.err != "", app.P().ID("measure-error").Class("error").Aria("live", "assertive").Text(v.err)),
+		app.Form().ID("measure-save-form").OnSubmit(c.onSave).Body(
+			app.Div().Class("row actions").Body(
+				textField{ID: "measure-name", Label: "Save as", Value: c.form.shown["name"], OnInput: c.onName, Size: 30}.UI(),
+				app.Button().Type("submit").ID("measure-save").Disabled(v.saved != "").Text("Save to my machines"),
+				app.Button().Type("button").ID("measure-edit").Text("Edit before saving").OnClick(c.onEdit),
+			),
+		),
+		app.If(v.saved != "", app.P().ID("measure-saved").Class("notice").Aria("live", "polite").Text("Saved in My machines.")),
+	)
+}
+
+// renderLimits says what a measurement in a browser can and cannot see,
+// with this browser's own facts once a run has probed them.
+func (c *measureDevice) renderLimits(v *measureRun) app.UI {
+	clock := "performance.now(), the only clock a page has, is coarsened against timing attacks: to 100 µs in Chrome (5 µs when the page is cross-origin isolated), to 1 ms or more elsewhere. Every timed run is therefore made to last 20 ms or more."
+	if v != nil {
+		iso := "not cross-origin isolated"
+		if v.env.isolated {
+			iso = "cross-origin isolated"
+		}
+		clock = fmt.Sprintf("performance.now(), the only clock a page has, is coarsened against timing attacks; here it advances in steps of %s (this page is %s). Every timed run is therefore made to last %s or more.", units.FormatSeconds(v.env.tick), iso, map[bool]string{true: "5 ms", false: "20 ms"}[v.short])
+	}
+	items := []string{
+		clock,
+		"No cache query: a page cannot read the CPU's cache sizes or line size (no CPUID, no /sys). C comes from the random-read throughput curve alone, B from the step in the line-offset test (when there is none, 64 B is assumed).",
+		"Memory: WebAssembly has a 32-bit address space (4 GiB at most, shared with the app), so the buffer is at most 256 MiB, and smaller when the browser refuses; a curve that must pass the last cache by a margin cannot see a cache of more than about 32 MiB. The page keeps the memory until it is reloaded.",
+		"No huge pages: WebAssembly cannot ask for them, so random reads over a large buffer also pay TLB misses on ordinary pages.",
+		"Overhead: Go compiled to WebAssembly runs on one thread, without SIMD, with its bounds checks, through the browser's JIT; loops that compute (address generation, the branch loop) cost more than natively.",
+		"A tab in the background has its timers slowed to once a second or less: the run then takes far longer, and the browser may slow the tab further.",
+		"So the numbers are lower bounds on what the hardware can do (and m can come out higher than the pipeline alone would give); memwall calibrate on the command line sees more.",
+	}
+	return app.Details().ID("measure-limits").Body(
+		app.Summary().Text("What a browser measurement can and cannot see"),
+		app.Ul().Body(app.Range(items).Slice(func(i int) app.UI { return app.Li().Text(items[i]) })),
+	)
+}
