@@ -1,9 +1,8 @@
 package app
 
 import (
-	"memwall/presets"
-
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -11,6 +10,7 @@ import (
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
 	"memwall/engine/units"
+	"memwall/presets"
 )
 
 func (p *dataPage) Render() app.UI {
@@ -184,4 +184,43 @@ func buckets(r dataRow) string {
 		return "—"
 	}
 	return strconv.FormatInt(r.Params.Buckets, 10)
+}
+
+// compareOption draws measured against predicted, log-log, one series per
+// kernel, with the line where they agree: the model is a lower bound, so
+// points should lie on or above it.
+func compareOption(rows []dataRow) string {
+	byKernel := map[string][]any{}
+	var order []string
+	lo, hi := 0.0, 0.0
+	for _, r := range rows {
+		if _, ok := byKernel[r.Kernel.Name]; !ok {
+			order = append(order, r.Kernel.Name)
+		}
+		byKernel[r.Kernel.Name] = append(byKernel[r.Kernel.Name], map[string]any{
+			"value": []float64{r.Predicted, r.Measured},
+			"name":  fmt.Sprintf("line %d: %s, N = %s", r.Line, r.Machine.Name, units.FormatCount(r.Params.N)),
+		})
+		for _, v := range []float64{r.Predicted, r.Measured} {
+			if lo == 0 || v < lo {
+				lo = v
+			}
+			hi = math.Max(hi, v)
+		}
+	}
+	series := []any{map[string]any{"type": "line", "name": "measured = predicted", "data": [][2]float64{{lo, lo}, {hi, hi}},
+		"showSymbol": false, "silent": true, "lineStyle": map[string]any{"type": "dashed", "color": "#888"}, "itemStyle": map[string]any{"color": "#888"}}}
+	for _, k := range order {
+		series = append(series, map[string]any{"type": "scatter", "name": k, "data": byKernel[k], "symbolSize": 10})
+	}
+	return chartJSON(map[string]any{
+		"animation": false,
+		"grid":      map[string]any{"left": 16, "right": 40, "top": 64, "bottom": 48, "containLabel": true},
+		"legend":    map[string]any{"top": 4, "left": 0, "right": 90, "type": "scroll"},
+		"tooltip":   map[string]any{"trigger": "item", "valueFormatter": "@seconds"},
+		"xAxis": map[string]any{"type": "log", "name": "predicted (MBRAM)", "nameLocation": "middle", "nameGap": 30,
+			"axisLabel": map[string]any{"formatter": "@seconds"}},
+		"yAxis":  map[string]any{"type": "log", "name": "measured", "axisLabel": map[string]any{"formatter": "@seconds"}},
+		"series": series,
+	})
 }
