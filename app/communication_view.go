@@ -268,12 +268,7 @@ func (p *communicationPage) renderShare() app.UI {
 	return app.Section().ID("share").Class("panel").Aria("label", "Share").Body(
 		app.H2().Text("Share"),
 		app.If(p.share != "",
-			app.Div().Class("row").Body(
-				app.Label().For("comm-link").Class("visually-hidden").Text("Link to this page's inputs"),
-				app.Input().ID("comm-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
-				app.Button().ID("comm-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
-				downloadButton("comm-download", p.onDownload),
-			),
+			linkRow("comm-link", "comm-copy", "Link to this page's inputs", p.share, p.onCopy, downloadButton("comm-download", p.onDownload)),
 		),
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),

@@ -143,11 +143,7 @@ func (p *kernelsPage) renderShare() app.UI {
 	return app.Section().ID("share").Class("panel").Aria("label", "Share").Body(
 		app.H2().Text("Share"),
 		app.If(p.shareErr == "",
-			app.Div().Class("row").Body(
-				app.Label().For("share-link").Class("visually-hidden").Text("Link to this calculation"),
-				app.Input().ID("share-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
-				app.Button().ID("copy-link").Text("Copy link").OnClick(p.onCopy),
-			),
+			linkRow("share-link", "copy-link", "Link to this calculation", p.share, p.onCopy),
 		).Else(
 			app.P().Class("error").Text(p.shareErr),
 		),

@@ -26,3 +26,14 @@ func messages(es field.Errors) []string {
 func downloadButton(id string, onClick app.EventHandler) app.UI {
 	return app.Button().ID(id).Type("button").Text("Download as a file (JSON)").OnClick(onClick)
 }
+
+// linkRow is a page's share link in a read-only field (inputID), where the
+// user can select it, with the button that copies it (buttonID) and more
+// buttons, if any; label names the field for screen readers.
+func linkRow(inputID, buttonID, label, link string, onCopy app.EventHandler, more ...app.UI) app.UI {
+	return app.Div().Class("row").Body(append([]app.UI{
+		app.Label().For(inputID).Class("visually-hidden").Text(label),
+		app.Input().ID(inputID).Type("text").ReadOnly(true).Value(link).Class("link"),
+		app.Button().ID(buttonID).Type("button").Text("Copy link").OnClick(onCopy),
+	}, more...)...)
+}

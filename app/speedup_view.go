@@ -276,12 +276,7 @@ func statsTable(r *fit.Result) app.UI {
 func (p *speedupPage) renderShare() app.UI {
 	return app.Section().ID("share").Class("panel").Aria("label", "Share").Body(
 		app.H2().Text("Share"),
-		app.Div().Class("row").Body(
-			app.Label().For("speedup-link").Class("visually-hidden").Text("Link to this fit"),
-			app.Input().ID("speedup-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
-			app.Button().ID("copy-link").Text("Copy link").OnClick(p.onCopy),
-			downloadButton("speedup-download", p.onDownloadScenario),
-		),
+		linkRow("speedup-link", "copy-link", "Link to this fit", p.share, p.onCopy, downloadButton("speedup-download", p.onDownloadScenario)),
 		app.If(p.shareErr != "", app.P().Class("note").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
 		app.P().Class("note").Text("The link holds the data set, terms, region, weighting and N after the #, so it opens with the same numbers anywhere, also offline. Imported data stays in this browser. memwall fit reads the link with --link and the file with --scenario."),

@@ -326,12 +326,7 @@ func (p *superstepsPage) renderShare() app.UI {
 	return app.Section().ID("share").Class("panel").Aria("label", "Share").Body(
 		app.H2().Text("Share"),
 		app.If(p.share != "",
-			app.Div().Class("row").Body(
-				app.Label().For("ss-link").Class("visually-hidden").Text("Link to this page's inputs"),
-				app.Input().ID("ss-link").Type("text").ReadOnly(true).Value(p.share).Class("link"),
-				app.Button().ID("ss-copy").Type("button").Text("Copy link").OnClick(p.onCopy),
-				downloadButton("ss-download", p.onDownload),
-			),
+			linkRow("ss-link", "ss-copy", "Link to this page's inputs", p.share, p.onCopy, downloadButton("ss-download", p.onDownload)),
 		),
 		app.If(p.shareErr != "", app.P().Class("error").Text(p.shareErr)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
