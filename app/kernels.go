@@ -66,12 +66,7 @@ func (p *kernelsPage) init(ctx app.Context, fragment string) {
 	}
 	p.linkMachine = nil
 	if s.Machine.ID == "" {
-		if m, ok := p.lib.match(s.Machine); ok {
-			s.Machine = m
-		} else {
-			m := s.Machine
-			p.linkMachine = &m
-		}
+		s.Machine, p.linkMachine = p.lib.linked(s.Machine)
 	}
 	p.s = s
 	p.errs = map[string]string{}
@@ -274,13 +269,7 @@ func (p *kernelsPage) onOpenFile(ctx app.Context, e app.Event) {
 				p.linkMachine = nil
 				// A machine that is not exactly one of the library's (same
 				// name and numbers) is shown as the file's own.
-				if m, ok := p.lib.match(s.Machine); ok {
-					s.Machine = m
-				} else {
-					m := s.Machine
-					m.ID = ""
-					s.Machine, p.linkMachine = m, &m
-				}
+				s.Machine, p.linkMachine = p.lib.linked(s.Machine)
 				p.s, p.errs, p.linkMsgs = s, map[string]string{}, nil
 				p.resetText(ctx)
 				p.update(ctx)
@@ -296,8 +285,8 @@ func (p *kernelsPage) onSaveLinkMachine(ctx app.Context, e app.Event) {
 	if p.linkMachine == nil {
 		return
 	}
-	m := p.lib.put(*p.linkMachine)
-	if err := p.lib.save(ctx); err != nil {
+	m, err := p.lib.saveLinked(ctx, *p.linkMachine)
+	if err != nil {
 		p.notice = err.Error()
 		return
 	}

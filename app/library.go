@@ -87,6 +87,25 @@ func (l library) match(m machine.Machine) (machine.Machine, bool) {
 	return machine.Machine{}, false
 }
 
+// linked is what a page shows of a machine that came in a link or a file:
+// the library's own when it has one of the same name and numbers, else the
+// machine itself without an id, which is also returned for the page to
+// offer to save.
+func (l library) linked(m machine.Machine) (machine.Machine, *machine.Machine) {
+	if c, ok := l.match(m); ok {
+		return c, nil
+	}
+	m.ID = ""
+	return m, &m
+}
+
+// saveLinked puts a machine that came in a link into the user's machines
+// and saves them; it returns the machine as saved, with its new id.
+func (l *library) saveLinked(ctx app.Context, m machine.Machine) (machine.Machine, error) {
+	m = l.put(m)
+	return m, l.save(ctx)
+}
+
 // put adds or replaces a user machine, giving it an id if it has none.
 func (l *library) put(m machine.Machine) machine.Machine {
 	if !strings.HasPrefix(m.ID, userPrefix) {

@@ -82,12 +82,7 @@ func (p *programPage) init(ctx app.Context, fragment string) {
 	}
 	p.linkMachine = nil
 	if s.Machine.ID == "" {
-		if mm, ok := p.lib.match(s.Machine); ok {
-			s.Machine = mm
-		} else {
-			mm := s.Machine
-			p.linkMachine = &mm
-		}
+		s.Machine, p.linkMachine = p.lib.linked(s.Machine)
 	}
 	p.s = s
 	p.abOpen = s.Compare != ""

@@ -175,14 +175,7 @@ func (p *programPage) onOpenFile(ctx app.Context, e app.Event) {
 				return
 			}
 			s = got
-			if m, ok := p.lib.match(s.Machine); ok {
-				s.Machine = m
-				p.linkMachine = nil
-			} else {
-				m := s.Machine
-				m.ID = ""
-				s.Machine, p.linkMachine = m, &m
-			}
+			s.Machine, p.linkMachine = p.lib.linked(s.Machine)
 		} else {
 			s.Source, s.Params = string(data), nil
 		}
@@ -203,8 +196,8 @@ func (p *programPage) onSaveLinkMachine(ctx app.Context, e app.Event) {
 	if p.linkMachine == nil {
 		return
 	}
-	m := p.lib.put(*p.linkMachine)
-	if err := p.lib.save(ctx); err != nil {
+	m, err := p.lib.saveLinked(ctx, *p.linkMachine)
+	if err != nil {
 		p.notice = err.Error()
 		return
 	}

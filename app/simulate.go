@@ -284,8 +284,8 @@ func (p *simulatePage) onSaveLinkMachine(ctx app.Context, e app.Event) {
 	if p.linkMachine == nil {
 		return
 	}
-	m := p.lib.put(*p.linkMachine)
-	if err := p.lib.save(ctx); err != nil {
+	m, err := p.lib.saveLinked(ctx, *p.linkMachine)
+	if err != nil {
 		p.linkMsgs = append(p.linkMsgs, err.Error())
 		return
 	}
