@@ -10,7 +10,6 @@ import (
 
 	"memwall/engine/lang"
 	"memwall/engine/machine"
-	"memwall/engine/mbram"
 	"memwall/engine/sim"
 	"memwall/engine/units"
 )
@@ -232,12 +231,8 @@ func closedForm(kernel string, m machine.Machine, params map[string]int64, at in
 	if n == 0 {
 		n = params["N"]
 	}
-	pp := mbram.DefaultParams(n)
-	if b, ok := params["b"]; ok {
-		pp.Buckets = b
-	}
-	v, err := mbram.Seconds(m, kernel, pp)
-	if err != nil {
+	v, ok := lang.ClosedForm(m, kernel, n, params)
+	if !ok {
 		return nil
 	}
 	return &v

@@ -13,7 +13,6 @@ import (
 
 	"memwall/engine/lang"
 	"memwall/engine/machine"
-	"memwall/engine/mbram"
 	"memwall/engine/units"
 	"memwall/presets"
 )
@@ -214,11 +213,7 @@ func runProgram(args []string, stdout, stderr io.Writer) int {
 		if n == 0 {
 			n = out.Result.Params[nameOr(*sizeArg, p)]
 		}
-		params := mbram.DefaultParams(n)
-		if b, ok := out.Result.Params["b"]; ok {
-			params.Buckets = b
-		}
-		if v, err := mbram.Seconds(s.Machine, s.Kernel, params); err == nil {
+		if v, ok := lang.ClosedForm(s.Machine, s.Kernel, n, out.Result.Params); ok {
 			out.ClosedForm = &v
 		}
 	}
