@@ -30,7 +30,7 @@ func TestCommunicationLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"kind=columns", "W=4KiB", "r=2^10", "std=alpha%3D1ms"} {
+	for _, want := range []string{"kind=columns", "W=4KiB", "r=2%5E10", "std=alpha%3D1ms"} {
 		if !strings.Contains(frag, want) {
 			t.Errorf("fragment %q lacks %q", frag, want)
 		}

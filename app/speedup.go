@@ -74,8 +74,6 @@ type speedupInputs struct {
 	pFrom, pTo float64
 }
 
-// Link keys of the Speedup page, in the order links write them.
-var speedupKeys = []string{"data", "y", "terms", "region", "w", "n", "pfrom", "pto", "model", "work"}
 
 const defaultWork = speedup.DefaultWork
 
@@ -103,7 +101,7 @@ func (p *speedupPage) init(ctx app.Context, fragment string) {
 
 // load is init without the page context, so tests can run it.
 func (p *speedupPage) load(fragment string) {
-	vals, msgs := parseLink(fragment, speedupKeys)
+	vals, msgs := parseLink(fragment, speedup.Form.Keys)
 	p.linkMsgs = msgs
 	p.imp.reset()
 	p.notice = ""

@@ -76,7 +76,7 @@ func TestSpeedupEq14(t *testing.T) {
 		t.Errorf("statistics table has %d rows", statRows)
 	}
 	frag := fragment(t, b.location(t))
-	for _, want := range []string{"data=chittor-table6", "w=abs", "region=N%3C%3D2^9+%26%26+P%3C%3D2^4"} {
+	for _, want := range []string{"data=chittor-table6", "w=abs", "region=N%3C%3D2%5E9+%26%26+P%3C%3D2%5E4"} {
 		if !strings.Contains(frag, want) {
 			t.Errorf("fragment %q lacks %q", frag, want)
 		}

@@ -153,7 +153,7 @@ func TestSupersteps(t *testing.T) {
 	// The link reproduces the page.
 	link := b.location(t)
 	frag := fragment(t, link)
-	for _, k := range []string{"algo=column", "n=2^20", "p=3", "coef=typed", "bad=L%3D10000,+g_hr%3D0.3", "tm=4ms,3ms,9ms,3ms,3ms"} {
+	for _, k := range []string{"algo=column", "n=2%5E20", "p=3", "coef=typed", "bad=L%3D10000,+g_hr%3D0.3", "tm=4ms,3ms,9ms,3ms,3ms"} {
 		if !strings.Contains(frag, k) {
 			t.Errorf("fragment %q lacks %s", frag, k)
 		}

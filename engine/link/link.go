@@ -27,7 +27,9 @@ const Field = "link"
 // Escape writes a value for a fragment. Letters, digits and the characters
 // of memwall's field and term syntax that a fragment allows as they are stay
 // readable; a space becomes "+", and everything else, including the
-// separators & and = and the + sign, is percent-encoded.
+// separators & and = and the + sign, is percent-encoded. So is ^: a URL
+// parser (Go's net/url, and browsers' copy of a link) re-escapes a
+// fragment that holds it, decoding %26 to & on the way.
 func Escape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -35,7 +37,7 @@ func Escape(s string) string {
 		switch {
 		case c == ' ':
 			b.WriteByte('+')
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~*/(),:!^", c) >= 0:
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~*/(),:!", c) >= 0:
 			b.WriteByte(c)
 		default:
 			fmt.Fprintf(&b, "%%%02X", c)

@@ -87,3 +87,20 @@ func ExampleRead() {
 	fmt.Println(vals["terms"], len(problems))
 	// Output: 1,N/P 0
 }
+
+// TestEscapedLinkSurvivesURLParsing checks a written fragment against Go's
+// URL parser, which re-escapes a fragment it finds invalid: the link a page
+// shows is parsed and printed by net/url, and must still read back the same.
+func TestEscapedLinkSurvivesURLParsing(t *testing.T) {
+	var b link.Builder
+	b.Add("region", "N <= 2^9 && P <= 2^4")
+	b.Add("terms", "1, N/P*log2(P)^2")
+	u, err := url.Parse("https://memwall.example/speedup#" + b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, es := link.Read(u.String(), []string{"region", "terms"})
+	if len(es) > 0 || vals["region"] != "N <= 2^9 && P <= 2^4" || vals["terms"] != "1, N/P*log2(P)^2" {
+		t.Errorf("after net/url: %v %v (link %s)", vals, es, u)
+	}
+}
