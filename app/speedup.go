@@ -74,7 +74,6 @@ type speedupInputs struct {
 	pFrom, pTo float64
 }
 
-
 const defaultWork = speedup.DefaultWork
 
 // bigData is the row count above which fitting waits for typing to pause:
