@@ -42,3 +42,17 @@ func ExampleScenario_Fragment() {
 	// machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4
 	// machine=custom&name=my+laptop&beta1=1.06GB/s&beta2=850MB/s&mu1=2&cache=256KiB&line=128B&mispredict=11.76ns&kernel=perm&n=1Mi&w=4
 }
+
+// A Simulate page link adds the data's random seed and the branch
+// predictor to a Kernels link; the scenario file holds the same run as
+// JSON, and both read back to the same inputs.
+func ExampleParseRunFragment() {
+	base := scenario.DefaultRun(presets.Machine)
+	r, problems := scenario.ParseRunFragment("#machine=p4-1.7-pc133&kernel=mergesort&n=2^20&seed=7&pred=2bit", base, presets.Machine)
+	fmt.Println(len(problems), r.Kernel, r.Params.N, r.Seed, r.Pred())
+	back, err := scenario.ParseRunJSON(r.JSON())
+	fmt.Println(back.Kernel, back.Params.N, back.Seed, back.Pred(), err)
+	// Output:
+	// 0 mergesort 1048576 7 2bit
+	// mergesort 1048576 7 2bit <nil>
+}
