@@ -390,6 +390,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	per := fs.Int("per-doubling", 2, "sizes per doubling")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	link := fs.String("link", "", "a share link from the Program page with two programs (A/B)")
+	scen := fs.String("scenario", "", "a scenario file exported by the Program page with two programs (A/B)")
 	files, st := parseWithFiles(fs, args, 2, stderr)
 	if st >= 0 {
 		return st
@@ -400,11 +401,11 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	if len(files) > 0 {
 		first = files[0]
 	}
-	s, err := scenarioFor("compare", first, *link, "", *machineArg, *predArg, *brArg, seed, sets, given)
+	s, err := scenarioFor("compare", first, *link, *scen, *machineArg, *predArg, *brArg, seed, sets, given)
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}
-	if *link == "" && !given["machine"] {
+	if *link == "" && *scen == "" && !given["machine"] {
 		s.Machine, _ = loadMachine(*machineArg)
 	}
 	if len(files) == 2 {
@@ -415,7 +416,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		s.Compare = string(data)
 	}
 	if s.Compare == "" {
-		return fail(stderr, "compare", errors.New("give two program files (or a link with two programs)"))
+		return fail(stderr, "compare", errors.New("give two program files (or a link or scenario file with two programs)"))
 	}
 	a, err := lang.Compile(s.Source)
 	if err != nil {
