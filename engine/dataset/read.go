@@ -204,7 +204,7 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 	if b, err = strictjson.Check(b, "JSON"); err != nil {
 		return nil, nil, err
 	}
-	lineAt := func(off int64) int { return 1 + bytes.Count(b[:off], []byte("\n")) }
+	lineAt := lineCounter(b)
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -285,6 +285,24 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 	}
 	t.ID, t.Title, t.Source, t.Notes = doc.ID, doc.Title, doc.Source, doc.Notes
 	return t, allErrs, nil
+}
+
+// lineCounter returns a function from a byte offset in b to its line
+// number. The readers ask for offsets in increasing order, so it counts on
+// from the offset it was last asked for (counting from the start each time
+// made reading 100 000 rows take seconds); an earlier offset counts afresh.
+func lineCounter(b []byte) func(int64) int {
+	var at int64
+	line := 1
+	return func(off int64) int {
+		off = min(max(off, 0), int64(len(b)))
+		if off < at {
+			at, line = 0, 1
+		}
+		line += bytes.Count(b[at:off], []byte("\n"))
+		at = off
+		return line
+	}
 }
 
 func jsonCell(c any) rawCell {
