@@ -1,17 +1,17 @@
 package dataset
 
 import (
-	"memwall/internal/strictjson"
-	"unicode"
-
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"strings"
+	"unicode"
+
+	"memwall/internal/jsonx"
+	"memwall/internal/strictjson"
 )
 
 func readAll(r io.Reader, opt Options) ([]byte, error) {
@@ -196,6 +196,11 @@ type jsonColumn struct {
 // {"id", "title", "source", "notes", "columns": [...], "rows": [[...], ...]}.
 // Cells may be numbers or strings with units. Errors name the line of the
 // row and the column.
+//
+// The file goes through strictjson.Check (byte order mark, duplicate keys,
+// text after the value), then jsonx decodes it: goccy/go-json in the CLI,
+// encoding/json in the browser, with the same tokens, offsets and syntax
+// messages.
 func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 	b, err := readAll(r, opt)
 	if err != nil {
@@ -205,16 +210,16 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 		return nil, nil, err
 	}
 	lineAt := lineCounter(b)
-	dec := json.NewDecoder(bytes.NewReader(b))
+	dec := jsonx.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, nil, jsonError(err, b)
 	}
 	switch tok {
-	case json.Delim('['):
+	case jsonx.Delim('['):
 		return readObjects(dec, b, lineAt, opt)
-	case json.Delim('{'):
+	case jsonx.Delim('{'):
 	default:
 		return nil, nil, errors.New("line 1: expected a JSON array of rows or an object with \"columns\" and \"rows\"")
 	}
@@ -223,10 +228,10 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 		ID, Title, Source, Notes string
 		Table                    string
 		Page                     int
-		Columns                  []json.RawMessage
-		Rows                     []json.RawMessage
+		Columns                  []jsonx.RawMessage
+		Rows                     []jsonx.RawMessage
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
+	if err := jsonx.Unmarshal(b, &doc); err != nil {
 		return nil, nil, jsonError(err, b)
 	}
 	if len(doc.Columns) == 0 {
@@ -236,9 +241,9 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 	for i, raw := range doc.Columns {
 		var c jsonColumn
 		var name string
-		if json.Unmarshal(raw, &name) == nil {
+		if jsonx.Unmarshal(raw, &name) == nil {
 			c.Name = name
-		} else if err := json.Unmarshal(raw, &c); err != nil {
+		} else if err := jsonx.Unmarshal(raw, &c); err != nil {
 			return nil, nil, fmt.Errorf("columns[%d]: expected a name or {\"name\", \"unit\", \"description\"}", i)
 		}
 		header = append(header, c.Name)
@@ -257,7 +262,7 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 			line = lineAt(offs[i])
 		}
 		var cells []any
-		d := json.NewDecoder(bytes.NewReader(raw))
+		d := jsonx.NewDecoder(bytes.NewReader(raw))
 		d.UseNumber()
 		if err := d.Decode(&cells); err != nil {
 			errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("row %d is not an array of values", i+1)})
@@ -309,7 +314,7 @@ func jsonCell(c any) rawCell {
 	switch v := c.(type) {
 	case nil:
 		return rawCell{}
-	case json.Number:
+	case jsonx.Number:
 		return rawCell{s: v.String()}
 	case string:
 		return rawCell{s: strings.TrimSpace(v)}
@@ -322,8 +327,8 @@ func jsonCell(c any) rawCell {
 // rowOffsets returns the byte offsets of the elements of the top-level
 // "rows" array, for line numbers in messages.
 func rowOffsets(b []byte) []int64 {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	dec := jsonx.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != jsonx.Delim('{') {
 		return nil
 	}
 	for dec.More() {
@@ -332,13 +337,13 @@ func rowOffsets(b []byte) []int64 {
 			return nil
 		}
 		if k != "rows" {
-			var skip json.RawMessage
+			var skip jsonx.RawMessage
 			if dec.Decode(&skip) != nil {
 				return nil
 			}
 			continue
 		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		if t, err := dec.Token(); err != nil || t != jsonx.Delim('[') {
 			return nil
 		}
 		var offs []int64
@@ -350,7 +355,7 @@ func rowOffsets(b []byte) []int64 {
 				off++
 			}
 			offs = append(offs, off)
-			var skip json.RawMessage
+			var skip jsonx.RawMessage
 			if dec.Decode(&skip) != nil {
 				return offs
 			}
@@ -362,7 +367,7 @@ func rowOffsets(b []byte) []int64 {
 
 // readObjects reads the array-of-objects form; the first object's keys, in
 // order, are the columns.
-func readObjects(dec *json.Decoder, b []byte, lineAt func(int64) int, opt Options) (*Table, []*CellError, error) {
+func readObjects(dec *jsonx.Decoder, b []byte, lineAt func(int64) int, opt Options) (*Table, []*CellError, error) {
 	var header []string
 	var rows *grid
 	var lines []int
@@ -378,7 +383,7 @@ func readObjects(dec *json.Decoder, b []byte, lineAt func(int64) int, opt Option
 		if err != nil {
 			return nil, nil, jsonError(err, b)
 		}
-		if t != json.Delim('{') {
+		if t != jsonx.Delim('{') {
 			return nil, nil, fmt.Errorf("line %d: row %d is not an object", line, i+1)
 		}
 		var keys []string
@@ -443,7 +448,7 @@ func readObjects(dec *json.Decoder, b []byte, lineAt func(int64) int, opt Option
 }
 
 func jsonError(err error, b []byte) error {
-	var se *json.SyntaxError
+	var se *jsonx.SyntaxError
 	if errors.As(err, &se) {
 		off := se.Offset
 		if off > int64(len(b)) {
