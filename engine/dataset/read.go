@@ -252,19 +252,18 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 	}
 	// Row lines: find each row's offset by scanning the "rows" array.
 	offs := rowOffsets(b)
-	rows := &grid{width: len(header)}
-	var lines []int
+	rows := &grid{width: len(header), cells: make([]rawCell, 0, len(doc.Rows)*len(header))}
+	lines := make([]int, 0, len(doc.Rows))
 	var errs []*CellError
 	bad := 0
+	var cells []jsonValue
 	for i, raw := range doc.Rows {
 		line := i + 1
 		if i < len(offs) {
 			line = lineAt(offs[i])
 		}
-		var cells []any
-		d := jsonx.NewDecoder(bytes.NewReader(raw))
-		d.UseNumber()
-		if err := d.Decode(&cells); err != nil {
+		cells = cells[:0]
+		if err := jsonx.Unmarshal(raw, &cells); err != nil {
 			errs = append(errs, &CellError{Line: line, Msg: fmt.Sprintf("row %d is not an array of values", i+1)})
 			bad++
 			continue
@@ -274,11 +273,9 @@ func ReadJSON(r io.Reader, opt Options) (*Table, []*CellError, error) {
 			bad++
 			continue
 		}
-		row := make([]rawCell, len(cells))
-		for j, c := range cells {
-			row[j] = jsonCell(c)
+		for _, c := range cells {
+			rows.cells = append(rows.cells, rawCell(c))
 		}
-		rows.add(row)
 		lines = append(lines, line)
 	}
 	t, allErrs, err := finish(header, desc, hunits, rows, lines, errs, bad, opt)
@@ -322,6 +319,30 @@ func jsonCell(c any) rawCell {
 		return rawCell{s: fmt.Sprint(v)}
 	}
 	return rawCell{s: "(a nested value)"}
+}
+
+// jsonValue is a cell of a row of the object form, read from its JSON
+// text as jsonCell reads the decoded value (a number's text is kept as
+// Decoder.UseNumber keeps it), without a decoder or an interface value for
+// every row.
+type jsonValue rawCell
+
+func (c *jsonValue) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case 'n':
+		*c = jsonValue{}
+	case '{', '[':
+		*c = jsonValue{s: "(a nested value)"}
+	case '"':
+		var s string
+		if err := jsonx.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*c = jsonValue{s: strings.TrimSpace(s)}
+	default: // a number, true or false
+		*c = jsonValue{s: string(b)}
+	}
+	return nil
 }
 
 // rowOffsets returns the byte offsets of the elements of the top-level
