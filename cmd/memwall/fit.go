@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -173,9 +172,7 @@ func writeFitJSON(stdout, stderr io.Writer, tbl *dataset.Table, res *fit.Result)
 	if math.IsInf(out.Condition, 0) {
 		out.Condition = 0
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := writeJSON(stdout, out); err != nil {
 		fmt.Fprintf(stderr, "memwall fit: %v\n", err)
 		return 2
 	}

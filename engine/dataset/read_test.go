@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -115,4 +116,46 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJSONFormsAgree: rows of values in the object form read as the same
+// rows written as objects: null, numbers as written, strings trimmed and
+// unescaped, booleans, nested values, and the errors about them.
+func TestJSONFormsAgree(t *testing.T) {
+	rows := [][]string{
+		{`1e3`, `" 2 ms "`, `"x\"y"`, `true`, `7`},
+		{`null`, `"4\u00b5s"`, `"a"`, `false`, `-0.50`},
+		{`2`, `"1ms"`, `[1]`, `"b"`, `{"a": 1}`},
+		{`3`, `"3us"`, `" c "`, `"\td "`, `8`},
+	}
+	var doc, objs strings.Builder
+	doc.WriteString(`{"columns": ["a", "b", "c", "d", "e"], "rows": [`)
+	objs.WriteString(`[`)
+	for i, r := range rows {
+		sep := map[bool]string{true: ",\n", false: "\n"}[i > 0]
+		doc.WriteString(sep + "[" + strings.Join(r, ", ") + "]")
+		objs.WriteString(sep + "{")
+		for j, c := range r {
+			if j > 0 {
+				objs.WriteString(", ")
+			}
+			fmt.Fprintf(&objs, `"%c": %s`, 'a'+j, c)
+		}
+		objs.WriteString("}")
+	}
+	doc.WriteString("]}")
+	objs.WriteString("]")
+	for _, keep := range []bool{false, true} {
+		a, aerrs, aerr := ReadJSON(strings.NewReader(doc.String()), Options{KeepGoodRows: keep})
+		b, berrs, berr := ReadJSON(strings.NewReader(objs.String()), Options{KeepGoodRows: keep})
+		if fmt.Sprint(aerr, aerrs) != fmt.Sprint(berr, berrs) {
+			t.Errorf("keep %v: errors differ:\n%v %v\n%v %v", keep, aerr, aerrs, berr, berrs)
+		}
+		if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
+			t.Errorf("keep %v: tables differ:\n%+v\n%+v", keep, a, b)
+		}
+		if keep && (a == nil || a.Len() != 2) {
+			t.Errorf("keep %v: no rows read: %v %v", keep, aerr, aerrs)
+		}
+	}
 }

@@ -2,7 +2,11 @@
 
 package jsonx
 
-import json "github.com/goccy/go-json"
+import (
+	"io"
+
+	json "github.com/goccy/go-json"
+)
 
 // Marshal encodes v.
 func Marshal(v any) ([]byte, error) { return json.Marshal(v) }
@@ -16,5 +20,15 @@ func MarshalIndent(v any) ([]byte, error) {
 // Unmarshal decodes data into v.
 func Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
-// Codec names the implementation in use, for size reports and tests.
-const Codec = "goccy/go-json"
+// Decoder reads JSON values and tokens from a stream: Token, More,
+// InputOffset, UseNumber, DisallowUnknownFields and Decode, with the
+// tokens and offsets of encoding/json's Decoder (jsonx_test checks them).
+type Decoder = json.Decoder
+
+// NewDecoder returns a Decoder reading from r.
+func NewDecoder(r io.Reader) *Decoder { return json.NewDecoder(r) }
+
+// SyntaxError is the codec's syntax error (Offset is where it was found).
+// goccy/go-json has its own type, not encoding/json's: match errors with
+// errors.As on this type.
+type SyntaxError = json.SyntaxError

@@ -5,6 +5,7 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 )
 
 // Marshal encodes v.
@@ -26,5 +27,11 @@ func MarshalIndent(v any) ([]byte, error) {
 // Unmarshal decodes data into v.
 func Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
-// Codec names the implementation in use, for size reports and tests.
-const Codec = "encoding/json"
+// Decoder reads JSON values and tokens from a stream.
+type Decoder = json.Decoder
+
+// NewDecoder returns a Decoder reading from r.
+func NewDecoder(r io.Reader) *Decoder { return json.NewDecoder(r) }
+
+// SyntaxError is the codec's syntax error (Offset is where it was found).
+type SyntaxError = json.SyntaxError

@@ -6,10 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"memwall/internal/jsonx"
 )
 
 // Decode reads data into v. what names the file in errors ("machine file").
 // The checks of Check come first.
+//
+// Decode stays on encoding/json, not jsonx: its files (machine, scenario,
+// coefficient and link files) are a few hundred bytes, where no codec's
+// speed shows, and its messages are built from encoding/json's
+// SyntaxError and UnmarshalTypeError (offset, field path, value kind).
 func Decode(data []byte, v any, what string) error {
 	data, err := Check(data, what)
 	if err != nil {
@@ -46,9 +53,14 @@ var bom = []byte("\xef\xbb\xbf")
 // the key and its line named (encoding/json would keep the last), and text
 // after the top-level array or object is refused. Syntax errors are left
 // to the decoder, which names where they are.
+//
+// Check reads the tokens with jsonx (goccy/go-json in native builds, a few
+// times faster than encoding/json's Token on a large data set), whose
+// tokens and offsets are encoding/json's (internal/jsonx's tests); its
+// messages use no codec error.
 func Check(data []byte, what string) ([]byte, error) {
 	data = bytes.TrimPrefix(data, bom)
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := jsonx.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	type frame struct {
 		keys   map[string]bool // nil for an array
@@ -95,7 +107,7 @@ func Check(data []byte, what string) ([]byte, error) {
 		}
 		if len(stack) > 0 && stack[len(stack)-1].keys != nil && stack[len(stack)-1].expKey {
 			f := stack[len(stack)-1]
-			if d, ok := tok.(json.Delim); ok && d == '}' {
+			if d, ok := tok.(jsonx.Delim); ok && d == '}' {
 				stack = stack[:len(stack)-1]
 				done()
 			} else if k, ok := tok.(string); ok {
@@ -110,11 +122,11 @@ func Check(data []byte, what string) ([]byte, error) {
 				f.key = k
 				f.expKey = false
 			}
-		} else if d, ok := tok.(json.Delim); ok {
+		} else if d, ok := tok.(jsonx.Delim); ok {
 			switch d {
 			case '{', '[':
 				if len(stack) == 0 && top == "" {
-					top = map[json.Delim]string{'{': "object", '[': "array"}[d]
+					top = map[jsonx.Delim]string{'{': "object", '[': "array"}[d]
 				}
 				f := &frame{path: child()}
 				if d == '{' {
