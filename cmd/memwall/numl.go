@@ -248,17 +248,16 @@ const convNote = "crossover: the smallest box size b at which Conv-Scan is predi
 
 func runNUMLConv(args []string, stdout, stderr io.Writer) int {
 	fs := numlFlags("numl conv", stderr)
-	nArg := fs.String("N", "1024", "image side in pixels")
-	eArg := fs.String("w", "4", "bytes per pixel")
-	// An 8×32 mesh: blocks of 128 rows of 32 pixels, where a column
-	// message touches a line per row and the example models disagree.
-	prArg := fs.String("pr", "8", "processor rows of the mesh")
-	pcArg := fs.String("pc", "32", "processor columns of the mesh")
-	lArg := fs.String("L", "64", "line size in bytes")
-	bArg := fs.String("bmax", "10", "largest box size")
-	defStd, defM1 := numl.ExampleCoefficients()
-	stdArg := fs.String("std", defStd.String(), "standard-model coefficients (no gamma terms); the default is the S1 fit to the M1 default's times for rows and line-wide columns")
-	m1Arg := fs.String("m1", defM1.String(), "M1 coefficients; the default is illustrative, not measured")
+	// The flags' defaults are the Communication page's: one set of defaults.
+	d := numl.Form.Defaults()
+	nArg := fs.String("N", d["N"], "image side in pixels")
+	eArg := fs.String("w", d["px"], "bytes per pixel")
+	prArg := fs.String("pr", d["pr"], "processor rows of the mesh")
+	pcArg := fs.String("pc", d["pc"], "processor columns of the mesh")
+	lArg := fs.String("L", d["L"], "line size in bytes")
+	bArg := fs.String("bmax", d["bmax"], "largest box size")
+	stdArg := fs.String("std", d["std"], "standard-model coefficients (no gamma terms); the default is the S1 fit to the M1 default's times for rows and line-wide columns")
+	m1Arg := fs.String("m1", d["m1"], "M1 coefficients; the default is illustrative, not measured")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	inputs := addInputFlags(fs, "Communication")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
