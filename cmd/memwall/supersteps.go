@@ -24,9 +24,12 @@ func runSupersteps(args []string, stdout, stderr io.Writer) int {
 	nArg := fs.String("n", "", "number of elements to sort, e.g. 1000000, 8Mi, 2^20")
 	pArg := fs.String("p", "", "number of processors (with the superstep paper's coefficients: 2, 4, 8, 12; default: the coefficient file's)")
 	coef := fs.String("coef", "", "coefficient JSON `file` (default: the SGI Power Challenge of the superstep paper's Tables 2 and 4)")
-	keyBits := fs.Int("key-bits", 32, "radix sort: bits per key b")
-	radixBits := fs.Int("radix-bits", 6, "radix sort: bits per pass r (2^r counts per processor)")
-	oversample := fs.Int("oversample", 100, "sample sort: sample elements per processor")
+	// The defaults are the Supersteps page's: one set of defaults.
+	d := superstep.Form.Defaults()
+	atoi := func(k string) int { v, _ := strconv.Atoi(d[k]); return v }
+	keyBits := fs.Int("key-bits", atoi("b"), "radix sort: bits per key b")
+	radixBits := fs.Int("radix-bits", atoi("r"), "radix sort: bits per pass r (2^r counts per processor)")
+	oversample := fs.Int("oversample", atoi("s"), "sample sort: sample elements per processor")
 	measured := fs.String("measured", "", "measured time of one execution of each superstep, in table order, comma-separated with units (\"1.2ms,150us,-,3ms\"; - for none)")
 	measuredTotal := fs.String("measured-total", "", "measured time of the whole sort, e.g. 85ms")
 	asJSON := fs.Bool("json", false, "write the result as JSON")
