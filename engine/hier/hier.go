@@ -1,0 +1,367 @@
+package hier
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"memwall/engine/machine"
+)
+
+// Bits of a Batch operation: addresses are of accesses that do not cross
+// a line, and lines are at least 4 bytes, so the two low bits never change
+// the line and carry the access's kind instead.
+const (
+	WriteBit = 1 // the access writes
+	DepBit   = 2 // the access is dependent: its address came from a chain of loads
+)
+
+// Limits of the stream rule.
+const (
+	DefaultWindow = 32
+	MaxWindow     = 255
+)
+
+// Config is what the simulator charges by. Sizes are bytes, bandwidths
+// bytes per second, times seconds.
+type Config struct {
+	// Levels is the hierarchy, L1 first (machine.Machine.Hierarchy).
+	Levels []machine.Level
+	// MemLatency, when positive, is charged for each dependent random
+	// fill of the last level instead of its line/β2.
+	MemLatency float64
+	// ComputeRate, when positive, charges the operations given to
+	// Compute at that many per second.
+	ComputeRate float64
+	// Window is K, the region of the stream rule in fills of a level;
+	// 0 means DefaultWindow.
+	Window int
+}
+
+// ConfigFor takes the hierarchy of a machine.
+func ConfigFor(m machine.Machine) Config {
+	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, ComputeRate: m.ComputeRate}
+}
+
+// Validate checks the hierarchy (machine.ValidateLevels), the latency,
+// the rate and the window.
+func (c Config) Validate() error {
+	if len(c.Levels) == 0 {
+		return errors.New("levels: the hierarchy needs at least one cache level")
+	}
+	if es := machine.ValidateLevels(c.Levels); len(es) > 0 {
+		return es
+	}
+	m := machine.Machine{MemLatency: c.MemLatency, ComputeRate: c.ComputeRate}
+	switch {
+	case math.IsNaN(c.MemLatency) || c.MemLatency < 0 || c.MemLatency > machine.MaxMemLatency:
+		return fmt.Errorf("mem_latency: must be 0 (not given) or up to 10 µs; got %g", m.MemLatency)
+	case math.IsNaN(c.ComputeRate) || c.ComputeRate != 0 && (c.ComputeRate < machine.MinComputeRate || c.ComputeRate > machine.MaxComputeRate):
+		return fmt.Errorf("compute_rate: must be 0 (not given) or from 1000 to 10^15 operations per second; got %g", c.ComputeRate)
+	case c.Window < 0 || c.Window == 1 || c.Window > MaxWindow:
+		return fmt.Errorf("window: the region must be from 2 to %d fills, or 0 for %d; got %d", MaxWindow, DefaultWindow, c.Window)
+	}
+	return nil
+}
+
+// LevelCounts are the events of one level. Misses = SeqFills + RandFills.
+type LevelCounts struct {
+	// Accesses reach the level: every line access for the first level,
+	// the misses of the level above for the others.
+	Accesses int64 `json:"accesses"`
+	Hits     int64 `json:"hits"`
+	// Misses are the fills of the level from the level below.
+	Misses          int64 `json:"misses"`
+	DependentMisses int64 `json:"dependent_misses"`
+	SeqFills        int64 `json:"sequential_fills"`
+	RandFills       int64 `json:"random_fills"`
+	// DependentRandFills are the random fills of dependent accesses.
+	DependentRandFills int64 `json:"dependent_random_fills"`
+	// Writebacks are the dirty lines the level evicted (to the level
+	// below), counted when the line is next accessed or by Finish; a
+	// write-back is sequential when the line's fill was.
+	Writebacks    int64 `json:"writebacks"`
+	SeqWritebacks int64 `json:"sequential_writebacks"`
+}
+
+// level is the state of one level.
+type level struct {
+	LevelCounts
+	st streams
+}
+
+// Sim is the hierarchy simulator. The zero value is not usable; call New.
+// A Sim is not safe for concurrent use.
+type Sim struct {
+	cfg    Config
+	stacks []stack // one per distinct line size, shortest first
+	lv     []level
+	shift  uint // log2 of the shortest line
+	reads  int64
+	writes int64
+	deps   int64
+	ops    int64
+	one    bool // a single stack: the fast path of Batch
+}
+
+// New makes a simulator with empty caches.
+func New(c Config) (*Sim, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	c.Levels = append([]machine.Level(nil), c.Levels...)
+	if c.Window == 0 {
+		c.Window = DefaultWindow
+	}
+	s := &Sim{cfg: c, lv: make([]level, len(c.Levels))}
+	for i, l := range c.Levels {
+		s.lv[i].st = newStreams(c.Window)
+		if i > 0 && l.Line == c.Levels[i-1].Line {
+			k := &s.stacks[len(s.stacks)-1]
+			k.lines = append(k.lines, l.Lines())
+			k.all = k.all<<1 | 1
+			continue
+		}
+		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, []int64{l.Lines()}))
+	}
+	s.shift = s.stacks[0].shift
+	s.one = len(s.stacks) == 1
+	return s, nil
+}
+
+// Config is the simulator's configuration.
+func (s *Sim) Config() Config {
+	c := s.cfg
+	c.Levels = append([]machine.Level(nil), c.Levels...)
+	return c
+}
+
+// Reset empties the caches and the counts, keeping the memory.
+func (s *Sim) Reset() {
+	for i := range s.stacks {
+		s.stacks[i].reset()
+	}
+	for i := range s.lv {
+		s.lv[i].LevelCounts = LevelCounts{}
+		s.lv[i].st.reset()
+	}
+	s.reads, s.writes, s.deps, s.ops = 0, 0, 0, 0
+}
+
+// Read records a read of the word at addr: one line access.
+func (s *Sim) Read(addr uint64) { s.access(addr, 0) }
+
+// Write records a write of the word at addr.
+func (s *Sim) Write(addr uint64) { s.access(addr, WriteBit) }
+
+// ReadDependent records a dependent read: its address came from a chain
+// of loads, so a miss to memory waits for the memory's latency.
+func (s *Sim) ReadDependent(addr uint64) { s.access(addr, DepBit) }
+
+// Access records an access of size bytes at addr as one access to each
+// line of the shortest line size it spans. Size 0 counts as 1; an access
+// that would run past the end of the address space is clipped to it.
+func (s *Sim) Access(addr, size uint64, write, dependent bool) {
+	if size == 0 {
+		size = 1
+	}
+	last := addr + size - 1
+	if last < addr || last == ^uint64(0) {
+		last = ^uint64(0) - 1
+	}
+	f := uint64(0)
+	if write {
+		f |= WriteBit
+	}
+	if dependent {
+		f |= DepBit
+	}
+	for l := addr >> s.shift; l <= last>>s.shift; l++ {
+		s.access(l<<s.shift, f)
+	}
+}
+
+// Batch records the word accesses ops in order: each is the address of a
+// word that does not cross a line, its two low bits replaced by WriteBit
+// and DepBit.
+func (s *Sim) Batch(ops []uint64) {
+	if !s.one {
+		for _, op := range ops {
+			s.access(op, op&(WriteBit|DepBit))
+		}
+		return
+	}
+	k := &s.stacks[0]
+	sh := k.shift & 63
+	for _, op := range ops {
+		line := op >> sh
+		if op&WriteBit == 0 {
+			s.reads++
+		} else {
+			s.writes++
+		}
+		s.deps += int64(op>>1) & 1
+		if line == k.mru {
+			k.hist[0]++
+			if op&WriteBit != 0 {
+				k.table[k.mruE].dirty = k.all
+			}
+			continue
+		}
+		s.slow(k, line, op)
+	}
+}
+
+// access is one line access with flags f (WriteBit, DepBit).
+func (s *Sim) access(addr, f uint64) {
+	if f&WriteBit == 0 {
+		s.reads++
+	} else {
+		s.writes++
+	}
+	s.deps += int64(f>>1) & 1
+	for i := range s.stacks {
+		k := &s.stacks[i]
+		line := addr >> (k.shift & 63)
+		if line == k.mru {
+			k.hist[0]++
+			if f&WriteBit != 0 {
+				k.table[k.mruE].dirty = k.all
+			}
+			continue
+		}
+		s.slow(k, line, f)
+	}
+}
+
+// slow is an access to a line other than the stack's last: its distance,
+// then a miss at each of the stack's levels that holds fewer lines.
+func (s *Sim) slow(k *stack, line, f uint64) {
+	d, ei := k.access(line)
+	e := &k.table[ei]
+	for j, n := range k.lines {
+		if d < n {
+			break
+		}
+		l := &s.lv[k.first+j]
+		b := uint8(1) << j
+		l.Misses++
+		if e.dirty&b != 0 {
+			// The line was evicted dirty since its last access.
+			l.Writebacks++
+			if e.seq&b != 0 {
+				l.SeqWritebacks++
+			}
+			e.dirty &^= b
+		}
+		dep := f&DepBit != 0
+		if dep {
+			l.DependentMisses++
+		}
+		if l.st.fill(line) {
+			l.SeqFills++
+			e.seq |= b
+		} else {
+			l.RandFills++
+			e.seq &^= b
+			if dep {
+				l.DependentRandFills++
+			}
+		}
+	}
+	// Every level of the stack holds the line now: a write makes it dirty
+	// in all of them.
+	if f&WriteBit != 0 {
+		e.dirty = k.all
+	}
+	k.mru, k.mruE = line, ei
+}
+
+// Compute records n simple operations of work other than memory traffic.
+func (s *Sim) Compute(n int64) { s.ops += n }
+
+// Finish counts the write-back of every line still dirty in a level (the
+// end of the run, or an eviction not yet counted) and leaves the lines
+// clean, so a run may go on afterwards.
+func (s *Sim) Finish() {
+	for i := range s.stacks {
+		k := &s.stacks[i]
+		for t := range k.table {
+			e := &k.table[t]
+			if e.dirty == 0 {
+				continue
+			}
+			for j := range k.lines {
+				b := uint8(1) << j
+				if e.dirty&b != 0 {
+					l := &s.lv[k.first+j]
+					l.Writebacks++
+					if e.seq&b != 0 {
+						l.SeqWritebacks++
+					}
+				}
+			}
+			e.dirty = 0
+		}
+	}
+}
+
+// Levels is the counts of each level so far, L1 first.
+func (s *Sim) Levels() []LevelCounts {
+	out := make([]LevelCounts, len(s.lv))
+	acc := s.reads + s.writes
+	for i := range s.lv {
+		c := s.lv[i].LevelCounts
+		c.Accesses = acc
+		c.Hits = acc - c.Misses
+		out[i] = c
+		acc = c.Misses
+	}
+	return out
+}
+
+// Accesses is the line accesses so far: reads, writes and, among them,
+// the dependent ones.
+func (s *Sim) Accesses() (reads, writes, dependent int64) { return s.reads, s.writes, s.deps }
+
+// Curve is the miss curve of one line size: the misses of a fully
+// associative LRU cache of that line for every number of lines at once.
+type Curve struct {
+	Line     int64 `json:"line"`
+	Accesses int64 `json:"accesses"` // line accesses of this line size
+	Cold     int64 `json:"cold"`     // first accesses, misses at every size
+	// Hist[d] is the accesses at stack distance d: d other lines were
+	// accessed since the line's last access. A cache of c lines misses
+	// the accesses at distance c or more.
+	Hist []int64 `json:"hist"`
+}
+
+// Misses is the misses of a cache of the given number of lines.
+func (c Curve) Misses(lines int64) int64 {
+	m := c.Cold
+	for d := max(lines, 0); d < int64(len(c.Hist)); d++ {
+		m += c.Hist[d]
+	}
+	return m
+}
+
+// Curves is the miss curve of each line size of the hierarchy, shortest
+// first, with Hist cut after its last non-zero bin.
+func (s *Sim) Curves() []Curve {
+	out := make([]Curve, len(s.stacks))
+	for i := range s.stacks {
+		k := &s.stacks[i]
+		n := len(k.hist)
+		for n > 0 && k.hist[n-1] == 0 {
+			n--
+		}
+		c := Curve{Line: 1 << k.shift, Cold: k.colds, Hist: append([]int64(nil), k.hist[:n]...)}
+		c.Accesses = c.Cold
+		for _, v := range c.Hist {
+			c.Accesses += v
+		}
+		out[i] = c
+	}
+	return out
+}
