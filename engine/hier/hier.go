@@ -88,7 +88,8 @@ type LevelCounts struct {
 // level is the state of one level.
 type level struct {
 	LevelCounts
-	st streams
+	lines int64 // Size/Line
+	st    streams
 }
 
 // Sim is the hierarchy simulator. The zero value is not usable; call New.
@@ -117,13 +118,14 @@ func New(c Config) (*Sim, error) {
 	s := &Sim{cfg: c, lv: make([]level, len(c.Levels))}
 	for i, l := range c.Levels {
 		s.lv[i].st = newStreams(c.Window)
+		s.lv[i].lines = l.Lines()
 		if i > 0 && l.Line == c.Levels[i-1].Line {
 			k := &s.stacks[len(s.stacks)-1]
-			k.lines = append(k.lines, l.Lines())
+			k.lv = s.lv[k.first : i+1]
 			k.all = k.all<<1 | 1
 			continue
 		}
-		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, []int64{l.Lines()}))
+		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, s.lv[i:i+1]))
 	}
 	s.shift = s.stacks[0].shift
 	s.one = len(s.stacks) == 1
@@ -186,12 +188,17 @@ func (s *Sim) Access(addr, size uint64, write, dependent bool) {
 // word that does not cross a line, its two low bits replaced by WriteBit
 // and DepBit.
 func (s *Sim) Batch(ops []uint64) {
-	if !s.one {
-		for _, op := range ops {
-			s.access(op, op&(WriteBit|DepBit))
-		}
+	if s.one {
+		s.batchOne(ops)
 		return
 	}
+	for _, op := range ops {
+		s.access(op, op&(WriteBit|DepBit))
+	}
+}
+
+// batchOne is Batch for a hierarchy of one line size.
+func (s *Sim) batchOne(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
 	for _, op := range ops {
@@ -203,9 +210,9 @@ func (s *Sim) Batch(ops []uint64) {
 		}
 		s.deps += int64(op>>1) & 1
 		if line == k.mru {
-			k.hist[0]++
+			k.near[0]++
 			if op&WriteBit != 0 {
-				k.table[k.mruE].dirty = k.all
+				k.slots[k.mruS].dirty = k.all
 			}
 			continue
 		}
@@ -225,9 +232,9 @@ func (s *Sim) access(addr, f uint64) {
 		k := &s.stacks[i]
 		line := addr >> (k.shift & 63)
 		if line == k.mru {
-			k.hist[0]++
+			k.near[0]++
 			if f&WriteBit != 0 {
-				k.table[k.mruE].dirty = k.all
+				k.slots[k.mruS].dirty = k.all
 			}
 			continue
 		}
@@ -238,13 +245,30 @@ func (s *Sim) access(addr, f uint64) {
 // slow is an access to a line other than the stack's last: its distance,
 // then a miss at each of the stack's levels that holds fewer lines.
 func (s *Sim) slow(k *stack, line, f uint64) {
-	d, ei := k.access(line)
-	e := &k.table[ei]
-	for j, n := range k.lines {
-		if d < n {
+	d, si := k.access(line)
+	e := &k.slots[si]
+	if d >= k.lv[0].lines {
+		misses(k.lv, e, line, d, f)
+	}
+	// Every level of the stack holds the line now: a write makes it dirty
+	// in all of them.
+	if f&WriteBit != 0 {
+		e.dirty = k.all
+	}
+	k.mru, k.mruS = line, si
+}
+
+// misses counts the misses of an access at distance d at the levels lv
+// of one line size, e being the line's slot: a fill of each level that
+// holds at most d lines, and the write-back of the line's copy evicted
+// dirty from it since the last access.
+func misses(lv []level, e *slot, line uint64, d int64, f uint64) {
+	dep := f&DepBit != 0
+	for j := range lv {
+		l := &lv[j]
+		if d < l.lines {
 			break
 		}
-		l := &s.lv[k.first+j]
 		b := uint8(1) << j
 		l.Misses++
 		if e.dirty&b != 0 {
@@ -255,7 +279,6 @@ func (s *Sim) slow(k *stack, line, f uint64) {
 			}
 			e.dirty &^= b
 		}
-		dep := f&DepBit != 0
 		if dep {
 			l.DependentMisses++
 		}
@@ -270,12 +293,6 @@ func (s *Sim) slow(k *stack, line, f uint64) {
 			}
 		}
 	}
-	// Every level of the stack holds the line now: a write makes it dirty
-	// in all of them.
-	if f&WriteBit != 0 {
-		e.dirty = k.all
-	}
-	k.mru, k.mruE = line, ei
 }
 
 // Compute records n simple operations of work other than memory traffic.
@@ -287,15 +304,15 @@ func (s *Sim) Compute(n int64) { s.ops += n }
 func (s *Sim) Finish() {
 	for i := range s.stacks {
 		k := &s.stacks[i]
-		for t := range k.table {
-			e := &k.table[t]
+		for t := range k.slots {
+			e := &k.slots[t]
 			if e.dirty == 0 {
 				continue
 			}
-			for j := range k.lines {
+			for j := range k.lv {
 				b := uint8(1) << j
 				if e.dirty&b != 0 {
-					l := &s.lv[k.first+j]
+					l := &k.lv[j]
 					l.Writebacks++
 					if e.seq&b != 0 {
 						l.SeqWritebacks++
@@ -352,11 +369,7 @@ func (s *Sim) Curves() []Curve {
 	out := make([]Curve, len(s.stacks))
 	for i := range s.stacks {
 		k := &s.stacks[i]
-		n := len(k.hist)
-		for n > 0 && k.hist[n-1] == 0 {
-			n--
-		}
-		c := Curve{Line: 1 << k.shift, Cold: k.colds, Hist: append([]int64(nil), k.hist[:n]...)}
+		c := Curve{Line: 1 << k.shift, Cold: k.colds, Hist: k.histogram()}
 		c.Accesses = c.Cold
 		for _, v := range c.Hist {
 			c.Accesses += v

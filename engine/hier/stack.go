@@ -2,17 +2,16 @@ package hier
 
 import "math/bits"
 
-// entry is one line ever accessed, in the open-addressed table of a stack:
-// its key (line+1, so that the zero entry is empty), its position on the
-// time line, and two bits for each level of the stack (bit j for its j-th
-// level): dirty, written since the line was last filled into that level,
-// and seq, that fill was sequential. 16 bytes, four to a host cache line.
-type entry struct {
-	key   uint64
+// slot is the state of one line ever accessed: its position on the time
+// line, whether it is in use, and two bits for each level of the stack
+// (bit j for its j-th level): dirty, written since the line was last
+// filled into that level, and seq, that fill was sequential. 8 bytes.
+type slot struct {
 	pos   uint32
+	used  bool
 	dirty uint8
 	seq   uint8
-	_     uint16
+	_     uint8
 }
 
 // noLine marks the absence of a most recently used line: lines are
@@ -37,17 +36,38 @@ const cold = int64(1<<63 - 1)
 // renumbered in order, which keeps every distance, and the line is made at
 // least twice the lines, so compaction costs O(1) per access amortised and
 // memory stays proportional to the distinct lines, not the trace.
+//
+// The lines' slots are kept in pages of pageLen consecutive lines, found
+// by their page number in a small open-addressed directory: the lines of
+// an array share pages, so a line's slot is found without hashing the
+// line and costs 8 bytes, and a scan's slots are adjacent in the host's
+// memory.
 type stack struct {
 	shift uint   // log2 of the line size
 	mru   uint64 // the line of the last access, or noLine
-	mruE  int    // its entry in table
+	mruS  int    // its slot
 
-	// The table of lines, open addressing with linear probing, at most
-	// half full; hashed by the top tbits bits of a multiplicative hash.
-	table []entry
-	tmask uint64
-	tbits uint
-	count int64 // distinct lines, the marks
+	// The directory: page number+1 (0 is empty) and page index, linear
+	// probing, at most half full, hashed by the top dbits bits.
+	dkey  []uint64
+	dval  []int32
+	dbits uint
+	dlast uint64 // the page number of the last lookup, and its index
+	dlidx int
+	slots []slot // page i is slots[i*pageLen:][:pageLen]
+	count int64  // distinct lines
+
+	// The recent set: the recentLen most recently used lines (fewer at
+	// first), most recent first, and their slots. They are not on the
+	// time line: an access to one of them has its rank for distance and
+	// moves nothing but these few words, and the others' distances
+	// count them all. The least recent leaves the set when another line
+	// enters it, and takes the next position of the time line, which is
+	// where it belongs: it was used after every line there.
+	rline [recentLen]uint64
+	rslot [recentLen]int
+	nr    int
+	marks int64 // lines on the time line: count − nr
 
 	// The time line: marks in bits, counts of the words before the head
 	// word (the word of position t) in the Fenwick tree (1-based, tree[i]
@@ -56,87 +76,214 @@ type stack struct {
 	tree []int32
 	t    uint64
 
-	hist  []int64 // hist[d]: accesses at stack distance d
-	colds int64   // first accesses
+	// The histogram of distances: hist[d] counts the accesses at
+	// distance d since the last flush into hist64, which happens before
+	// any bin can overflow; near counts the accesses to the recent set
+	// apart, colds the first accesses.
+	hist    []uint32
+	hist64  []int64
+	pending int64
+	near    [recentLen]int64 // accesses to the recent set, by rank
+	colds   int64
+	// The distances not yet in hist: the bins are far apart in the
+	// host's memory, and incrementing a queue of them in a loop lets the
+	// host overlap their cache misses.
+	queue [queueLen]uint32
+	nq    int
 
-	// The levels of the hierarchy with this line size: first is the
-	// index of the first in Sim.lv, lines their numbers of lines
-	// (increasing), all a mask of their bits in entry.dirty.
+	// The levels of the hierarchy with this line size, a part of Sim.lv
+	// from index first, and the mask of their bits in slot.dirty.
 	first int
-	lines []int64
+	lv    []level
 	all   uint8
 }
 
 const (
-	minTable = 1 << 10 // entries
+	pageBits = 8 // 256 lines a page, 2 KiB of slots
+	pageLen  = 1 << pageBits
+	minDir   = 1 << 6  // directory entries
 	minWords = 1 << 6  // words of the time line (4096 positions)
+	minHist  = 1 << 10 // bins
 	// smallSpan is the number of words after a line's word up to which
 	// its distance is counted by popcounts instead of the tree.
 	smallSpan = 8
+	recentLen = 4
+	queueLen  = 64
+	// flushAt is the accesses after which hist is added into hist64:
+	// fewer than 2^32, so no bin overflows.
+	flushAt = 1<<32 - 1 - queueLen
 )
 
-func newStack(shift uint, first int, lines []int64) stack {
-	k := stack{shift: shift, first: first, lines: lines, all: uint8(1)<<len(lines) - 1}
-	k.table = make([]entry, minTable)
-	k.tmask = minTable - 1
-	k.tbits = uint(bits.TrailingZeros(minTable))
+func newStack(shift uint, first int, lv []level) stack {
+	k := stack{shift: shift, first: first, lv: lv, all: uint8(1)<<len(lv) - 1}
+	k.dkey = make([]uint64, minDir)
+	k.dval = make([]int32, minDir)
+	k.dbits = uint(bits.TrailingZeros(minDir))
 	k.bits = make([]uint64, minWords)
 	k.tree = make([]int32, minWords+1)
-	k.hist = make([]int64, minTable/2)
-	k.mru, k.mruE = noLine, -1
+	k.hist = make([]uint32, minHist)
+	k.mru, k.mruS = noLine, -1
+	k.dlast = noLine
+	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 	return k
 }
 
 // reset forgets every line, keeping the memory.
 func (k *stack) reset() {
-	clear(k.table)
+	clear(k.dkey)
+	k.slots = k.slots[:0]
 	clear(k.bits)
 	clear(k.tree)
 	clear(k.hist)
-	k.count, k.t, k.colds = 0, 0, 0
-	k.mru, k.mruE = noLine, -1
+	clear(k.hist64)
+	k.count, k.t, k.pending, k.colds, k.nq, k.nr, k.marks = 0, 0, 0, 0, 0, 0, 0
+	k.near = [recentLen]int64{}
+	k.mru, k.mruS = noLine, -1
+	k.dlast = noLine
+	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 }
 
-func hash(line uint64, tbits uint) uint64 {
-	return (line * 0x9E3779B97F4A7C15) >> (64 - tbits)
+func hash(pn uint64, dbits uint) uint64 {
+	return (pn * 0x9E3779B97F4A7C15) >> (64 - dbits)
 }
 
-// access records an access to line, which is not k.mru, and returns its
-// stack distance (cold for a first access) and its entry's index. The
-// entry's bits are the caller's to update.
-func (k *stack) access(line uint64) (int64, int) {
-	key := line + 1
-	i := hash(line, k.tbits&63)
-	tb := k.table
-	m := k.tmask
+// page is the index of the page of page number pn, added if new.
+func (k *stack) page(pn uint64) int {
+	if pn == k.dlast {
+		return k.dlidx
+	}
+	m := uint64(len(k.dkey) - 1)
+	i := hash(pn, k.dbits&63)
 	for {
-		e := &tb[i&m]
-		if e.key == key {
-			d := k.distance(uint64(e.pos))
-			k.unmark(uint64(e.pos))
-			e.pos = uint32(k.t)
-			k.mark()
-			k.hist[d]++
-			return d, int(i & m)
+		key := k.dkey[i&m]
+		if key == pn+1 {
+			k.dlast, k.dlidx = pn, int(k.dval[i&m])
+			return k.dlidx
 		}
-		if e.key == 0 {
+		if key == 0 {
 			break
 		}
 		i++
 	}
-	// A new line.
-	k.colds++
-	k.count++
-	if k.count*2 > int64(len(tb)) {
-		k.grow()
-		tb, m = k.table, k.tmask
-		for i = hash(line, k.tbits&63); tb[i&m].key != 0; i++ {
+	// A new page.
+	idx := len(k.slots) >> pageBits
+	k.slots = append(k.slots, make([]slot, pageLen)...)
+	k.dkey[i&m], k.dval[i&m] = pn+1, int32(idx)
+	if 2*(idx+1) > len(k.dkey) {
+		k.growDir()
+	}
+	k.dlast, k.dlidx = pn, idx
+	return idx
+}
+
+// growDir doubles the directory.
+func (k *stack) growDir() {
+	ok, ov := k.dkey, k.dval
+	k.dkey = make([]uint64, 2*len(ok))
+	k.dval = make([]int32, 2*len(ok))
+	k.dbits++
+	m := uint64(len(k.dkey) - 1)
+	for j, key := range ok {
+		if key == 0 {
+			continue
+		}
+		i := hash(key-1, k.dbits&63)
+		for k.dkey[i&m] != 0 {
+			i++
+		}
+		k.dkey[i&m], k.dval[i&m] = key, ov[j]
+	}
+}
+
+// access records an access to line, which is not k.mru, and returns its
+// stack distance (cold for a first access) and its slot's index. The
+// slot's bits are the caller's to update.
+func (k *stack) access(line uint64) (int64, int) {
+	i := -1
+	switch line { // unused entries hold noLine, which no line equals
+	case k.rline[0]:
+		i = 0
+	case k.rline[1]:
+		i = 1
+	case k.rline[2]:
+		i = 2
+	case k.rline[3]:
+		i = 3
+	}
+	if i >= 0 {
+		si := k.rslot[i&(recentLen-1)]
+		for j := i & (recentLen - 1); j > 0; j-- {
+			k.rline[j], k.rslot[j] = k.rline[j-1], k.rslot[j-1]
+		}
+		k.rline[0], k.rslot[0] = line, si
+		k.near[i&(recentLen-1)]++
+		return int64(i), si
+	}
+	si := k.page(line>>pageBits)<<pageBits | int(line&(pageLen-1))
+	e := &k.slots[si]
+	d := cold
+	if e.used {
+		p := uint64(e.pos)
+		d = int64(k.nr) + k.distance(p)
+		k.unmark(p)
+		k.marks--
+		k.queue[k.nq&(queueLen-1)] = uint32(d)
+		if k.nq++; k.nq == queueLen {
+			k.drain()
+		}
+	} else {
+		e.used = true
+		k.colds++
+		k.count++
+		if k.count > int64(len(k.hist)) {
+			h := make([]uint32, 2*len(k.hist))
+			copy(h, k.hist)
+			k.hist = h
 		}
 	}
-	e := &tb[i&m]
-	e.key, e.pos = key, uint32(k.t)
-	k.mark()
-	return cold, int(i & m)
+	// The line enters the recent set; the least recent line of a full set
+	// takes the next position of the time line.
+	n := k.nr
+	if n == recentLen {
+		n--
+		k.slots[k.rslot[n]].pos = uint32(k.t)
+		k.marks++
+		k.mark()
+	} else {
+		k.nr++
+	}
+	for j := n & (recentLen - 1); j > 0; j-- {
+		k.rline[j], k.rslot[j] = k.rline[j-1], k.rslot[j-1]
+	}
+	k.rline[0], k.rslot[0] = line, si
+	return d, si
+}
+
+// drain adds the queued distances to the histogram.
+func (k *stack) drain() {
+	h := k.hist
+	for _, d := range k.queue[:k.nq] {
+		h[d]++
+	}
+	k.pending += int64(k.nq)
+	k.nq = 0
+	if k.pending >= flushAt {
+		k.flush()
+	}
+}
+
+// flush adds hist into hist64 and clears it.
+func (k *stack) flush() {
+	if len(k.hist64) < len(k.hist) {
+		h := make([]int64, len(k.hist))
+		copy(h, k.hist64)
+		k.hist64 = h
+	}
+	for d, v := range k.hist {
+		k.hist64[d] += int64(v)
+	}
+	clear(k.hist)
+	k.pending = 0
 }
 
 // distance is the number of marks after position p.
@@ -156,7 +303,7 @@ func (k *stack) distance(p uint64) int64 {
 	for i := w + 1; i > 0; i &= i - 1 {
 		s += int64(tr[i])
 	}
-	return d + k.count - s
+	return d + k.marks - s
 }
 
 // unmark clears position p.
@@ -192,8 +339,10 @@ func (k *stack) mark() {
 	}
 }
 
-// compact renumbers the marked positions 0..count−1 in order, growing
-// the time line to at least twice the lines first.
+// compact renumbers the marked positions 0..marks−1 in order, growing
+// the time line to at least twice the marks first. The slots of the
+// recent set hold stale positions, renumbered to no purpose: a line
+// leaving the set gets a new one.
 func (k *stack) compact() {
 	words := len(k.bits)
 	// rank[w] is the marks in words before w; the tree's storage serves.
@@ -203,16 +352,16 @@ func (k *stack) compact() {
 		rank[w] = r
 		r += int32(bits.OnesCount64(b))
 	}
-	for i := range k.table {
-		e := &k.table[i]
-		if e.key == 0 {
+	for i := range k.slots {
+		e := &k.slots[i]
+		if !e.used {
 			continue
 		}
 		p := uint64(e.pos)
 		w := p >> 6
 		e.pos = uint32(int64(rank[w]) + int64(bits.OnesCount64(k.bits[w]&(1<<(p&63)-1))))
 	}
-	if need := 2 * k.count; need > int64(words)*64 {
+	if need := 2 * k.marks; need > int64(words)*64 {
 		n := words
 		for int64(n)*64 < need {
 			n *= 2
@@ -224,14 +373,14 @@ func (k *stack) compact() {
 		clear(k.tree)
 	}
 	// Positions 0..count−1 are marked: full words, then the head word.
-	full := uint64(k.count) >> 6
+	full := uint64(k.marks) >> 6
 	for w := uint64(0); w < full; w++ {
 		k.bits[w] = ^uint64(0)
 	}
-	if rem := uint64(k.count) & 63; rem != 0 {
+	if rem := uint64(k.marks) & 63; rem != 0 {
 		k.bits[full] = 1<<rem - 1
 	}
-	k.t = uint64(k.count)
+	k.t = uint64(k.marks)
 	// The tree over the full words, built in linear time.
 	tr := k.tree
 	for i := uint64(1); i < uint64(len(tr)); i++ {
@@ -244,26 +393,23 @@ func (k *stack) compact() {
 	}
 }
 
-// grow doubles the table (and the histogram, which needs one bin per
-// line) and forgets the most recently used entry's index.
-func (k *stack) grow() {
-	old := k.table
-	n := 2 * len(old)
-	k.table = make([]entry, n)
-	k.tmask = uint64(n - 1)
-	k.tbits++
-	for _, e := range old {
-		if e.key == 0 {
-			continue
-		}
-		i := hash(e.key-1, k.tbits&63)
-		for k.table[i&k.tmask].key != 0 {
-			i++
-		}
-		k.table[i&k.tmask] = e
+// histogram is the accesses at each distance so far, cut after the last
+// non-zero bin.
+func (k *stack) histogram() []int64 {
+	k.drain()
+	n := max(len(k.hist), len(k.hist64))
+	h := make([]int64, n)
+	for d, v := range k.hist {
+		h[d] = int64(v)
 	}
-	h := make([]int64, n/2)
-	copy(h, k.hist)
-	k.hist = h
-	k.mru, k.mruE = noLine, -1
+	for d, v := range k.hist64 {
+		h[d] += v
+	}
+	for d, v := range k.near {
+		h[d] += v
+	}
+	for n > 0 && h[n-1] == 0 {
+		n--
+	}
+	return h[:n]
 }

@@ -4,8 +4,13 @@ package hier
 // 2^62, so no line is next to it.
 const farLine = 1 << 63
 
-// filterBits sizes the filter of stream ends by their low bits.
-const filterBits = 10
+// filterBits sizes the filter of stream ends.
+const filterBits = 12
+
+// bucket is the filter's bucket of a line: a multiplicative hash, since
+// arrays a power of two apart have lines with the same low bits (the
+// permutation product's X and Z), which would share a bucket.
+func bucket(line uint64) uint64 { return (line * 0x9E3779B97F4A7C15) >> (64 - filterBits) }
 
 // streams tells the sequential fills of one level from the random ones by
 // the stream rule of engine/sim without its cap on the number of streams
@@ -17,9 +22,13 @@ type streams struct {
 	k    int
 	wpos int // the oldest fill, which the next one replaces
 	ends []uint64
-	// cnt counts the ends by their low filterBits bits: a random fill
-	// whose neighbours match no end skips the scan of the ring.
+	// cnt counts the ends by bucket: a random fill whose neighbours'
+	// buckets hold no end skips the scan of the ring. at is the ring
+	// index of the end added last to a bucket: when the bucket holds
+	// one end, that is it, and a fill continues its stream without a
+	// scan.
 	cnt [1 << filterBits]uint8
+	at  [1 << filterBits]uint8
 }
 
 func newStreams(k int) streams {
@@ -33,38 +42,82 @@ func (s *streams) reset() {
 		s.ends[i] = farLine
 	}
 	s.cnt = [1 << filterBits]uint8{}
+	s.at = [1 << filterBits]uint8{}
 	s.wpos = 0
 }
 
 // fill records the fill of line and reports whether it is sequential.
 func (s *streams) fill(line uint64) bool {
-	const fm = 1<<filterBits - 1
 	w := s.wpos
 	ends := s.ends
 	if old := ends[w]; old != farLine {
-		s.cnt[old&fm]--
+		s.cnt[bucket(old)]--
+		ends[w] = farLine
 	}
 	seq := false
-	if s.cnt[(line-1)&fm]|s.cnt[(line+1)&fm] != 0 {
-		// The latest end next to line among the K−1 fills before w.
-		p := w
-		for d := 1; d < s.k; d++ {
-			if p--; p < 0 {
-				p = s.k - 1
+	lo, hi := s.cnt[bucket(line-1)], s.cnt[bucket(line+1)]
+	if lo|hi != 0 {
+		// The latest end next to line among the K−1 fills before w: found
+		// at once when each neighbour's bucket holds one end or none, by a
+		// scan of the ring otherwise.
+		p, ok := s.find(line-1, lo)
+		q, ok2 := s.find(line+1, hi)
+		if ok && ok2 {
+			if q >= 0 && (p < 0 || s.age(q, w) < s.age(p, w)) {
+				p = q
 			}
-			if e := ends[p]; (line-e+1)&^2 == 0 {
-				s.cnt[e&fm]--
-				ends[p] = farLine
-				seq = true
-				break
-			}
+		} else {
+			p = s.scan(line, w)
+		}
+		if p >= 0 {
+			s.cnt[bucket(ends[p])]--
+			ends[p] = farLine
+			seq = true
 		}
 	}
 	ends[w] = line
-	s.cnt[line&fm]++
+	s.cnt[bucket(line)]++
+	s.at[bucket(line)] = uint8(w)
 	if w++; w == s.k {
 		w = 0
 	}
 	s.wpos = w
 	return seq
+}
+
+// find looks for the end x, c being the count of ends in its bucket:
+// the end's ring index, or −1 for none, and ok when that is certain.
+func (s *streams) find(x uint64, c uint8) (int, bool) {
+	switch c {
+	case 0:
+		return -1, true
+	case 1:
+		if p := int(s.at[bucket(x)]); p < s.k && s.ends[p] == x {
+			return p, true
+		}
+	}
+	return -1, false
+}
+
+// age is how many fills before w ring index p was filled.
+func (s *streams) age(p, w int) int {
+	if a := w - p; a > 0 {
+		return a
+	}
+	return w - p + s.k
+}
+
+// scan is the ring index of the latest end next to line among the K−1
+// fills before w, or −1.
+func (s *streams) scan(line uint64, w int) int {
+	p := w
+	for d := 1; d < s.k; d++ {
+		if p--; p < 0 {
+			p = s.k - 1
+		}
+		if e := s.ends[p]; (line-e+1)&^2 == 0 {
+			return p
+		}
+	}
+	return -1
 }
