@@ -53,13 +53,24 @@
 // popcounts when the previous position is within eight words; the tree
 // has one 4-byte counter per 64 positions and stays in the host's cache.
 // When the time line is full it is compacted, the positions in use
-// renumbered in order, and it is kept at least twice as long as the lines,
-// so compaction costs O(1) per access amortised and the memory is
-// proportional to the distinct lines (about 48 bytes each: a 16-byte
-// entry in a table at most half full, a histogram bin, the bitset), not to
-// the length of the trace. The lines are found in an open-addressed table
-// with linear probing. Nothing allocates per access once the table has
-// grown to the trace's lines, and the simulator is deterministic.
+// renumbered in order, and it is kept at least twice as long as the lines
+// on it, so compaction costs O(1) per access amortised and the memory is
+// proportional to the distinct lines, not to the length of the trace.
+//
+// The four most recently used lines are kept apart, in order, off the
+// time line (the scans of a loop stay there): an access to one of them
+// has its rank for distance and touches nothing else; the line that
+// leaves the four takes the next position of the time line, where it
+// belongs. A line's state (position, dirty and sequential bits) is 8
+// bytes in pages of 256 consecutive lines, found through a small hash
+// table of pages, so an array's lines share pages; with the histogram's
+// 4-byte bins a line costs 12 to 16 bytes when its page is full, and at
+// worst 2 KiB (a page for one line) when the accessed lines are scattered
+// one per 256. The histogram's increments are queued and applied 64 at a
+// time, which lets the host overlap their cache misses; its bins are
+// added into 64-bit ones before any can overflow. Nothing allocates per
+// access once the pages, the time line and the histogram have grown to
+// the trace's lines, and the simulator is deterministic.
 //
 // # Sequential and random fills
 //

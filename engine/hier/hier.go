@@ -197,18 +197,16 @@ func (s *Sim) Batch(ops []uint64) {
 	}
 }
 
-// batchOne is Batch for a hierarchy of one line size.
+// batchOne is Batch for a hierarchy of one line size. The counts of
+// reads, writes and dependent accesses are kept in registers.
 func (s *Sim) batchOne(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
+	var writes, deps uint64
 	for _, op := range ops {
 		line := op >> sh
-		if op&WriteBit == 0 {
-			s.reads++
-		} else {
-			s.writes++
-		}
-		s.deps += int64(op>>1) & 1
+		writes += op & WriteBit
+		deps += op >> 1 & 1
 		if line == k.mru {
 			k.near[0]++
 			if op&WriteBit != 0 {
@@ -218,6 +216,9 @@ func (s *Sim) batchOne(ops []uint64) {
 		}
 		s.slow(k, line, op)
 	}
+	s.reads += int64(len(ops)) - int64(writes)
+	s.writes += int64(writes)
+	s.deps += int64(deps)
 }
 
 // access is one line access with flags f (WriteBit, DepBit).

@@ -21,7 +21,9 @@ func bucket(line uint64) uint64 { return (line * 0x9E3779B97F4A7C15) >> (64 - fi
 type streams struct {
 	k    int
 	wpos int // the oldest fill, which the next one replaces
-	ends []uint64
+	// ends[0..k−1] is the ring; an array of 256 so that an index masked
+	// to a byte needs no bounds check.
+	ends [256]uint64
 	// cnt counts the ends by bucket: a random fill whose neighbours'
 	// buckets hold no end skips the scan of the ring. at is the ring
 	// index of the end added last to a bucket: when the bucket holds
@@ -32,7 +34,7 @@ type streams struct {
 }
 
 func newStreams(k int) streams {
-	s := streams{k: k, ends: make([]uint64, k)}
+	s := streams{k: k}
 	s.reset()
 	return s
 }
@@ -48,8 +50,8 @@ func (s *streams) reset() {
 
 // fill records the fill of line and reports whether it is sequential.
 func (s *streams) fill(line uint64) bool {
-	w := s.wpos
-	ends := s.ends
+	w := s.wpos & 255
+	ends := &s.ends
 	if old := ends[w]; old != farLine {
 		s.cnt[bucket(old)]--
 		ends[w] = farLine
@@ -70,8 +72,8 @@ func (s *streams) fill(line uint64) bool {
 			p = s.scan(line, w)
 		}
 		if p >= 0 {
-			s.cnt[bucket(ends[p])]--
-			ends[p] = farLine
+			s.cnt[bucket(ends[p&255])]--
+			ends[p&255] = farLine
 			seq = true
 		}
 	}
@@ -92,7 +94,7 @@ func (s *streams) find(x uint64, c uint8) (int, bool) {
 	case 0:
 		return -1, true
 	case 1:
-		if p := int(s.at[bucket(x)]); p < s.k && s.ends[p] == x {
+		if p := int(s.at[bucket(x)]); p < s.k && s.ends[p&255] == x {
 			return p, true
 		}
 	}
@@ -115,7 +117,7 @@ func (s *streams) scan(line uint64, w int) int {
 		if p--; p < 0 {
 			p = s.k - 1
 		}
-		if e := s.ends[p]; (line-e+1)&^2 == 0 {
+		if e := s.ends[p&255]; (line-e+1)&^2 == 0 {
 			return p
 		}
 	}
