@@ -197,8 +197,9 @@ func (s *Sim) Batch(ops []uint64) {
 	}
 }
 
-// batchOne is Batch for a hierarchy of one line size. The counts of
-// reads, writes and dependent accesses are kept in registers.
+// batchOne is Batch for a hierarchy of one line size, with the recent
+// set's lookup written out and the counts of reads, writes and dependent
+// accesses in registers.
 func (s *Sim) batchOne(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
@@ -207,14 +208,36 @@ func (s *Sim) batchOne(ops []uint64) {
 		line := op >> sh
 		writes += op & WriteBit
 		deps += op >> 1 & 1
-		if line == k.mru {
+		var si int
+		switch line { // unused entries hold noLine, which no line equals
+		case k.rline[0]:
+			si = k.rslot[0] // distance 0: a hit everywhere
 			k.near[0]++
-			if op&WriteBit != 0 {
-				k.slots[k.mruS].dirty = k.all
+		case k.rline[1]:
+			si = k.rslot[1]
+			k.recent(1, line, si)
+			if k.lines0 <= 1 {
+				misses(k.lv, &k.slots[si], line, 1, op)
 			}
+		case k.rline[2]:
+			si = k.rslot[2]
+			k.recent(2, line, si)
+			if k.lines0 <= 2 {
+				misses(k.lv, &k.slots[si], line, 2, op)
+			}
+		case k.rline[3]:
+			si = k.rslot[3]
+			k.recent(3, line, si)
+			if k.lines0 <= 3 {
+				misses(k.lv, &k.slots[si], line, 3, op)
+			}
+		default:
+			s.far(k, line, op)
 			continue
 		}
-		s.slow(k, line, op)
+		if op&WriteBit != 0 {
+			k.slots[si].dirty = k.all
+		}
 	}
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
@@ -232,23 +255,39 @@ func (s *Sim) access(addr, f uint64) {
 	for i := range s.stacks {
 		k := &s.stacks[i]
 		line := addr >> (k.shift & 63)
-		if line == k.mru {
-			k.near[0]++
-			if f&WriteBit != 0 {
-				k.slots[k.mruS].dirty = k.all
-			}
+		d := int64(-1)
+		switch line {
+		case k.rline[0]:
+			d = 0
+		case k.rline[1]:
+			d = 1
+		case k.rline[2]:
+			d = 2
+		case k.rline[3]:
+			d = 3
+		}
+		if d < 0 {
+			s.far(k, line, f)
 			continue
 		}
-		s.slow(k, line, f)
+		si := k.rslot[d&(recentLen-1)]
+		k.recent(int(d), line, si)
+		e := &k.slots[si]
+		if d >= k.lines0 {
+			misses(k.lv, e, line, d, f)
+		}
+		if f&WriteBit != 0 {
+			e.dirty = k.all
+		}
 	}
 }
 
-// slow is an access to a line other than the stack's last: its distance,
-// then a miss at each of the stack's levels that holds fewer lines.
-func (s *Sim) slow(k *stack, line, f uint64) {
-	d, si := k.access(line)
+// far is an access to a line outside the recent set: its distance, then
+// the misses.
+func (s *Sim) far(k *stack, line, f uint64) {
+	d, si := k.far(line)
 	e := &k.slots[si]
-	if d >= k.lv[0].lines {
+	if d >= k.lines0 {
 		misses(k.lv, e, line, d, f)
 	}
 	// Every level of the stack holds the line now: a write makes it dirty
@@ -256,7 +295,6 @@ func (s *Sim) slow(k *stack, line, f uint64) {
 	if f&WriteBit != 0 {
 		e.dirty = k.all
 	}
-	k.mru, k.mruS = line, si
 }
 
 // misses counts the misses of an access at distance d at the levels lv

@@ -91,10 +91,19 @@ var benchLevels = []machine.Level{
 // (4-byte words, 3·2^22 accesses, 2^18 lines per array) through
 // benchLevels and reports the cost per simulated access. The data are
 // drawn once, outside the timing.
-func BenchmarkPermTrace(b *testing.B) {
+func BenchmarkPermTrace(b *testing.B) { benchPerm(b, Config{Levels: benchLevels, MemLatency: 90e-9}) }
+
+// BenchmarkPermTraceOneLevel is BenchmarkPermTrace through the one level
+// of engine/sim's BenchmarkBatchPermN22 (256 KiB of 64-byte lines), for
+// comparison.
+func BenchmarkPermTraceOneLevel(b *testing.B) {
+	benchPerm(b, Config{Levels: []machine.Level{{Name: "cache", Size: 256 << 10, Line: 64, Beta1: 2.12e9, Beta2: 0.95e9}}})
+}
+
+func benchPerm(b *testing.B, c Config) {
 	const n = 1 << 22
 	p := newPermTrace(n, 2, 64, 1)
-	s, err := New(Config{Levels: benchLevels, MemLatency: 90e-9})
+	s, err := New(c)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,9 +43,7 @@ const cold = int64(1<<63 - 1)
 // line and costs 8 bytes, and a scan's slots are adjacent in the host's
 // memory.
 type stack struct {
-	shift uint   // log2 of the line size
-	mru   uint64 // the line of the last access, or noLine
-	mruS  int    // its slot
+	shift uint // log2 of the line size
 
 	// The directory: page number+1 (0 is empty) and page index, linear
 	// probing, at most half full, hashed by the top dbits bits.
@@ -92,10 +90,12 @@ type stack struct {
 	nq    int
 
 	// The levels of the hierarchy with this line size, a part of Sim.lv
-	// from index first, and the mask of their bits in slot.dirty.
-	first int
-	lv    []level
-	all   uint8
+	// from index first, the lines of the first, and the mask of their
+	// bits in slot.dirty.
+	first  int
+	lv     []level
+	lines0 int64
+	all    uint8
 }
 
 const (
@@ -122,9 +122,9 @@ func newStack(shift uint, first int, lv []level) stack {
 	k.bits = make([]uint64, minWords)
 	k.tree = make([]int32, minWords+1)
 	k.hist = make([]uint32, minHist)
-	k.mru, k.mruS = noLine, -1
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
+	k.lines0 = lv[0].lines
 	return k
 }
 
@@ -138,7 +138,6 @@ func (k *stack) reset() {
 	clear(k.hist64)
 	k.count, k.t, k.pending, k.colds, k.nq, k.nr, k.marks = 0, 0, 0, 0, 0, 0, 0
 	k.near = [recentLen]int64{}
-	k.mru, k.mruS = noLine, -1
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 }
@@ -195,30 +194,27 @@ func (k *stack) growDir() {
 	}
 }
 
-// access records an access to line, which is not k.mru, and returns its
-// stack distance (cold for a first access) and its slot's index. The
-// slot's bits are the caller's to update.
-func (k *stack) access(line uint64) (int64, int) {
-	i := -1
-	switch line { // unused entries hold noLine, which no line equals
-	case k.rline[0]:
-		i = 0
-	case k.rline[1]:
-		i = 1
-	case k.rline[2]:
-		i = 2
-	case k.rline[3]:
-		i = 3
+// recent moves entry i of the recent set, line in slot si, to the front
+// and counts the access at distance i.
+func (k *stack) recent(i int, line uint64, si int) {
+	switch i {
+	case 3:
+		k.rline[3], k.rslot[3] = k.rline[2], k.rslot[2]
+		fallthrough
+	case 2:
+		k.rline[2], k.rslot[2] = k.rline[1], k.rslot[1]
+		fallthrough
+	case 1:
+		k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
 	}
-	if i >= 0 {
-		si := k.rslot[i&(recentLen-1)]
-		for j := i & (recentLen - 1); j > 0; j-- {
-			k.rline[j], k.rslot[j] = k.rline[j-1], k.rslot[j-1]
-		}
-		k.rline[0], k.rslot[0] = line, si
-		k.near[i&(recentLen-1)]++
-		return int64(i), si
-	}
+	k.rline[0], k.rslot[0] = line, si
+	k.near[i&(recentLen-1)]++
+}
+
+// far records an access to line, which is not in the recent set, and
+// returns its stack distance (cold for a first access) and its slot's
+// index. The slot's bits are the caller's to update.
+func (k *stack) far(line uint64) (int64, int) {
 	si := k.page(line>>pageBits)<<pageBits | int(line&(pageLen-1))
 	e := &k.slots[si]
 	d := cold
@@ -252,8 +248,15 @@ func (k *stack) access(line uint64) (int64, int) {
 	} else {
 		k.nr++
 	}
-	for j := n & (recentLen - 1); j > 0; j-- {
-		k.rline[j], k.rslot[j] = k.rline[j-1], k.rslot[j-1]
+	switch n {
+	case 3:
+		k.rline[3], k.rslot[3] = k.rline[2], k.rslot[2]
+		fallthrough
+	case 2:
+		k.rline[2], k.rslot[2] = k.rline[1], k.rslot[1]
+		fallthrough
+	case 1:
+		k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
 	}
 	k.rline[0], k.rslot[0] = line, si
 	return d, si
