@@ -76,7 +76,7 @@
 //
 // Each level tells its sequential fills from its random ones by engine/sim's
 // stream rule, level by level: the region is the level's last K fills
-// (K = 32 by default, Config.Window); a stream is a chain of fills of
+// (K = 64 by default, Config.Window); a stream is a chain of fills of
 // consecutive lines, in either direction; a fill whose line is next to the
 // last line of a stream that has a fill among the level's previous K−1
 // fills continues it (the most recent such stream) and is sequential,
@@ -88,10 +88,16 @@
 // lines random. That cap is left out here: the cores the hierarchy model
 // is for follow tens of streams at once and keep prefetching a scan
 // through unrelated misses, so the scans of X and Z in the permutation
-// product are sequential fills at every level, and the line of Y between
-// two of their lines is random. The region is longer than engine/sim's
-// eight fills so that a scan of 4-byte words, one new line every sixteen
-// accesses with a random line each in between, stays a stream.
+// product are sequential fills at every level, and the lines of Y between
+// two of their lines are random. The region is longer than engine/sim's
+// eight fills so that a scan stays a stream while at most K−2 other fills
+// of the level come between two of its lines: a scan of 4-byte words
+// brings a new line every B/4 elements, with a random line of Y filled at
+// nearly every element in between, so K = 64 covers lines up to 128 bytes
+// (the MBRAM paper's machines). Wider gaps (1-byte words, 64-byte lines)
+// need a longer region; a longer region also makes more random fills
+// sequential by chance, about 2K/M of the random fills over an array of M
+// lines.
 //
 // # Dependent accesses
 //

@@ -19,7 +19,7 @@ const (
 
 // Limits of the stream rule.
 const (
-	DefaultWindow = 32
+	DefaultWindow = 64
 	MaxWindow     = 255
 )
 

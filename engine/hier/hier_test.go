@@ -219,7 +219,7 @@ func TestConfigValidate(t *testing.T) {
 		{Config{Levels: []machine.Level{lv("L1", 1024, 64), lv("L2", 512, 64)}}, "levels[1].size: a level must be larger than the level above it, levels[0] (1 KiB); got 512 B"},
 		{Config{Levels: good, MemLatency: -1}, "mem_latency: must be 0 (not given) or up to 10 µs; got -1"},
 		{Config{Levels: good, ComputeRate: math.NaN()}, "compute_rate: must be 0 (not given) or from 1000 to 10^15 operations per second; got NaN"},
-		{Config{Levels: good, Window: 1}, "window: the region must be from 2 to 255 fills, or 0 for 32; got 1"},
+		{Config{Levels: good, Window: 1}, "window: the region must be from 2 to 255 fills, or 0 for 64; got 1"},
 	} {
 		_, err := New(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
