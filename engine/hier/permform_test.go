@@ -3,6 +3,7 @@ package hier
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"memwall/engine/machine"
@@ -24,7 +25,7 @@ func TestPermProductAgainstSimulator(t *testing.T) {
 	}
 	paper := []machine.Level{{Name: "cache", Size: 256 << 10, Line: 128, Beta1: 1.06e9, Beta2: 0.85e9}}
 	ns := []int{1 << 16, 1 << 18}
-	if testing.Short() {
+	if testing.Short() || runtime.GOOS == "js" { // WebAssembly runs it several times slower
 		ns = ns[:1]
 	}
 	for _, levels := range [][]machine.Level{four, paper} {

@@ -3,6 +3,7 @@ package hier
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"memwall/engine/machine"
@@ -274,7 +275,7 @@ var testHierarchies = []struct {
 // stack-distance histograms and hence miss curves.
 func TestAgainstNaive(t *testing.T) {
 	n := 6000
-	if testing.Short() {
+	if testing.Short() || runtime.GOOS == "js" { // WebAssembly runs it several times slower
 		n = 1500
 	}
 	for _, h := range testHierarchies {
