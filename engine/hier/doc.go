@@ -59,7 +59,8 @@
 //
 // The four most recently used lines are kept apart, in order, off the
 // time line (the scans of a loop stay there): an access to one of them
-// has its rank for distance and touches nothing else; the line that
+// has its rank for distance and touches nothing else but, for a write,
+// its line's dirty bits; the line that
 // leaves the four takes the next position of the time line, where it
 // belongs. A line's state (position, dirty and sequential bits) is 8
 // bytes in pages of 256 consecutive lines, found through a small hash
