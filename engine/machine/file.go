@@ -31,8 +31,27 @@ type fileMachine struct {
 	C           json.RawMessage    `json:"cache"`
 	B           json.RawMessage    `json:"line"`
 	M           json.RawMessage    `json:"mispredict"`
+	Levels      []fileLevel        `json:"levels"`
+	MemLatency  json.RawMessage    `json:"mem_latency"`
+	ComputeRate json.RawMessage    `json:"compute_rate"`
 	Spread      map[string]float64 `json:"spread"`
 	Notes       map[string]string  `json:"notes"`
+}
+
+// fileLevel is one cache level on disk, with quantities as in
+// fileMachine.
+type fileLevel struct {
+	Name  string          `json:"name"`
+	Size  json.RawMessage `json:"size"`
+	Line  json.RawMessage `json:"line"`
+	Beta1 json.RawMessage `json:"beta1"`
+	Beta2 json.RawMessage `json:"beta2"`
+}
+
+// isAbsent is a missing optional quantity: no key, or null.
+func isAbsent(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
 }
 
 // ParseJSON reads one machine file and validates it. Errors name the field.
@@ -66,6 +85,25 @@ func ParseJSON(data []byte) (Machine, error) {
 	field("cache", f.C, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &c)
 	field("line", f.B, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &b)
 	field("mispredict", f.M, units.ParseDuration, &m.M)
+	if !isAbsent(f.MemLatency) {
+		field("mem_latency", f.MemLatency, units.ParseDuration, &m.MemLatency)
+	}
+	if !isAbsent(f.ComputeRate) {
+		field("compute_rate", f.ComputeRate, units.ParseNumber, &m.ComputeRate)
+	}
+	sizes := make([][2]float64, len(f.Levels))
+	if len(f.Levels) > 0 {
+		m.Levels = make([]Level, len(f.Levels))
+	}
+	for i, l := range f.Levels {
+		at := fmt.Sprintf("levels[%d]", i)
+		size := func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }
+		m.Levels[i].Name = l.Name
+		field(at+".size", l.Size, size, &sizes[i][0])
+		field(at+".line", l.Line, size, &sizes[i][1])
+		field(at+".beta1", l.Beta1, units.ParseBandwidth, &m.Levels[i].Beta1)
+		field(at+".beta2", l.Beta2, units.ParseBandwidth, &m.Levels[i].Beta2)
+	}
 	if len(es) > 0 {
 		return Machine{}, es
 	}
@@ -84,6 +122,20 @@ func ParseJSON(data []byte) (Machine, error) {
 		es = append(es, FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
 	} else {
 		m.Mu1 = int(mu1)
+	}
+	for i := range m.Levels {
+		for k, name := range []string{"size", "line"} {
+			v := sizes[i][k]
+			if v != math.Trunc(v) || v < 0 || v > MaxCache {
+				es = append(es, &FieldError{Field: fmt.Sprintf("levels[%d].%s", i, name), Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
+				continue
+			}
+			if k == 0 {
+				m.Levels[i].Size = int64(v)
+			} else {
+				m.Levels[i].Line = int64(v)
+			}
+		}
 	}
 	if len(es) > 0 {
 		return Machine{}, es

@@ -25,6 +25,20 @@ type Machine struct {
 	B     int64   `json:"line"`  // its line (block) size
 	M     float64 `json:"mispredict"`
 
+	// Levels is the cache hierarchy, L1 first, for the hierarchy model
+	// (engine/hier). A machine without levels is the paper's machine, one
+	// cache level (C, B) filled from memory at β1 and β2; with levels, the
+	// last one must be that cache: its size, line and bandwidths are C, B,
+	// β1 and β2 (see Hierarchy and WithLevels).
+	Levels []Level `json:"levels,omitempty"`
+	// MemLatency is the load-to-use latency of memory in seconds: what a
+	// dependent access (one whose address comes from a chain of loads)
+	// waits for a line from a random place in memory. 0 means not given.
+	MemLatency float64 `json:"mem_latency,omitempty"`
+	// ComputeRate is the simple operations per second of the core for
+	// work other than memory traffic. 0 means not given.
+	ComputeRate float64 `json:"compute_rate,omitempty"`
+
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
 	Spread map[string]float64 `json:"spread,omitempty"`
@@ -41,9 +55,12 @@ func (m Machine) Mu2() int64 {
 }
 
 // SameParameters reports whether two machines have the same MBRAM
-// parameters, whatever their ids, names and sources.
+// parameters and the same hierarchy (the numbers of its levels, the
+// memory latency and the compute rate), whatever their ids, names and
+// sources and the names of their levels.
 func (m Machine) SameParameters(o Machine) bool {
-	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M
+	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
+		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate
 }
 
 // Accepted ranges. They are wide enough for any real machine from the
@@ -71,7 +88,9 @@ func bandwidthOK(v float64) bool {
 }
 
 // Validate checks every parameter against the range the model accepts and
-// returns nil or an Errors value naming each bad field.
+// returns nil or an Errors value naming each bad field. The hierarchy
+// fields are checked by ValidateLevels, and the last level must agree
+// with cache, line, beta1 and beta2.
 func (m Machine) Validate() error {
 	var es Errors
 	add := func(field, format string, args ...any) {
@@ -104,6 +123,7 @@ func (m Machine) Validate() error {
 	if math.IsNaN(m.M) || m.M < 0 || m.M > MaxMispredict {
 		add("mispredict", "branch-misprediction penalty must be from 0 to 1 µs (e.g. 7.52 ns); got %s", fmtTime(m.M))
 	}
+	es = append(es, m.validateHierarchy()...)
 	if len(es) == 0 {
 		return nil
 	}

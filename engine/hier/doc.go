@@ -1,0 +1,145 @@
+// Package hier simulates a memory-access trace through a cache hierarchy,
+// the foundation of the hierarchy model: where the MBRAM paper's model
+// (engine/sim, engine/mbram) has one cache filled from memory, a current
+// machine has several levels (machine.Machine.Levels), and each level's
+// traffic costs time at the bandwidth of the level below it.
+//
+// # The hierarchy
+//
+// Levels L1..Ln, each a fully associative cache with exact LRU
+// replacement of Size/Line lines, initially empty. Every access goes down
+// through all the levels: it looks its line up in L1, and whether L1 hits
+// or misses, in L2, and so on, so that the line becomes the most recently
+// used of every level. A level that does not hold the line fills it from
+// the level below (Ln from memory), evicting its least recently used
+// line. Reads and writes alike bring their line in (write-allocate), and a
+// level writes a dirty line back to the level below when it evicts it
+// (write-back).
+//
+// Going outwards the lines do not shrink and the number of lines does not
+// fall (machine.ValidateLevels), which makes the hierarchy inclusive:
+// every level holds every line the levels above it hold. For equal lines
+// that is LRU's inclusion property. For a longer line below: the k most
+// recently used short lines lie in at most k long lines, and any long
+// line used more recently than one of those has a short line used more
+// recently still, so those long lines are among the k most recently used.
+// Hence an access that hits a level hits every level below it, the
+// accesses that reach level i are the misses of level i−1, and a dirty
+// line written back by a level finds its line in the level below.
+//
+// An access is a word that crosses no line of the shortest line size
+// (Read, Write, ReadDependent, Batch); Access splits a longer access into
+// one access per short line it spans, as engine/sim does with its one
+// line size.
+//
+// # Stack distances: all levels and the miss curve in one pass
+//
+// The stack distance of an access is the number of distinct other lines
+// accessed since the last access to its line (infinite for the first).
+// A fully associative LRU cache of c lines misses exactly the accesses at
+// distance c or more, whatever the other caches do, so with the distance
+// of each access in lines of each line size, one pass gives every level's
+// hits and misses (level i misses iff the distance in lines of Line_i is
+// at least Size_i/Line_i) and, as a histogram of distances, the miss curve
+// of every cache size at once (Curves, Curve.Misses). Levels that share a
+// line size share one distance.
+//
+// The distances are exact, by the method of Bennett and Kruskal made
+// logarithmic as Olken did: every line ever accessed holds one position on
+// a time line, that of its last access, and an access's distance is the
+// number of positions in use after its line's previous one. The positions
+// in use are a bitset; a Fenwick tree over the bitset's 64-bit words
+// counts them, so a distance is a popcount and a walk of the tree, or only
+// popcounts when the previous position is within eight words; the tree
+// has one 4-byte counter per 64 positions and stays in the host's cache.
+// When the time line is full it is compacted, the positions in use
+// renumbered in order, and it is kept at least twice as long as the lines
+// on it, so compaction costs O(1) per access amortised and the memory is
+// proportional to the distinct lines, not to the length of the trace.
+//
+// The four most recently used lines are kept apart, in order, off the
+// time line (the scans of a loop stay there): an access to one of them
+// has its rank for distance and touches nothing else but, for a write,
+// its line's dirty bits; the line that
+// leaves the four takes the next position of the time line, where it
+// belongs. A line's state (position, dirty and sequential bits) is 8
+// bytes in pages of 256 consecutive lines, found through a small hash
+// table of pages, so an array's lines share pages; with the histogram's
+// 4-byte bins a line costs 12 to 16 bytes when its page is full, and at
+// worst 2 KiB (a page for one line) when the accessed lines are scattered
+// one per 256. The histogram's increments are queued and applied 64 at a
+// time, which lets the host overlap their cache misses; its bins are
+// added into 64-bit ones before any can overflow. Nothing allocates per
+// access once the pages, the time line and the histogram have grown to
+// the trace's lines, and the simulator is deterministic.
+//
+// # Sequential and random fills
+//
+// Each level tells its sequential fills from its random ones by engine/sim's
+// stream rule, level by level: the region is the level's last K fills
+// (K = 64 by default, Config.Window); a stream is a chain of fills of
+// consecutive lines, in either direction; a fill whose line is next to the
+// last line of a stream that has a fill among the level's previous K−1
+// fills continues it (the most recent such stream) and is sequential,
+// charged at the level's β1; any other fill starts a stream and is random,
+// charged at β2.
+//
+// engine/sim also requires the region to hold at most μ1 streams, the
+// MBRAM paper's rule 2, which makes a scan with random traffic between its
+// lines random. That cap is left out here: the cores the hierarchy model
+// is for follow tens of streams at once and keep prefetching a scan
+// through unrelated misses, so the scans of X and Z in the permutation
+// product are sequential fills at every level, and the lines of Y between
+// two of their lines are random. The region is longer than engine/sim's
+// eight fills so that a scan stays a stream while at most K−2 other fills
+// of the level come between two of its lines: a scan of 4-byte words
+// brings a new line every B/4 elements, with a random line of Y filled at
+// nearly every element in between, so K = 64 covers lines up to 128 bytes
+// (the MBRAM paper's machines). Wider gaps (1-byte words, 64-byte lines)
+// need a longer region; a longer region also makes more random fills
+// sequential by chance, about 2K/M of the random fills over an array of M
+// lines.
+//
+// # Dependent accesses
+//
+// An access is dependent when its address came from a chain of loads
+// (engine/lang marks them; DepBit, ReadDependent): the core cannot issue
+// it before the load it depends on completes, so its misses to memory do
+// not overlap and each waits the memory's load-to-use latency. The
+// counts keep dependent misses and dependent random fills apart at every
+// level.
+//
+// # Write-backs
+//
+// A line is dirty in a level from a write to it until the level evicts
+// it. Each line keeps a dirty bit per level, set in every level by a
+// write (inclusion makes that the same as a dirty line travelling down one
+// level at each eviction), and the eviction is counted when the line is
+// next accessed and misses the level, or by Finish, which counts the
+// write-back of every line still dirty, as engine/sim's Finish does. So
+// the write-backs are exact after Finish, and during a run lag the
+// evictions of lines not accessed since. A write-back is sequential when
+// the fill of its line into that level was (the write of a line belongs to
+// the same program stream as its read, as in engine/sim).
+//
+// # Time
+//
+// Each level's traffic is charged at the bandwidths of filling it from the
+// level below, B_i = Line_i, with the level's β1,i and β2,i:
+//
+//	T_i = (seq fills_i + seq write-backs_i)·B_i/β1,i
+//	    + (random fills_i + random write-backs_i − D)·B_i/β2,i
+//	    + D·λ
+//
+// where D is 0 except for the last level when the machine's memory latency
+// λ (MemLatency) is given: then D is the last level's dependent random
+// fills, each charged λ instead of B_n/β2,n. A sequential dependent fill
+// stays at β1 (a prefetcher following the stream does not need the
+// load's address). The time is T = Σ T_i, plus ops/ComputeRate for the
+// simple operations given to Compute when the compute rate is given. The
+// terms add up, as the MBRAM paper's do: nothing overlaps.
+//
+// A machine without Levels is the paper's one level (C, B, β1, β2), and
+// its misses and write-backs are engine/sim's on the same trace; only the
+// classification of fills differs (the cap above).
+package hier

@@ -1,0 +1,41 @@
+package hier_test
+
+import (
+	"fmt"
+
+	"memwall/engine/hier"
+	"memwall/engine/machine"
+)
+
+// Two scans of a 64 KiB array of 4-byte words through a 32 KiB L1 and a
+// 256 KiB L2: the first scan misses both levels once a line (1024 lines,
+// sequential fills but for the first), the second misses L1 again, since
+// LRU evicted the array's start, and hits L2.
+func Example() {
+	m := machine.Machine{Name: "two levels", Mu1: 2, M: 5e-9, MemLatency: 80e-9}.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9},
+		{Name: "L2", Size: 256 << 10, Line: 64, Beta1: 20e9, Beta2: 10e9},
+	})
+	s, err := hier.New(hier.ConfigFor(m))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 2 {
+		for i := uint64(0); i < 16384; i++ {
+			s.Read(1<<20 + 4*i)
+		}
+	}
+	s.Finish()
+	r := s.Result()
+	for _, l := range r.Levels {
+		c := l.Counts
+		fmt.Printf("%s: %d accesses, %d misses (%d sequential), %.2f µs\n", l.Level.Name, c.Accesses, c.Misses, c.SeqFills, l.Time.Seconds*1e6)
+	}
+	c := s.Curves()[0]
+	fmt.Printf("a cache of 512 lines misses %d times, one of 1024 lines %d times\n", c.Misses(512), c.Misses(1024))
+	// Output:
+	// L1: 32768 accesses, 2048 misses (2046 sequential), 0.66 µs
+	// L2: 2048 accesses, 1024 misses (1023 sequential), 3.28 µs
+	// a cache of 512 lines misses 2048 times, one of 1024 lines 1024 times
+}

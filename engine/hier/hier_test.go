@@ -1,0 +1,229 @@
+package hier
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"memwall/engine/machine"
+	"memwall/engine/sim"
+)
+
+// TestOneLevelAgreesWithSim: engine/sim is a fully associative LRU
+// write-back cache too, so a one-level hierarchy of the same cache has the
+// same misses and write-backs on the same trace, and the same counts as
+// the paper's machine gives through ConfigFor.
+func TestOneLevelAgreesWithSim(t *testing.T) {
+	p4 := machine.Machine{Name: "p4", Beta1: 1.06e9, Beta2: 0.85e9, Mu1: 2, C: 256 << 10, B: 128, M: 11.76e-9}
+	for _, c := range []struct {
+		name string
+		m    machine.Machine
+	}{
+		{"p4", p4},
+		{"64 lines of 64 B", machine.Machine{Name: "small", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 64 * 64, B: 64, M: 5e-9}},
+		{"3 lines of 32 B", machine.Machine{Name: "tiny", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 3 * 32, B: 32, M: 5e-9}},
+	} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/seed %d", c.name, seed), func(t *testing.T) {
+				h, err := New(ConfigFor(c.m))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := sim.New(sim.ConfigFor(c.m, sim.Majority))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, o := range genTrace(seed+10, 20000) {
+					if o.write {
+						s.Write(o.addr)
+						h.Write(o.addr)
+					} else {
+						s.Read(o.addr)
+						h.Read(o.addr)
+					}
+				}
+				s.Finish()
+				h.Finish()
+				sc, hc := s.Counts(), h.Levels()[0]
+				if hc.Accesses != sc.Accesses || hc.Misses != sc.Misses || hc.Writebacks != sc.Writebacks {
+					t.Errorf("hier: %d accesses, %d misses, %d write-backs; sim: %d, %d, %d",
+						hc.Accesses, hc.Misses, hc.Writebacks, sc.Accesses, sc.Misses, sc.Writebacks)
+				}
+				if hc.Misses == 0 || hc.Writebacks == 0 || hc.Hits == 0 {
+					t.Errorf("a weak trace: %+v", hc)
+				}
+			})
+		}
+	}
+}
+
+// TestAccessSplitsLines: an access that spans lines of the shortest line
+// size is one access to each.
+func TestAccessSplitsLines(t *testing.T) {
+	levels := []machine.Level{lv("L1", 8*32, 32), lv("L2", 16*64, 64)}
+	a, _ := New(Config{Levels: levels})
+	b, _ := New(Config{Levels: levels})
+	for i := uint64(0); i < 500; i++ {
+		addr := 1<<20 + i*37%4096
+		a.Access(addr, 40, i%3 == 0, i%5 == 0)
+		first, last := addr/32, (addr+39)/32
+		for l := first; l <= last; l++ {
+			switch {
+			case i%3 == 0:
+				b.Access(l*32, 1, true, i%5 == 0)
+			case i%5 == 0:
+				b.ReadDependent(l * 32)
+			default:
+				b.Read(l * 32)
+			}
+		}
+	}
+	if ga, gb := fmt.Sprint(a.Levels()), fmt.Sprint(b.Levels()); ga != gb {
+		t.Errorf("Access: %s\nline by line: %s", ga, gb)
+	}
+	r, w, d := a.Accesses()
+	if r+w != a.Levels()[0].Accesses || d == 0 {
+		t.Errorf("reads %d writes %d dependent %d; L1 accesses %d", r, w, d, a.Levels()[0].Accesses)
+	}
+	// At the top of the address space the access is clipped.
+	a.Access(^uint64(0)-3, 16, false, false)
+}
+
+// TestDeterministic: the same trace gives the same counts, and Reset
+// gives a fresh simulator.
+func TestDeterministic(t *testing.T) {
+	levels := testHierarchies[3].levels
+	run := func(s *Sim) string {
+		for _, o := range genTrace(7, 5000) {
+			s.Access(o.addr, 4, o.write, o.dep)
+		}
+		s.Finish()
+		return fmt.Sprint(s.Result(), s.Curves())
+	}
+	s, _ := New(Config{Levels: levels})
+	first := run(s)
+	s2, _ := New(Config{Levels: levels})
+	if second := run(s2); second != first {
+		t.Errorf("two simulators differ")
+	}
+	s.Reset()
+	if again := run(s); again != first {
+		t.Errorf("Reset does not give a fresh simulator")
+	}
+}
+
+// TestNothingAllocatesPerAccess: once every line of a trace has been seen
+// (the table and the time line have grown to it), accesses, batches and
+// Finish allocate nothing, compactions of the time line included.
+func TestNothingAllocatesPerAccess(t *testing.T) {
+	for _, h := range testHierarchies {
+		s, err := New(Config{Levels: h.levels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace := genTrace(3, 20000)
+		ops := make([]uint64, len(trace))
+		for i, o := range trace {
+			ops[i] = o.addr &^ 3
+			if o.write {
+				ops[i] |= WriteBit
+			}
+			if o.dep {
+				ops[i] |= DepBit
+			}
+		}
+		run := func() {
+			for _, o := range trace[:5000] {
+				s.Access(o.addr, 4, o.write, o.dep)
+			}
+			s.Batch(ops)
+			s.Finish()
+		}
+		run()
+		if avg := testing.AllocsPerRun(20, run); avg != 0 {
+			t.Errorf("%s: %.1f allocations per run of %d accesses, want 0", h.name, avg, 5000+len(ops))
+		}
+	}
+}
+
+// TestTime checks the charging formula on a trace whose counts are
+// known: a scan of 100 lines (one random fill, 99 sequential), written,
+// then 10 dependent random reads far away.
+func TestTime(t *testing.T) {
+	levels := []machine.Level{
+		{Name: "L1", Size: 4 * 64, Line: 64, Beta1: 100e9, Beta2: 50e9},
+		{Name: "L2", Size: 16 * 64, Line: 64, Beta1: 20e9, Beta2: 5e9},
+	}
+	s, err := New(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := uint64(0); i < 100*16; i++ {
+		s.Write(1<<20 + 4*i)
+	}
+	for i := uint64(0); i < 10; i++ {
+		s.ReadDependent(1<<30 + i*1<<20)
+	}
+	s.Compute(3000)
+	s.Finish()
+	r := s.Result()
+	for i, l := range r.Levels {
+		c := l.Counts
+		if c.Misses != 110 || c.SeqFills != 99 || c.RandFills != 11 || c.DependentRandFills != 10 || c.Writebacks != 100 || c.SeqWritebacks != 99 {
+			t.Fatalf("level %d: %+v", i, c)
+		}
+	}
+	l1 := (99+99)*64/100e9 + (11+1)*64/50e9
+	l2 := (99+99)*64/20e9 + (1+1)*64/5e9 + 10*100e-9
+	want := l1 + l2 + 3000/1e9
+	if math.Abs(r.Seconds-want) > 1e-12*want || math.Abs(r.Levels[1].Time.Latency-1e-6) > 1e-18 {
+		t.Errorf("Seconds = %g, want %g; %+v", r.Seconds, want, r.Levels)
+	}
+	// Without a latency, the dependent fills are random fills like any.
+	s2, _ := New(Config{Levels: levels})
+	for i := uint64(0); i < 10; i++ {
+		s2.ReadDependent(1<<30 + i*1<<20)
+	}
+	if got, want := s2.Result().Seconds, 10*64/50e9+10*64/5e9; math.Abs(got-want) > 1e-12*want {
+		t.Errorf("no latency: %g, want %g", got, want)
+	}
+}
+
+// TestCurve: misses fall as the cache grows, every access misses a cache
+// of no lines, and only the first accesses miss one that holds every line.
+func TestCurve(t *testing.T) {
+	s, _ := New(Config{Levels: testHierarchies[3].levels})
+	for _, o := range genTrace(5, 8000) {
+		s.Access(o.addr, 4, o.write, o.dep)
+	}
+	for _, c := range s.Curves() {
+		if c.Misses(0) != c.Accesses || c.Misses(int64(len(c.Hist))) != c.Cold || c.Accesses != 8000 {
+			t.Errorf("line %d: %d accesses, misses(0) = %d, misses(∞) = %d, cold %d", c.Line, c.Accesses, c.Misses(0), c.Misses(int64(len(c.Hist))), c.Cold)
+		}
+		for n := int64(1); n < int64(len(c.Hist)); n++ {
+			if c.Misses(n) > c.Misses(n-1) {
+				t.Fatalf("line %d: misses rise from %d lines to %d", c.Line, n-1, n)
+			}
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	good := testHierarchies[2].levels
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, "levels: the hierarchy needs at least one cache level"},
+		{Config{Levels: []machine.Level{lv("L1", 1024, 64), lv("L2", 512, 64)}}, "levels[1].size: a level must be larger than the level above it, levels[0] (1 KiB); got 512 B"},
+		{Config{Levels: good, MemLatency: -1}, "mem_latency: must be 0 (not given) or up to 10 µs; got -1"},
+		{Config{Levels: good, ComputeRate: math.NaN()}, "compute_rate: must be 0 (not given) or from 1000 to 10^15 operations per second; got NaN"},
+		{Config{Levels: good, Window: 1}, "window: the region must be from 2 to 255 fills, or 0 for 64; got 1"},
+	} {
+		_, err := New(c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+}

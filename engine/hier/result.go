@@ -1,0 +1,67 @@
+package hier
+
+import "memwall/engine/machine"
+
+// LevelTime is the time charged to one level's traffic, in seconds.
+type LevelTime struct {
+	// Sequential is the sequential fills and write-backs at line/β1.
+	Sequential float64 `json:"sequential"`
+	// Random is the other fills and write-backs at line/β2.
+	Random float64 `json:"random"`
+	// Latency is the last level's dependent random fills at the memory
+	// latency each, when it is given (they are then not in Random).
+	Latency float64 `json:"latency"`
+	Seconds float64 `json:"seconds"`
+}
+
+// LevelResult is one level's counts and time.
+type LevelResult struct {
+	Level  machine.Level `json:"level"`
+	Counts LevelCounts   `json:"counts"`
+	Time   LevelTime     `json:"time"`
+}
+
+// Result is a simulated running time with its breakdown by level.
+type Result struct {
+	Reads     int64         `json:"reads"`
+	Writes    int64         `json:"writes"`
+	Dependent int64         `json:"dependent"`
+	Ops       int64         `json:"ops"`
+	Levels    []LevelResult `json:"levels"`
+	// Compute is Ops at the compute rate (0 when it is not given).
+	Compute float64 `json:"compute"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Time charges one level's counts (see doc.go): last says the level is
+// the last one, filled from memory.
+func (c Config) Time(l machine.Level, n LevelCounts, last bool) LevelTime {
+	b := float64(l.Line)
+	lat := int64(0)
+	if last && c.MemLatency > 0 {
+		lat = n.DependentRandFills
+	}
+	var t LevelTime
+	t.Sequential = float64(n.SeqFills+n.SeqWritebacks) * b / l.Beta1
+	t.Random = float64(n.RandFills-lat+n.Writebacks-n.SeqWritebacks) * b / l.Beta2
+	t.Latency = float64(lat) * c.MemLatency
+	t.Seconds = t.Sequential + t.Random + t.Latency
+	return t
+}
+
+// Result is the breakdown of the run so far; call Finish first to count
+// the final write-backs.
+func (s *Sim) Result() Result {
+	r := Result{Reads: s.reads, Writes: s.writes, Dependent: s.deps, Ops: s.ops}
+	lc := s.Levels()
+	for i, l := range s.cfg.Levels {
+		t := s.cfg.Time(l, lc[i], i == len(lc)-1)
+		r.Levels = append(r.Levels, LevelResult{Level: l, Counts: lc[i], Time: t})
+		r.Seconds += t.Seconds
+	}
+	if s.cfg.ComputeRate > 0 {
+		r.Compute = float64(s.ops) / s.cfg.ComputeRate
+		r.Seconds += r.Compute
+	}
+	return r
+}

@@ -1,0 +1,203 @@
+package machine
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"memwall/engine/units"
+)
+
+// Level is one cache level of a memory hierarchy, from the core outwards
+// (L1 first). Sizes are bytes, bandwidths bytes per second.
+//
+// Beta1 and Beta2 are the bandwidths of filling this level from the level
+// below it (the next level, or memory for the last one): Beta1 for a line
+// that continues a sequential stream, Beta2 for a line from a random place.
+// For the last level they are the machine's β1 and β2.
+type Level struct {
+	Name  string  `json:"name"`
+	Size  int64   `json:"size"`
+	Line  int64   `json:"line"`
+	Beta1 float64 `json:"beta1"`
+	Beta2 float64 `json:"beta2"`
+}
+
+// Lines is the number of lines of the level, Size/Line.
+func (l Level) Lines() int64 {
+	if l.Line <= 0 {
+		return 0
+	}
+	return l.Size / l.Line
+}
+
+// Limits of a hierarchy.
+const (
+	// MaxLevels bounds the cache levels of a machine; real ones have three
+	// or four.
+	MaxLevels = 8
+	// MaxLevelName bounds a level's name in bytes.
+	MaxLevelName = 32
+	// MaxMemLatency bounds the load-to-use latency of memory: real DRAM
+	// takes 50–150 ns, memory behind a socket link or CXL some hundreds.
+	MaxMemLatency = 1e-5
+	// MinComputeRate and MaxComputeRate bound the simple operations per
+	// second a core runs.
+	MinComputeRate = 1e3
+	MaxComputeRate = 1e15
+)
+
+// SingleLevelName is the name of the one level of a machine given by the
+// paper's six numbers alone.
+const SingleLevelName = "cache"
+
+// Hierarchy is the machine's cache levels, L1 first: a copy of Levels, or,
+// for a machine without Levels (the MBRAM paper's six numbers), the one
+// level of size C and line B filled from memory at β1 and β2. Either way
+// the last level is the machine's C, B, β1 and β2 (Validate holds a
+// machine with Levels to that).
+func (m Machine) Hierarchy() []Level {
+	if len(m.Levels) > 0 {
+		return append([]Level(nil), m.Levels...)
+	}
+	return []Level{{Name: SingleLevelName, Size: m.C, Line: m.B, Beta1: m.Beta1, Beta2: m.Beta2}}
+}
+
+// WithLevels is m with the hierarchy levels (copied) and with C, B, β1 and
+// β2 taken from the last level, so that the paper's model and the
+// hierarchy model see the same largest cache and the same memory. No
+// levels gives the six-number machine, with C, B, β1 and β2 unchanged.
+func (m Machine) WithLevels(levels []Level) Machine {
+	if len(levels) == 0 {
+		m.Levels = nil
+		return m
+	}
+	m.Levels = append([]Level(nil), levels...)
+	last := levels[len(levels)-1]
+	m.C, m.B, m.Beta1, m.Beta2 = last.Size, last.Line, last.Beta1, last.Beta2
+	return m
+}
+
+// sameLevels compares the numbers of two hierarchies; names are labels.
+func sameLevels(a, b []Level) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Size != b[i].Size || a[i].Line != b[i].Line || a[i].Beta1 != b[i].Beta1 || a[i].Beta2 != b[i].Beta2 {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidateLevels checks a hierarchy on its own: at most MaxLevels levels,
+// each named, with a line that is a power of two from 4 B to 64 KiB, a
+// size that is a whole number of lines up to 1 TiB, and bandwidths from
+// 1 KB/s to 1 PB/s with β2 ≤ β1; going outwards the sizes strictly grow,
+// the lines do not shrink and neither does the number of lines. The last
+// rule keeps the hierarchy inclusive: a fully associative LRU level holds
+// every line that a level above it with fewer or as many lines holds,
+// even when its lines are longer, so an access that hits a level hits
+// every level below it. Errors name the field as levels[i].size.
+func ValidateLevels(levels []Level) Errors {
+	var es Errors
+	add := func(field, format string, args ...any) {
+		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if len(levels) > MaxLevels {
+		add("levels", "a machine has at most %d cache levels; got %d", MaxLevels, len(levels))
+		return es
+	}
+	seen := map[string]int{}
+	for i, l := range levels {
+		at := fmt.Sprintf("levels[%d]", i)
+		name := strings.TrimSpace(l.Name)
+		switch {
+		case name == "":
+			add(at+".name", "a cache level needs a name such as L1, L2 or L3")
+		case len(l.Name) > MaxLevelName:
+			add(at+".name", "a level's name must be at most %d bytes; got %d", MaxLevelName, len(l.Name))
+		case strings.IndexFunc(l.Name, isControl) >= 0:
+			add(at+".name", "holds a control character; names are printable")
+		default:
+			if j, ok := seen[name]; ok {
+				add(at+".name", "%q already names levels[%d]; give each level its own name", name, j)
+			}
+			seen[name] = i
+		}
+		lineOK := l.Line >= MinLine && l.Line <= MaxLine && units.IsPowerOfTwo(l.Line)
+		if !lineOK {
+			add(at+".line", "line size must be a power of two from 4 B to 64 KiB; got %d B", l.Line)
+		}
+		sizeOK := false
+		switch {
+		case l.Size <= 0 || l.Size > MaxCache:
+			add(at+".size", "level size must be from one line to 1 TiB; got %d B", l.Size)
+		case lineOK && l.Size < l.Line:
+			add(at+".size", "level size (%s) must be at least one line (line = %s)", units.FormatSize(l.Size), units.FormatSize(l.Line))
+		case lineOK && l.Size%l.Line != 0:
+			add(at+".size", "level size (%s) must be a whole number of lines (line = %s)", units.FormatSize(l.Size), units.FormatSize(l.Line))
+		default:
+			sizeOK = lineOK
+		}
+		b1OK, b2OK := bandwidthOK(l.Beta1), bandwidthOK(l.Beta2)
+		if !b1OK {
+			add(at+".beta1", "sequential fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 100 GB/s); got %s", fmtBW(l.Beta1))
+		}
+		if !b2OK {
+			add(at+".beta2", "random fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 50 GB/s); got %s", fmtBW(l.Beta2))
+		}
+		if b1OK && b2OK && l.Beta2 > l.Beta1 {
+			add(at+".beta2", "random fill bandwidth (%s) must not exceed the level's sequential fill bandwidth beta1 (%s)", fmtBW(l.Beta2), fmtBW(l.Beta1))
+		}
+		if i == 0 || !sizeOK {
+			continue
+		}
+		p := levels[i-1]
+		pLineOK := p.Line >= MinLine && p.Line <= MaxLine && units.IsPowerOfTwo(p.Line)
+		pSizeOK := pLineOK && p.Size >= p.Line && p.Size <= MaxCache && p.Size%p.Line == 0
+		switch {
+		case pLineOK && l.Line < p.Line:
+			add(at+".line", "a level's line must be at least the line of the level above it, levels[%d] (%s); got %s", i-1, units.FormatSize(p.Line), units.FormatSize(l.Line))
+		case pSizeOK && l.Size <= p.Size:
+			add(at+".size", "a level must be larger than the level above it, levels[%d] (%s); got %s", i-1, units.FormatSize(p.Size), units.FormatSize(l.Size))
+		case pSizeOK && l.Lines() < p.Lines():
+			add(at+".size", "a level must hold at least as many lines as the level above it, levels[%d] (%d lines of %s); got %d lines of %s", i-1, p.Lines(), units.FormatSize(p.Line), l.Lines(), units.FormatSize(l.Line))
+		}
+	}
+	return es
+}
+
+// validateHierarchy adds the errors of the hierarchy fields of m: the
+// levels, the last level's agreement with C, B, β1 and β2, the memory
+// latency and the compute rate.
+func (m Machine) validateHierarchy() Errors {
+	es := ValidateLevels(m.Levels)
+	add := func(field, format string, args ...any) {
+		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	if n := len(m.Levels); n > 0 && n <= MaxLevels {
+		last := m.Levels[n-1]
+		at := fmt.Sprintf("levels[%d]", n-1)
+		if last.Size != m.C && es.Field(at+".size") == "" {
+			add(at+".size", "the last level is the machine's cache: its size must equal cache (%s); got %s", units.FormatSize(m.C), units.FormatSize(last.Size))
+		}
+		if last.Line != m.B && es.Field(at+".line") == "" {
+			add(at+".line", "the last level is the machine's cache: its line must equal line (%s); got %s", units.FormatSize(m.B), units.FormatSize(last.Line))
+		}
+		if last.Beta1 != m.Beta1 && es.Field(at+".beta1") == "" {
+			add(at+".beta1", "the last level is filled from memory: its beta1 must equal the machine's beta1 (%s); got %s", fmtBW(m.Beta1), fmtBW(last.Beta1))
+		}
+		if last.Beta2 != m.Beta2 && es.Field(at+".beta2") == "" {
+			add(at+".beta2", "the last level is filled from memory: its beta2 must equal the machine's beta2 (%s); got %s", fmtBW(m.Beta2), fmtBW(last.Beta2))
+		}
+	}
+	if math.IsNaN(m.MemLatency) || m.MemLatency < 0 || m.MemLatency > MaxMemLatency {
+		add("mem_latency", "memory latency must be 0 (not given) or up to 10 µs (e.g. 80 ns); got %s", fmtTime(m.MemLatency))
+	}
+	if r := m.ComputeRate; math.IsNaN(r) || r != 0 && (r < MinComputeRate || r > MaxComputeRate) {
+		add("compute_rate", "compute rate must be 0 (not given) or from 1000 to 10^15 operations per second (e.g. 3e9); got %g", r)
+	}
+	return es
+}
