@@ -127,7 +127,7 @@ func ParseJSON(data []byte) (Machine, error) {
 		for k, name := range []string{"size", "line"} {
 			v := sizes[i][k]
 			if v != math.Trunc(v) || v < 0 || v > MaxCache {
-				es = append(es, &FieldError{Field: fmt.Sprintf("levels[%d].%s", i, name), Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
+				es = append(es, FieldError{Field: fmt.Sprintf("levels[%d].%s", i, name), Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
 				continue
 			}
 			if k == 0 {

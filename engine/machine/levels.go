@@ -103,7 +103,7 @@ func sameLevels(a, b []Level) bool {
 func ValidateLevels(levels []Level) Errors {
 	var es Errors
 	add := func(field, format string, args ...any) {
-		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	if len(levels) > MaxLevels {
 		add("levels", "a machine has at most %d cache levels; got %d", MaxLevels, len(levels))
@@ -175,7 +175,7 @@ func ValidateLevels(levels []Level) Errors {
 func (m Machine) validateHierarchy() Errors {
 	es := ValidateLevels(m.Levels)
 	add := func(field, format string, args ...any) {
-		es = append(es, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
 	if n := len(m.Levels); n > 0 && n <= MaxLevels {
 		last := m.Levels[n-1]
