@@ -29,8 +29,11 @@ test-go:
 
 # The UI, engine and presets tests again, compiled to WebAssembly and run in
 # headless Chromium (docs/readings.md): browser storage and JS interop for real.
+# One package at a time: the runner keeps an Example's output in a host file
+# named after the Example, and packages with Examples of the same name (each
+# model's ExampleParseScenario) would race for it.
 test-wasm: $(WASMEXEC)
-	GOOS=js GOARCH=wasm $(GO) test -exec $(WASMEXEC) ./app/ ./engine/... ./presets/
+	GOOS=js GOARCH=wasm $(GO) test -p 1 -exec $(WASMEXEC) ./app/ ./engine/... ./presets/
 
 $(WASMEXEC):
 	GOBIN=$(abspath bin) $(GO) install github.com/agnivade/wasmbrowsertest@v0.11.0
