@@ -220,6 +220,11 @@ func (b *browser) downloadBy(t testing.TB, dir string, action chromedp.Action, w
 	for time.Now().Before(deadline) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".crdownload") {
+				// Chromium's name while it writes; it renames the file
+				// when done, so this path is about to disappear.
+				continue
+			}
 			p := filepath.Join(dir, e.Name())
 			if data, err := os.ReadFile(p); err == nil && strings.Contains(string(data), want) {
 				return p
