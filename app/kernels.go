@@ -282,17 +282,12 @@ func (p *kernelsPage) onOpenFile(ctx app.Context, e app.Event) {
 }
 
 func (p *kernelsPage) onSaveLinkMachine(ctx app.Context, e app.Event) {
-	if p.linkMachine == nil {
-		return
-	}
-	m, err := p.lib.saveLinked(ctx, *p.linkMachine)
-	if err != nil {
+	switch saved, err := p.lib.saveLinked(ctx, &p.linkMachine, &p.s.Machine); {
+	case err != nil:
 		p.notice = err.Error()
-		return
+	case saved:
+		p.notice = "Saved to your machines as " + p.s.Machine.Name + "."
 	}
-	p.linkMachine = nil
-	p.s.Machine = m
-	p.notice = "Saved to your machines as " + m.Name + "."
 }
 
 func contains(list []string, s string) bool {

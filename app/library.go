@@ -99,11 +99,20 @@ func (l library) linked(m machine.Machine) (machine.Machine, *machine.Machine) {
 	return m, &m
 }
 
-// saveLinked puts a machine that came in a link into the user's machines
-// and saves them; it returns the machine as saved, with its new id.
-func (l *library) saveLinked(ctx app.Context, m machine.Machine) (machine.Machine, error) {
-	m = l.put(m)
-	return m, l.save(ctx)
+// saveLinked puts the machine that came in a link (*linked, if any) into
+// the user's machines and saves them. Once saved, *into becomes the machine
+// with its new id and *linked is cleared; it reports whether a machine was
+// saved.
+func (l *library) saveLinked(ctx app.Context, linked **machine.Machine, into *machine.Machine) (bool, error) {
+	if *linked == nil {
+		return false, nil
+	}
+	m := l.put(**linked)
+	if err := l.save(ctx); err != nil {
+		return false, err
+	}
+	*linked, *into = nil, m
+	return true, nil
 }
 
 // put adds or replaces a user machine, giving it an id if it has none.

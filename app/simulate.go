@@ -281,16 +281,9 @@ func (p *simulatePage) onSubmit(ctx app.Context, e app.Event) {
 func (p *simulatePage) onCancel(ctx app.Context, e app.Event) { p.job.cancelRun() }
 
 func (p *simulatePage) onSaveLinkMachine(ctx app.Context, e app.Event) {
-	if p.linkMachine == nil {
-		return
-	}
-	m, err := p.lib.saveLinked(ctx, *p.linkMachine)
-	if err != nil {
+	if _, err := p.lib.saveLinked(ctx, &p.linkMachine, &p.s.Machine); err != nil {
 		p.linkMsgs = append(p.linkMsgs, err.Error())
-		return
 	}
-	p.linkMachine = nil
-	p.s.Machine = m
 }
 
 func (p *simulatePage) onCopy(ctx app.Context, e app.Event) {

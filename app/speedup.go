@@ -207,14 +207,7 @@ func (p *speedupPage) setData(id string) {
 	}
 	d := defaultsFor(p.data, p.tbl)
 	p.yCol = d.Y
-	p.nCol = guessColumn(p.tbl, []string{"N", "n", "size"}, false)
-	p.pCol = guessColumn(p.tbl, []string{"P", "p", "procs", "processors", "threads"}, false)
-	if p.nCol == p.yCol {
-		p.nCol = ""
-	}
-	if p.pCol == p.yCol {
-		p.pCol = ""
-	}
+	p.nCol, p.pCol = speedup.Columns(p.tbl, p.yCol)
 	if d.N == "" && p.nCol != "" {
 		if ns, ok := p.tbl.Column(p.nCol); ok && len(ns) > 0 {
 			d.N = units.FormatCount(int64(maxOf(ns)))
