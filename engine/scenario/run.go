@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memwall/engine/field"
 	"memwall/engine/link"
 	"memwall/engine/sim"
 	"memwall/internal/strictjson"
@@ -122,18 +123,10 @@ func ParseRunJSON(data []byte) (Run, error) {
 	}
 	var ps Problems
 	if err := r.Scenario.Validate(); err != nil {
-		ps = append(ps, machineOrProblems(err)...)
+		ps = append(ps, field.From(err, "scenario")...)
 	}
 	if _, err := sim.ParsePredictor(r.Predictor); err != nil {
 		ps = append(ps, Problem{Field: "predictor", Msg: `the branch predictor is "majority" or "2bit"`})
 	}
 	return r, ps.Err()
-}
-
-func machineOrProblems(err error) Problems {
-	var ps Problems
-	if errors.As(err, &ps) {
-		return ps
-	}
-	return Problems{{Field: "scenario", Msg: err.Error()}}
 }
