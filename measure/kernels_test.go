@@ -25,6 +25,14 @@ func randomPerm(n int, seed uint64) []uint32 {
 	return p
 }
 
+func junk(n int) []uint32 {
+	w := make([]uint32, n)
+	for i := range w {
+		w[i] = uint32(i * 2654435761)
+	}
+	return w
+}
+
 // The oracle for every sort is slices.Sort on a copy.
 func TestSorts(t *testing.T) {
 	sorts := []struct {
@@ -38,6 +46,12 @@ func TestSorts(t *testing.T) {
 		{"bucket-count", func(a []uint32, kb int) { BucketSortCount(a, kb, 6) }},
 		{"radix", func(a []uint32, kb int) { RadixSort(a, kb, 6) }},
 		{"radix-count", func(a []uint32, kb int) { RadixSortCount(a, kb, 6) }},
+		// The same sorts in a work array given once (filled with junk, as
+		// a reused array is).
+		{"bucket in work", func(a []uint32, kb int) { BucketSortIn(a, junk(SortWork(len(a), 6)), kb, 6) }},
+		{"bucket-count in work", func(a []uint32, kb int) { BucketSortCountIn(a, junk(SortWork(len(a), 6)), kb, 6) }},
+		{"radix in work", func(a []uint32, kb int) { RadixSortIn(a, junk(SortWork(len(a), 6)), kb, 6) }},
+		{"radix-count in work", func(a []uint32, kb int) { RadixSortCountIn(a, junk(SortWork(len(a), 6)), kb, 6) }},
 	}
 	inputs := []struct {
 		name  string
