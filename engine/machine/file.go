@@ -34,6 +34,7 @@ type fileMachine struct {
 	Levels      []fileLevel        `json:"levels"`
 	MemLatency  json.RawMessage    `json:"mem_latency"`
 	ComputeRate json.RawMessage    `json:"compute_rate"`
+	CoreRates   map[string]float64 `json:"core_rates"`
 	Spread      map[string]float64 `json:"spread"`
 	Notes       map[string]string  `json:"notes"`
 }
@@ -46,6 +47,8 @@ type fileLevel struct {
 	Line  json.RawMessage `json:"line"`
 	Beta1 json.RawMessage `json:"beta1"`
 	Beta2 json.RawMessage `json:"beta2"`
+	// Latency is optional.
+	Latency json.RawMessage `json:"latency"`
 }
 
 // isAbsent is a missing optional quantity: no key, or null.
@@ -91,6 +94,12 @@ func ParseJSON(data []byte) (Machine, error) {
 	if !isAbsent(f.ComputeRate) {
 		field("compute_rate", f.ComputeRate, units.ParseNumber, &m.ComputeRate)
 	}
+	if len(f.CoreRates) > 0 {
+		m.CoreRates = make(map[string]float64, len(f.CoreRates))
+		for k, v := range f.CoreRates {
+			m.CoreRates[k] = v
+		}
+	}
 	sizes := make([][2]float64, len(f.Levels))
 	if len(f.Levels) > 0 {
 		m.Levels = make([]Level, len(f.Levels))
@@ -103,6 +112,9 @@ func ParseJSON(data []byte) (Machine, error) {
 		field(at+".line", l.Line, size, &sizes[i][1])
 		field(at+".beta1", l.Beta1, units.ParseBandwidth, &m.Levels[i].Beta1)
 		field(at+".beta2", l.Beta2, units.ParseBandwidth, &m.Levels[i].Beta2)
+		if !isAbsent(l.Latency) {
+			field(at+".latency", l.Latency, units.ParseDuration, &m.Levels[i].Latency)
+		}
 	}
 	if len(es) > 0 {
 		return Machine{}, es

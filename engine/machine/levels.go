@@ -3,6 +3,7 @@ package machine
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"memwall/engine/units"
@@ -14,13 +15,24 @@ import (
 // Beta1 and Beta2 are the bandwidths of filling this level from the level
 // below it (the next level, or memory for the last one): Beta1 for a line
 // that continues a sequential stream, Beta2 for a line from a random place.
-// For the last level they are the machine's β1 and β2.
+// A line fill costs Line/Beta on top of what a hit in this level costs, so
+// an independent random read that misses levels 0..k−1 costs the sum of
+// their Line/Beta2 more than an L1 hit; calibration measures them that way,
+// as the steps between the plateaus of the throughput curves. The last
+// level's bandwidths are therefore a little above the machine's β1 and β2,
+// which the paper defines as the whole cost of a line from memory.
+//
+// Latency, when positive, is the load-to-use latency of a load that hits
+// this level and whose address came from the load before it (a pointer
+// chase); the hierarchy model charges dependent misses the step from one
+// level's latency to the next (to Machine.MemLatency after the last).
 type Level struct {
-	Name  string  `json:"name"`
-	Size  int64   `json:"size"`
-	Line  int64   `json:"line"`
-	Beta1 float64 `json:"beta1"`
-	Beta2 float64 `json:"beta2"`
+	Name    string  `json:"name"`
+	Size    int64   `json:"size"`
+	Line    int64   `json:"line"`
+	Beta1   float64 `json:"beta1"`
+	Beta2   float64 `json:"beta2"`
+	Latency float64 `json:"latency,omitempty"`
 }
 
 // Lines is the number of lines of the level, Size/Line.
@@ -54,8 +66,8 @@ const SingleLevelName = "cache"
 // Hierarchy is the machine's cache levels, L1 first: a copy of Levels, or,
 // for a machine without Levels (the MBRAM paper's six numbers), the one
 // level of size C and line B filled from memory at β1 and β2. Either way
-// the last level is the machine's C, B, β1 and β2 (Validate holds a
-// machine with Levels to that).
+// the last level has the machine's C and B (Validate holds a machine with
+// Levels to that).
 func (m Machine) Hierarchy() []Level {
 	if len(m.Levels) > 0 {
 		return append([]Level(nil), m.Levels...)
@@ -63,10 +75,12 @@ func (m Machine) Hierarchy() []Level {
 	return []Level{{Name: SingleLevelName, Size: m.C, Line: m.B, Beta1: m.Beta1, Beta2: m.Beta2}}
 }
 
-// WithLevels is m with the hierarchy levels (copied) and with C, B, β1 and
-// β2 taken from the last level, so that the paper's model and the
-// hierarchy model see the same largest cache and the same memory. No
-// levels gives the six-number machine, with C, B, β1 and β2 unchanged.
+// WithLevels is m with the hierarchy levels (copied) and with C and B taken
+// from the last level, so that the paper's model and the hierarchy model
+// see the same largest cache; β1 and β2 are taken from the last level only
+// when m has none (they are the paper's whole cost of a line from memory,
+// the levels' the step above the last cache). No levels gives the
+// six-number machine, with C, B, β1 and β2 unchanged.
 func (m Machine) WithLevels(levels []Level) Machine {
 	if len(levels) == 0 {
 		m.Levels = nil
@@ -74,7 +88,10 @@ func (m Machine) WithLevels(levels []Level) Machine {
 	}
 	m.Levels = append([]Level(nil), levels...)
 	last := levels[len(levels)-1]
-	m.C, m.B, m.Beta1, m.Beta2 = last.Size, last.Line, last.Beta1, last.Beta2
+	m.C, m.B = last.Size, last.Line
+	if m.Beta1 == 0 && m.Beta2 == 0 {
+		m.Beta1, m.Beta2 = last.Beta1, last.Beta2
+	}
 	return m
 }
 
@@ -84,7 +101,7 @@ func sameLevels(a, b []Level) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Size != b[i].Size || a[i].Line != b[i].Line || a[i].Beta1 != b[i].Beta1 || a[i].Beta2 != b[i].Beta2 {
+		if a[i].Size != b[i].Size || a[i].Line != b[i].Line || a[i].Beta1 != b[i].Beta1 || a[i].Beta2 != b[i].Beta2 || a[i].Latency != b[i].Latency {
 			return false
 		}
 	}
@@ -148,6 +165,9 @@ func ValidateLevels(levels []Level) Errors {
 		if !b2OK {
 			add(at+".beta2", "random fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 50 GB/s); got %s", fmtBW(l.Beta2))
 		}
+		if math.IsNaN(l.Latency) || l.Latency < 0 || l.Latency > MaxMemLatency {
+			add(at+".latency", "a level's latency must be 0 (not given) or up to 10 µs (e.g. 4 ns); got %s", fmtTime(l.Latency))
+		}
 		if b1OK && b2OK && l.Beta2 > l.Beta1 {
 			add(at+".beta2", "random fill bandwidth (%s) must not exceed the level's sequential fill bandwidth beta1 (%s)", fmtBW(l.Beta2), fmtBW(l.Beta1))
 		}
@@ -170,7 +190,7 @@ func ValidateLevels(levels []Level) Errors {
 }
 
 // validateHierarchy adds the errors of the hierarchy fields of m: the
-// levels, the last level's agreement with C, B, β1 and β2, the memory
+// levels, the last level's agreement with C and B, the memory
 // latency and the compute rate.
 func (m Machine) validateHierarchy() Errors {
 	es := ValidateLevels(m.Levels)
@@ -186,12 +206,6 @@ func (m Machine) validateHierarchy() Errors {
 		if last.Line != m.B && es.Field(at+".line") == "" {
 			add(at+".line", "the last level is the machine's cache: its line must equal line (%s); got %s", units.FormatSize(m.B), units.FormatSize(last.Line))
 		}
-		if last.Beta1 != m.Beta1 && es.Field(at+".beta1") == "" {
-			add(at+".beta1", "the last level is filled from memory: its beta1 must equal the machine's beta1 (%s); got %s", fmtBW(m.Beta1), fmtBW(last.Beta1))
-		}
-		if last.Beta2 != m.Beta2 && es.Field(at+".beta2") == "" {
-			add(at+".beta2", "the last level is filled from memory: its beta2 must equal the machine's beta2 (%s); got %s", fmtBW(m.Beta2), fmtBW(last.Beta2))
-		}
 	}
 	if math.IsNaN(m.MemLatency) || m.MemLatency < 0 || m.MemLatency > MaxMemLatency {
 		add("mem_latency", "memory latency must be 0 (not given) or up to 10 µs (e.g. 80 ns); got %s", fmtTime(m.MemLatency))
@@ -199,5 +213,42 @@ func (m Machine) validateHierarchy() Errors {
 	if r := m.ComputeRate; math.IsNaN(r) || r != 0 && (r < MinComputeRate || r > MaxComputeRate) {
 		add("compute_rate", "compute rate must be 0 (not given) or from 1000 to 10^15 operations per second (e.g. 3e9); got %g", r)
 	}
+	if len(m.CoreRates) > MaxCoreRates {
+		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))
+		return es
+	}
+	for _, k := range sortedKeys(m.CoreRates) {
+		r := m.CoreRates[k]
+		switch {
+		case k == "" || len(k) > MaxLevelName || strings.IndexFunc(k, isControl) >= 0:
+			add("core_rates", "a kernel id must be 1 to %d printable bytes; got %q", MaxLevelName, k)
+		case math.IsNaN(r) || r < MinComputeRate || r > MaxComputeRate:
+			add("core_rates."+k, "a kernel's rate must be from 1000 to 10^15 operations per second (e.g. 2e10); got %g", r)
+		}
+	}
 	return es
+}
+
+// MaxCoreRates bounds the kernels of CoreRates.
+const MaxCoreRates = 64
+
+func sortedKeys(m map[string]float64) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func sameRates(a, b map[string]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }

@@ -56,6 +56,15 @@ func TestWithLevels(t *testing.T) {
 	if m.SameParameters(m.WithLevels(nil)) {
 		t.Error("SameParameters ignores the levels")
 	}
+	// The paper's β1 and β2 are the whole cost of a line from memory and
+	// stay the machine's own once set; only C and B follow the last level.
+	kept := Machine{Name: "k", Beta1: 9e9, Beta2: 3e9, Mu1: 2, M: 5e-9}.WithLevels(threeLevels)
+	if kept.Beta1 != 9e9 || kept.Beta2 != 3e9 || kept.C != 32<<20 {
+		t.Errorf("WithLevels replaced the machine's own bandwidths: %+v", kept)
+	}
+	if err := kept.Validate(); err != nil {
+		t.Errorf("last level's bandwidths above the paper's β1, β2 rejected: %v", err)
+	}
 	o := m
 	o.Levels = append([]Level(nil), m.Levels...)
 	o.Levels[1].Name = "mid"
@@ -95,8 +104,7 @@ func TestValidateLevelsRules(t *testing.T) {
 		{"beta2 above beta1", func(m *Machine) { m.Levels[1].Beta2 = 150e9 }, "levels[1].beta2: random fill bandwidth (150 GB/s) must not exceed the level's sequential fill bandwidth beta1 (100 GB/s)"},
 		{"last size", func(m *Machine) { m.C = 16 << 20 }, "levels[2].size: the last level is the machine's cache: its size must equal cache (16 MiB); got 32 MiB"},
 		{"last line", func(m *Machine) { m.B = 128 }, "levels[2].line: the last level is the machine's cache: its line must equal line (128 B); got 64 B"},
-		{"last beta1", func(m *Machine) { m.Beta1 = 10e9 }, "levels[2].beta1: the last level is filled from memory: its beta1 must equal the machine's beta1 (10 GB/s); got 20 GB/s"},
-		{"last beta2", func(m *Machine) { m.Beta2 = 4e9 }, "levels[2].beta2: the last level is filled from memory: its beta2 must equal the machine's beta2 (4 GB/s); got 8 GB/s"},
+		{"negative level latency", func(m *Machine) { m.Levels[1].Latency = -2e-9 }, "levels[1].latency: a level's latency must be 0 (not given) or up to 10 µs (e.g. 4 ns); got -2 ns"},
 		{"too many", func(m *Machine) { m.Levels = make([]Level, 9) }, "levels: a machine has at most 8 cache levels; got 9"},
 		{"negative latency", func(m *Machine) { m.MemLatency = -1e-9 }, "mem_latency: memory latency must be 0 (not given) or up to 10 µs (e.g. 80 ns); got -1 ns"},
 		{"huge latency", func(m *Machine) { m.MemLatency = 1e-3 }, "mem_latency: memory latency must be 0 (not given) or up to 10 µs (e.g. 80 ns); got 1 ms"},

@@ -28,8 +28,8 @@ type Machine struct {
 	// Levels is the cache hierarchy, L1 first, for the hierarchy model
 	// (engine/hier). A machine without levels is the paper's machine, one
 	// cache level (C, B) filled from memory at β1 and β2; with levels, the
-	// last one must be that cache: its size, line and bandwidths are C, B,
-	// β1 and β2 (see Hierarchy and WithLevels).
+	// last one must be that cache: its size and line are C and B (see
+	// Hierarchy and WithLevels).
 	Levels []Level `json:"levels,omitempty"`
 	// MemLatency is the load-to-use latency of memory in seconds: what a
 	// dependent access (one whose address comes from a chain of loads)
@@ -38,6 +38,14 @@ type Machine struct {
 	// ComputeRate is the simple operations per second of the core for
 	// work other than memory traffic. 0 means not given.
 	ComputeRate float64 `json:"compute_rate,omitempty"`
+	// CoreRates, when given, are per kernel (by id) the operations per
+	// second of its own loop when its data sit in the first level:
+	// calibration measures them, as Kerncraft's in-core model analyses a
+	// loop's instructions, because the rate of simple operations differs
+	// several-fold between a loop of independent loads and one held up
+	// by a division or a bumped counter. The hierarchy model uses a
+	// kernel's own rate when the machine has it, else ComputeRate.
+	CoreRates map[string]float64 `json:"core_rates,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -60,7 +68,8 @@ func (m Machine) Mu2() int64 {
 // sources and the names of their levels.
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
-		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate
+		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate &&
+		sameRates(m.CoreRates, o.CoreRates)
 }
 
 // Accepted ranges. They are wide enough for any real machine from the
