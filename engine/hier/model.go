@@ -1,0 +1,497 @@
+package hier
+
+import (
+	"fmt"
+	"math"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+)
+
+// The hierarchy model: the MBRAM paper's closed forms, derived again level by
+// level (docs/hierarchy.md). A kernel's time is
+//
+//	T = ops/R + mispredictions·m + Σ_i (seq_i·B_i/β1,i + rand_i·B_i/β2,i + dep_i·d_i)
+//
+// with R the compute rate, seq_i, rand_i and dep_i the lines level i moves
+// (fills from the level below and write-backs to it) that continue a
+// stream, come from a random place, or come from a random place at an
+// address that depended on the load before, and d_i the part of the
+// latency step from level i to the next that such a load waits for.
+
+// Streams is how many sequential streams at once a level keeps as
+// streams: a pass that writes into more buckets than this has its lines
+// charged as random (the MBRAM paper's Model Rule 8 bounds the streams by the
+// cache's lines; hardware prefetchers track far fewer, 16 to 32 on
+// current cores, and the smaller bound is the one that binds).
+const Streams = 16
+
+// DivOps is what one integer division counts in operations: a 64-bit
+// division occupies the divider for some six to forty cycles on current
+// cores (vendor optimisation manuals), in which the core would otherwise
+// retire four or more simple operations a cycle; the two-pass permutation
+// product divides twice per element.
+const DivOps = 32
+
+// SpeculationHit is the chance that a dependent load was already issued
+// on a predicted branch when its turn comes: a walk that goes left or
+// right on a comparison of random keys is guessed right half the time
+// (the MBRAM paper's Model Rule 3), so it waits, on average, for half of each
+// latency step.
+const SpeculationHit = 0.5
+
+// Traffic is the lines one level moves in a run, by kind.
+type Traffic struct {
+	Seq  float64 `json:"sequential"`
+	Rand float64 `json:"random"`
+	Dep  float64 `json:"dependent"`
+}
+
+func (t *Traffic) add(o Traffic) { t.Seq += o.Seq; t.Rand += o.Rand; t.Dep += o.Dep }
+
+// Work is what a kernel does besides moving lines.
+type Work struct {
+	Ops         float64 `json:"ops"`
+	Mispredicts float64 `json:"mispredictions"`
+}
+
+// LevelEstimate is one level's share of a prediction.
+type LevelEstimate struct {
+	Level   machine.Level `json:"level"`
+	Traffic Traffic       `json:"traffic"`
+	Seconds float64       `json:"seconds"`
+	// Warm says the kernel's data fit in the level, so a repeated run
+	// moves no lines into it.
+	Warm bool `json:"warm"`
+}
+
+// Estimate is the hierarchy model's prediction of one kernel.
+type Estimate struct {
+	Kernel      string          `json:"kernel"`
+	Work        Work            `json:"work"`
+	Compute     float64         `json:"compute_seconds"`
+	Branch      float64         `json:"branch_seconds"`
+	Levels      []LevelEstimate `json:"levels"`
+	Seconds     float64         `json:"seconds"`
+	Footprint   int64           `json:"footprint_bytes"`
+	NoCompute   bool            `json:"no_compute_rate,omitempty"`
+	Description string          `json:"description"`
+}
+
+// Model predicts kernelID's time for workload p on m by the hierarchy
+// model. A machine without levels is one level (machine.Hierarchy); a
+// machine without a compute rate is charged no compute time, which the
+// Estimate says.
+func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error) {
+	k, ok := mbram.Lookup(kernelID)
+	if !ok {
+		return Estimate{}, mbram.ErrUnknownKernel(kernelID)
+	}
+	if err := k.Check(p); err != nil {
+		return Estimate{}, err
+	}
+	if err := m.Validate(); err != nil {
+		return Estimate{}, err
+	}
+	levels := m.Hierarchy()
+	kw, ok := kernelForms[kernelID]
+	if !ok {
+		return Estimate{}, mbram.ErrUnknownKernel(kernelID)
+	}
+	e := Estimate{Kernel: kernelID, Description: kw.describe}
+	w := shape{n: float64(p.N), w: float64(p.W), b: float64(p.Buckets), c: float64(m.C), m: m}
+	e.Work = kw.work(w)
+	footprint := kw.footprint(w)
+	e.Footprint = int64(math.Min(footprint, math.MaxInt64/2))
+	if r := RateFor(m, kernelID); r > 0 {
+		e.Compute = e.Work.Ops / r
+	} else {
+		e.NoCompute = true
+	}
+	e.Branch = e.Work.Mispredicts * m.M
+	e.Seconds = e.Compute + e.Branch
+	for i, l := range levels {
+		le := LevelEstimate{Level: l}
+		if footprint <= float64(l.Size) {
+			le.Warm = true
+		} else {
+			le.Traffic = kw.traffic(w, lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())})
+		}
+		le.Seconds = levelSeconds(l, le.Traffic, nextLatency(m, levels, i))
+		e.Seconds += le.Seconds
+		e.Levels = append(e.Levels, le)
+	}
+	if math.IsNaN(e.Seconds) || math.IsInf(e.Seconds, 0) || e.Seconds < 0 {
+		return Estimate{}, fmt.Errorf("%s: the hierarchy model gave %g s for n = %d; the workload is outside what it covers", kernelID, e.Seconds, p.N)
+	}
+	return e, nil
+}
+
+// RateFor is the operations per second the model charges kernelID's work
+// at on m: the kernel's own core rate when calibration measured it, else
+// the machine's compute rate (0 when neither is given).
+func RateFor(m machine.Machine, kernelID string) float64 {
+	if r := m.CoreRates[kernelID]; r > 0 {
+		return r
+	}
+	return m.ComputeRate
+}
+
+// nextLatency is the latency of the level below level i (memory's after
+// the last), 0 when not given.
+func nextLatency(m machine.Machine, levels []machine.Level, i int) float64 {
+	if i+1 < len(levels) {
+		return levels[i+1].Latency
+	}
+	return m.MemLatency
+}
+
+// levelSeconds charges one level's lines. A dependent line waits for the
+// latency step below the level, less what speculation hides; without
+// both latencies it is charged as a random line.
+func levelSeconds(l machine.Level, t Traffic, next float64) float64 {
+	b := float64(l.Line)
+	dep := b / l.Beta2
+	if l.Latency > 0 && next > l.Latency {
+		dep = (1 - SpeculationHit) * (next - l.Latency)
+	}
+	return t.Seq*b/l.Beta1 + t.Rand*b/l.Beta2 + t.Dep*dep
+}
+
+// shape is a workload as the forms read it: n elements (the dimension for
+// matmul) of w bytes, b buckets, and the machine (for C, which sizes the
+// two-pass product's blocks).
+type shape struct {
+	n, w, b, c float64
+	m          machine.Machine
+}
+
+// lvl is one level as the forms read it: bytes, line bytes, lines.
+type lvl struct{ size, line, lines float64 }
+
+type kernelForm struct {
+	describe  string
+	footprint func(s shape) float64
+	work      func(s shape) Work
+	traffic   func(s shape, l lvl) Traffic
+}
+
+var kernelForms = map[string]kernelForm{
+	"perm": {
+		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached (docs/hierarchy.md)",
+		footprint: func(s shape) float64 { return 3 * s.n * s.w },
+		// Per element: load X[i], load Y[X[i]], store Z[i], and the
+		// loop's increment, compare and branch.
+		work:    func(s shape) Work { return Work{Ops: 6 * s.n} },
+		traffic: permTraffic,
+	},
+	"perm-twopass": {
+		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large",
+		footprint: func(s shape) float64 { return 4 * s.n * s.w },
+		// Phase I and III: load, divide, load and bump the block's
+		// pointer, load or store, loop (8 ops and a division each);
+		// phase II: load D, load Y, store D, loop (6).
+		work:    func(s shape) Work { return Work{Ops: (8 + DivOps + 6 + 8 + DivOps) * s.n} },
+		traffic: twoPassTraffic,
+	},
+	"matmul": {
+		describe:  "per level: Q's column lines stay while a row is swept when n lines and a row fit, else every access to Q misses (the MBRAM paper's regimes (1) and (2))",
+		footprint: func(s shape) float64 { return 3 * s.n * s.n * s.w },
+		// Per inner step: load P, load Q, multiply, add, advance k by n,
+		// and the loop's increment, compare and branch.
+		work:    func(s shape) Work { return Work{Ops: 8 * s.n * s.n * s.n} },
+		traffic: matmulTraffic,
+	},
+	"quicksort": {
+		describe:  "log2 N balanced partition levels; those whose subarrays exceed a level stream through it (the MBRAM paper App. a, per level)",
+		footprint: func(s shape) float64 { return s.n * s.w },
+		// Per element and level: load, compare, branch, advance (4), a
+		// share of the swaps (2 loads and 2 stores for a quarter of the
+		// elements: 1), the loop's bounds (2).
+		work:    func(s shape) Work { l := lg(s.n); return Work{Ops: 7 * s.n * l, Mispredicts: s.n / 2 * l} },
+		traffic: quicksortTraffic,
+	},
+	"mergesort": {
+		describe:  "log2 N merge levels, three streams each (two runs in, one out); those whose runs exceed a level stream through it (the MBRAM paper App. b, per level)",
+		footprint: func(s shape) float64 { return 2 * s.n * s.w },
+		// Per element and level: two loads, compare, branch, store, two
+		// advances, loop test, and the copy into the other array (10).
+		work:    func(s shape) Work { l := lg(s.n); return Work{Ops: 10 * s.n * l, Mispredicts: s.n / 2 * l} },
+		traffic: mergesortTraffic,
+	},
+	"heapsort": {
+		describe:  "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line (the MBRAM paper App. c, per level)",
+		footprint: func(s shape) float64 { return s.n * s.w },
+		work:      heapWork,
+		traffic:   heapTraffic,
+	},
+	"bucket": {
+		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, its b write streams random when b > 16",
+		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
+		// Per element and pass: shift, mask, load the bucket's length,
+		// compare with its capacity, index, store, store the length,
+		// loop (11), and a copy step at the end (3).
+		work:    func(s shape) Work { return Work{Ops: (11*digits(s) + 3 + leafOps) * s.n} },
+		traffic: bucketTraffic(false),
+	},
+	"bucket-count": {
+		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, its b write streams random when b > 16",
+		footprint: func(s shape) float64 { return 2 * s.n * s.w },
+		// Counting: load, shift, mask, increment a count, loop (6);
+		// distribution: load, shift, mask, load the position, store,
+		// bump the position, loop (8).
+		work:    func(s shape) Work { return Work{Ops: (14*digits(s) + leafOps) * s.n} },
+		traffic: bucketTraffic(true),
+	},
+	"radix": {
+		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
+		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
+		work:      func(s shape) Work { return Work{Ops: (11*digits(s) + 3) * s.n} },
+		traffic:   radixTraffic(false),
+	},
+	"radix-count": {
+		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
+		footprint: func(s shape) float64 { return 2 * s.n * s.w },
+		work:      func(s shape) Work { return Work{Ops: 14 * digits(s) * s.n} },
+		traffic:   radixTraffic(true),
+	},
+}
+
+// leafOps is the per-element cost of the calls at the bottom of a
+// most-significant-digit bucket sort: its buckets multiply by b per
+// digit until there are as many as keys (2^keybits ≥ N), so it ends in
+// about N calls on one key or none, each a call, a length test and a
+// return.
+const leafOps = 20
+
+func lg(x float64) float64 { return math.Log2(math.Max(x, 1)) }
+
+// digits is ⌈log_b N⌉, at least 1.
+func digits(s shape) float64 {
+	d := math.Ceil(math.Log(math.Max(s.n, 2))/math.Log(s.b) - 1e-9)
+	return math.Max(d, 1)
+}
+
+// lines is the lines of a level that bytes span.
+func (l lvl) of(bytes float64) float64 { return bytes / l.line }
+
+// stream is a pass that reads r bytes and writes wr bytes in streams: the
+// read lines are filled, the written ones filled (write-allocate) and
+// written back.
+func (l lvl) stream(r, wr float64) Traffic {
+	return Traffic{Seq: l.of(r) + 2*l.of(wr)}
+}
+
+func permTraffic(s shape, l lvl) Traffic {
+	// The bandwidths are placeholders: only the counts are used.
+	cfg := Config{Levels: []machine.Level{{Name: "L", Size: int64(l.size), Line: int64(l.line), Beta1: 1e9, Beta2: 1e9}}}
+	w := int64(s.w)
+	if w&(w-1) != 0 || w > int64(l.line) {
+		// Words of a line or more: every read of Y is its own line.
+		m := l.of(s.n * s.w)
+		return Traffic{Seq: 3 * m, Rand: s.n * math.Ceil(s.w/l.line)}
+	}
+	pl, _, err := PermProduct(cfg, int64(s.n), w)
+	if err != nil || len(pl) == 0 {
+		m := l.of(s.n * s.w)
+		return Traffic{Seq: 3 * m, Rand: s.n}
+	}
+	p := pl[0]
+	return Traffic{Seq: p.SeqFills + p.SeqWritebacks, Rand: p.RandFills + p.Writebacks - p.SeqWritebacks}
+}
+
+func twoPassTraffic(s shape, l lvl) Traffic {
+	m := l.of(s.n * s.w)
+	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
+	blocks := math.Ceil(s.n / blockLen)
+	var t Traffic
+	// X read twice, Z filled and written back, D read twice: streams.
+	t.Seq += 2*m + 2*m + 2*m
+	// D written in phase I and read in phase III through one stream per
+	// block, and written back twice (phases I and II).
+	dStreams := 2*m + 2*m
+	if blocks+1 > Streams {
+		t.Rand += dStreams
+	} else {
+		t.Seq += dStreams
+	}
+	// Phase II reads Y within a block: Y's lines come in once where a
+	// block's share of Y fits (with the D stream beside it), else each
+	// read hits with the chance that its line is held.
+	seg := blockLen * s.w
+	f := math.Min(1, l.size/seg)
+	t.Rand += f*m + (1-f)*s.n
+	return t
+}
+
+func matmulTraffic(s shape, l lvl) Traffic {
+	n, w := s.n, s.w
+	rowLines := math.Ceil(n * w / l.line)
+	var t Traffic
+	// P is read a row at a time, R written once: streams.
+	t.Seq += l.of(n*n*w) + 2*l.of(n*n*w)
+	switch {
+	case n*n*w+2*n*w <= l.size:
+		// Q fits beside a row of P and of R: it comes in once.
+		t.Seq += l.of(n * n * w)
+	case n+rowLines <= l.lines:
+		// Regime (1): a strip of columns (n lines) stays while the row is
+		// swept; every line of Q comes in once per row of P.
+		t.Rand += n * l.of(n*n*w)
+	default:
+		// Regime (2): every access to Q misses.
+		t.Rand += n * n * n
+	}
+	return t
+}
+
+// passesAbove is the recursion levels whose subproblems of fp(N) bytes,
+// halving each level, exceed the level, plus the one that reads the
+// first subproblem that fits: log2(fp/S) + 1 (the MBRAM paper App. a).
+func passesAbove(fp float64, l lvl) float64 {
+	if fp <= l.size {
+		return 0
+	}
+	return math.Log2(fp/l.size) + 1
+}
+
+func quicksortTraffic(s shape, l lvl) Traffic {
+	nw := s.n * s.w
+	// Each pass reads every line and writes back the swapped ones
+	// (nearly all: a line of 16 keys escapes a swap with chance
+	// (5/6)^16 ≈ 5 %).
+	p := passesAbove(nw, l)
+	return Traffic{Seq: 2 * l.of(nw) * p}
+}
+
+func mergesortTraffic(s shape, l lvl) Traffic {
+	nw := s.n * s.w
+	// A merge level reads N keys and writes N into the other array; the
+	// copy before the first level is one more such pass.
+	p := passesAbove(2*nw, l) + 1
+	return Traffic{Seq: 3 * l.of(nw) * p}
+}
+
+// heapSteps is the steps of the walks down the heap: N − 1 walks from
+// the root to near the bottom (log2 N − 1 steps) and the build, about one
+// step per element.
+func heapSteps(s shape) float64 { return s.n*math.Max(lg(s.n)-1, 0) + s.n }
+
+func heapWork(s shape) Work {
+	st := heapSteps(s)
+	// Per step: two loads of the children, compare them, pick one,
+	// compare with the value, store it up, loop (12). The choice of the
+	// child is a coin toss (half mispredicted); the stop test fails
+	// until the walk ends, once per walk.
+	return Work{Ops: 12 * st, Mispredicts: st/2 + s.n}
+}
+
+func heapTraffic(s shape, l lvl) Traffic {
+	// The top log2(S/w) levels of the heap fill the level and stay
+	// (each is touched by every walk); each deeper step of a walk loads
+	// its children's line, at an address that depended on the step
+	// before, and leaves the parent's line dirty.
+	cached := math.Log2(l.size / s.w)
+	miss := math.Max(0, math.Min(lg(s.n), lg(s.n)-cached))
+	return Traffic{Dep: s.n * miss, Rand: s.n * miss}
+}
+
+// scatter is a distribution pass of n keys over a level: read the source
+// in a stream, write b streams (filled and written back), random when b
+// exceeds Streams.
+func scatter(s shape, l lvl, n float64) Traffic {
+	m := l.of(n * s.w)
+	t := Traffic{Seq: m}
+	if s.b+1 > Streams {
+		t.Rand += 2 * m
+	} else {
+		t.Seq += 2 * m
+	}
+	return t
+}
+
+func bucketTraffic(counting bool) func(shape, lvl) Traffic {
+	return func(s shape, l lvl) Traffic {
+		var t Traffic
+		d := digits(s)
+		fp := 3.5 * s.w
+		if counting {
+			fp = 2 * s.w
+		}
+		// Pass j works on subproblems of N/b^j keys; it streams through
+		// the level while they do not fit.
+		for j := 0.0; j < d; j++ {
+			sub := s.n / math.Pow(s.b, j)
+			if fp*sub <= l.size && j > 0 {
+				break
+			}
+			if counting {
+				t.Seq += l.of(s.n * s.w)
+			}
+			t.add(scatter(s, l, s.n))
+		}
+		if !counting {
+			t.add(l.stream(s.n*s.w, s.n*s.w)) // the last buckets copied back
+		}
+		return t
+	}
+}
+
+func radixTraffic(counting bool) func(shape, lvl) Traffic {
+	return func(s shape, l lvl) Traffic {
+		var t Traffic
+		d := digits(s)
+		for j := 0.0; j < d; j++ {
+			if counting {
+				t.Seq += l.of(s.n * s.w)
+			}
+			t.add(scatter(s, l, s.n))
+		}
+		if !counting || int(d)%2 == 1 {
+			t.add(l.stream(s.n*s.w, s.n*s.w)) // copied back into a
+		}
+		return t
+	}
+}
+
+// Predict is Model as an MBRAM-style breakdown: compute, branches, and a
+// term per level that moves lines.
+func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdown, error) {
+	e, err := Model(m, kernelID, p)
+	if err != nil {
+		return mbram.Breakdown{}, err
+	}
+	b := mbram.Breakdown{Kernel: kernelID, Seconds: e.Seconds, Regime: e.Description,
+		NotBound: "the hierarchy model is an estimate, not a bound"}
+	if !e.NoCompute {
+		b.Terms = append(b.Terms, mbram.Term{Name: "compute", Seconds: e.Compute,
+			Formula: "ops/R = " + units.FormatCount(int64(e.Work.Ops)) + " / " + fmt.Sprintf("%.3g", RateFor(m, kernelID)) + " per s"})
+	} else {
+		b.Warnings = append(b.Warnings, "the machine has no compute rate: work other than memory traffic is not charged")
+	}
+	if e.Work.Mispredicts > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "branch mispredictions", Seconds: e.Branch,
+			Formula: "mispredictions·m = " + units.FormatCount(int64(e.Work.Mispredicts)) + "·" + units.FormatSeconds(m.M)})
+	}
+	levels := m.Hierarchy()
+	for i, le := range e.Levels {
+		below := "memory"
+		if i+1 < len(levels) {
+			below = levels[i+1].Name
+		}
+		name := le.Level.Name + " ← " + below
+		if le.Warm {
+			b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: 0,
+				Formula: "the data (" + units.FormatSize(e.Footprint) + ") fit in " + le.Level.Name + " (" + units.FormatSize(le.Level.Size) + "): no lines move"})
+			continue
+		}
+		t := le.Traffic
+		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds,
+			Formula: fmt.Sprintf("lines: %s sequential at %s, %s random at %s, %s dependent",
+				units.FormatCount(int64(t.Seq)), units.FormatBandwidth(le.Level.Beta1),
+				units.FormatCount(int64(t.Rand)), units.FormatBandwidth(le.Level.Beta2),
+				units.FormatCount(int64(t.Dep)))})
+	}
+	return b, nil
+}

@@ -1,0 +1,105 @@
+package hier
+
+import (
+	"math"
+	"testing"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+)
+
+// twoLevels is a small hierarchy with round numbers for hand calculations:
+// a 32 KiB L1 and a 1 MiB L2 of 64-byte lines, latencies 1, 4 and 100 ns.
+func twoLevels() machine.Machine {
+	m := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 100e-9, ComputeRate: 1e10}
+	return m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 128e9, Beta2: 64e9, Latency: 1e-9},
+		{Name: "L2", Size: 1 << 20, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 4e-9},
+	})
+}
+
+func TestModelHandCalculations(t *testing.T) {
+	m := twoLevels()
+	for _, c := range []struct {
+		name   string
+		kernel string
+		n      int64
+		want   float64
+	}{
+		// Quicksort of 2^12 keys (16 KiB) fits in L1: no lines move; work
+		// 7·N·log2 N = 7·4096·12 = 344 064 ops at 1e10/s = 34.4064 µs,
+		// mispredictions (N/2)·log2 N = 24 576 at 5 ns = 122.88 µs.
+		{"quicksort in L1", "quicksort", 1 << 12, 34.4064e-6 + 122.88e-6},
+		// Quicksort of 2^16 keys (256 KiB): past L1 (32 KiB), in L2.
+		// Passes through L1: log2(256/32) + 1 = 4, each 2·4096 lines
+		// (read, write back) at 64 B / 128 GB/s = 0.5 ns: 16.384 µs.
+		// Work 7·65536·16 = 7 340 032 ops: 734.0032 µs; mispredictions
+		// 32768·16 = 524 288 at 5 ns: 2.62144 ms.
+		{"quicksort in L2", "quicksort", 1 << 16, 16.384e-6 + 734.0032e-6 + 2.62144e-3},
+		// Heapsort of 2^20 keys (4 MiB). Steps N·(20 − 1) + N = 20·N.
+		// Work 12·20·N ops = 25.165824 ms; mispredictions 10·N + N =
+		// 11·N at 5 ns = 57.67168 ms. L1 keeps log2(32 KiB/4) = 13 heap
+		// levels: 7 missed a walk, each a dependent line (half of the
+		// 4 − 1 ns step: 1.5 ns) and a write-back (64 B / 64 GB/s = 1 ns):
+		// 7·N·2.5 ns = 18.35008 ms. L2 keeps 18 levels: 2 missed, half of
+		// 100 − 4 ns = 48 ns and 64 B / 16 GB/s = 4 ns: 2·N·52 ns =
+		// 109.05190 ms.
+		{"heapsort beyond L2", "heapsort", 1 << 20, 25.165824e-3 + 57.67168e-3 + 18.35008e-3 + 109.051904e-3},
+		// Radix-count of 2^18 keys, b = 64: 3 digits; 2·N·4 B = 2 MiB
+		// passes both levels. Work 14·3·N = 11 010 048 ops: 1.1010048 ms.
+		// Per digit per level: count reads N·4/64 = 16384 lines, the
+		// distribution reads 16384 and fills and writes back 32768 random
+		// (65 streams > 16); 3 digits and a copy back (3 is odd: 16384
+		// read + 32768 written, sequential). L1: seq 3·32768 + 49152 =
+		// 147 456 at 0.5 ns, random 98 304 at 1 ns: 172.032 µs. L2: seq
+		// at 2 ns, random at 4 ns: 688.128 µs.
+		{"radix-count", "radix-count", 1 << 18, 1.1010048e-3 + 172.032e-6 + 688.128e-6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := Model(m, c.kernel, mbram.DefaultParams(c.n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(e.Seconds-c.want) > 1e-9*c.want+1e-12 {
+				t.Errorf("%s: %.9g s, want %.9g s (levels %+v)", c.kernel, e.Seconds, c.want, e.Levels)
+			}
+		})
+	}
+}
+
+// A kernel's own core rate replaces the machine's compute rate.
+func TestModelUsesCoreRate(t *testing.T) {
+	m := twoLevels()
+	base, _ := Model(m, "perm", mbram.DefaultParams(1<<10))
+	m.CoreRates = map[string]float64{"perm": 2e10}
+	fast, _ := Model(m, "perm", mbram.DefaultParams(1<<10))
+	// 6·1024 ops: 614.4 ns at 1e10/s, 307.2 ns at 2e10/s; the data fit in L1.
+	if math.Abs(base.Compute-614.4e-9) > 1e-15 || math.Abs(fast.Compute-307.2e-9) > 1e-15 {
+		t.Errorf("compute %g then %g, want 614.4 ns then 307.2 ns", base.Compute, fast.Compute)
+	}
+}
+
+// Every kernel gives a finite, positive time over a wide range of sizes,
+// on a hierarchy and on a paper machine, and bad input is an error.
+func TestModelAllKernels(t *testing.T) {
+	paper := machine.Machine{Name: "p", Beta1: 2.12e9, Beta2: 0.95e9, Mu1: 2, C: 512 << 10, B: 128, M: 7.52e-9}
+	for _, m := range []machine.Machine{twoLevels(), paper} {
+		for _, k := range mbram.Kernels() {
+			for _, n := range []int64{1, 2, 100, 1 << 16, 1 << 24, 1 << 40} {
+				if k.NIsDimension() && n > 1<<20 {
+					continue
+				}
+				e, err := Model(m, k.ID, mbram.DefaultParams(n))
+				if err != nil || !(e.Seconds >= 0) || math.IsInf(e.Seconds, 0) {
+					t.Errorf("%s n=%d: %v, %g", k.ID, n, err, e.Seconds)
+				}
+			}
+		}
+	}
+	if _, err := Model(twoLevels(), "nosuch", mbram.DefaultParams(10)); err == nil {
+		t.Error("unknown kernel accepted")
+	}
+	if _, err := Model(twoLevels(), "perm", mbram.DefaultParams(0)); err == nil {
+		t.Error("n = 0 accepted")
+	}
+}
