@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
@@ -30,18 +31,38 @@ type validateRow struct {
 	Predicted float64 `json:"predicted_seconds"`
 	Ratio     float64 `json:"ratio"`
 	Regime    string  `json:"regime,omitempty"`
+	// Class is the size class of the run (--sizes levels: l2, llc,
+	// beyond); Hier is the hierarchy model's prediction, when the
+	// machine has what it needs.
+	Class     string  `json:"class,omitempty"`
+	Hier      float64 `json:"hier_predicted_seconds,omitempty"`
+	HierRatio float64 `json:"hier_ratio,omitempty"`
+}
+
+// classSummary is the ranking of the sorts and the permutation winner
+// within one size class, by both models.
+type classSummary struct {
+	Class             string  `json:"class"`
+	SpearmanSorts     float64 `json:"spearman_sorts"`
+	SpearmanSortsHier float64 `json:"spearman_sorts_hier"`
+	PermWinner        string  `json:"perm_winner_measured"`
+	PermPredicted     string  `json:"perm_winner_predicted"`
+	PermPredictedHier string  `json:"perm_winner_predicted_hier"`
+	InBand            int     `json:"hier_in_band"`
+	Rows              int     `json:"rows"`
 }
 
 type validateReport struct {
-	Machine        string        `json:"machine"`
-	Sizes          string        `json:"sizes"`
-	Rows           []validateRow `json:"rows"`
-	SpearmanSorts  float64       `json:"spearman_sorts"`
-	PermWinner     string        `json:"perm_winner_measured"`
-	PermPredicted  string        `json:"perm_winner_predicted"`
-	PermWinnerOK   bool          `json:"perm_winner_predicted_ok"`
-	MatrixRegime2N int64         `json:"matrix_regime2_n"`
-	Note           string        `json:"note"`
+	Machine        string         `json:"machine"`
+	Sizes          string         `json:"sizes"`
+	Rows           []validateRow  `json:"rows"`
+	SpearmanSorts  float64        `json:"spearman_sorts"`
+	PermWinner     string         `json:"perm_winner_measured"`
+	PermPredicted  string         `json:"perm_winner_predicted"`
+	PermWinnerOK   bool           `json:"perm_winner_predicted_ok"`
+	MatrixRegime2N int64          `json:"matrix_regime2_n"`
+	Classes        []classSummary `json:"classes,omitempty"`
+	Note           string         `json:"note"`
 }
 
 // kernel sizes of the MBRAM paper: permutations of 2^20 points (Fig. 3), sorts of
@@ -54,7 +75,7 @@ type validateSizes struct {
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", "--machine ID|FILE.json [--sizes paper|large|small] [--reps N] [--matrix-n N] [--json]", stderr)
 	machineArg := fs.String("machine", "", "preset id or machine JSON file (e.g. one written by 'memwall calibrate')")
-	sizesArg := fs.String("sizes", "paper", "paper (the MBRAM paper's sizes, minutes), large (arrays well beyond the cache of a current machine, minutes) or small (seconds)")
+	sizesArg := fs.String("sizes", "auto", "levels (three classes from the machine's cache levels: in L2, in the last cache, 4× beyond it; the default for a machine with levels), paper (the MBRAM paper's sizes, the default otherwise), large (arrays well beyond the cache of a current machine) or small (seconds)")
 	reps := fs.Int("reps", 0, "timed repetitions per kernel, after one warm-up run (default 3 paper, 1 large, 2 small)")
 	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
 	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
@@ -64,6 +85,15 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	m, err := loadMachine(*machineArg)
 	if err != nil {
 		return fail(stderr, "validate", err)
+	}
+	if *sizesArg == "auto" {
+		*sizesArg = "paper"
+		if len(m.Levels) >= 2 {
+			*sizesArg = "levels"
+		}
+	}
+	if *sizesArg == "levels" {
+		return runValidateLevels(m, fs, *reps, *asJSON, stdout, stderr)
 	}
 	var sz validateSizes
 	switch *sizesArg {
@@ -82,7 +112,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	case "small":
 		sz = validateSizes{perm: 1 << 16, sort: 1 << 16, mat1: 64, reps: 2}
 	default:
-		return fail(stderr, "validate", fmt.Errorf("--sizes %q: want paper, large or small", *sizesArg))
+		return fail(stderr, "validate", fmt.Errorf("--sizes %q: want levels, paper, large or small", *sizesArg))
 	}
 	if isSet(fs, "reps") {
 		if *reps < 1 || *reps > 100 {
@@ -113,7 +143,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	rep.SpearmanSorts = round4(spearman(meas, pred))
-	rep.PermWinner, rep.PermPredicted = permWinners(rows)
+	rep.PermWinner, rep.PermPredicted, _ = permWinners(rows)
 	rep.PermWinnerOK = rep.PermWinner == rep.PermPredicted
 	if *asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
@@ -186,6 +216,9 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		if b.Seconds > 0 {
 			row.Ratio = round4(st.Median / b.Seconds)
 		}
+		if e, err := hier.Model(m, kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
+			row.Hier, row.HierRatio = e.Seconds, round4(st.Median/e.Seconds)
+		}
 		rows = append(rows, row)
 		return nil
 	}
@@ -205,7 +238,11 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 	}
 
 	// Matrix products.
-	for _, mn := range []int64{sz.mat1, mat2} {
+	mats := []int64{sz.mat1, mat2}
+	if mat2 == 0 { // one matrix size (the size classes)
+		mats = mats[:1]
+	}
+	for _, mn := range mats {
 		k := int(mn)
 		p, q, c := validateKeys(rng, k*k, 1<<16), validateKeys(rng, k*k, 1<<16), make([]uint32, k*k)
 		if err := add("matmul", "n="+fmt.Sprint(mn), mn, func() { measure.MatMul(c, p, q, k) }, nop); err != nil {
@@ -218,6 +255,13 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 	ns := int(sz.sort)
 	in := validateKeys(rng, ns, uint32(ns))
 	a, tmp := make([]uint32, ns), make([]uint32, ns)
+	// The distribution sorts get their bucket arrays once, written before
+	// any timing: a first touch of fresh memory is a page fault, the
+	// operating system's cost and not the algorithm's (measure.SortWork).
+	work := make([]uint32, measure.SortWork(ns, 6))
+	for i := range work {
+		work[i] = uint32(i)
+	}
 	reset := func() { copy(a, in) }
 	kb := measure.KeyBits(uint64(ns))
 	sn := "N=" + units.FormatCount(sz.sort)
@@ -228,10 +272,10 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		{"quicksort", sn, func() { measure.Quicksort(a) }},
 		{"mergesort", sn, func() { measure.Mergesort(a, tmp) }},
 		{"heapsort", sn, func() { measure.Heapsort(a) }},
-		{"bucket", sn + ", b=64", func() { measure.BucketSort(a, kb, 6) }},
-		{"bucket-count", sn + ", b=64", func() { measure.BucketSortCount(a, kb, 6) }},
-		{"radix", sn + ", b=64", func() { measure.RadixSort(a, kb, 6) }},
-		{"radix-count", sn + ", b=64", func() { measure.RadixSortCount(a, kb, 6) }},
+		{"bucket", sn + ", b=64", func() { measure.BucketSortIn(a, work, kb, 6) }},
+		{"bucket-count", sn + ", b=64", func() { measure.BucketSortCountIn(a, work, kb, 6) }},
+		{"radix", sn + ", b=64", func() { measure.RadixSortIn(a, work, kb, 6) }},
+		{"radix-count", sn + ", b=64", func() { measure.RadixSortCountIn(a, work, kb, 6) }},
 	} {
 		if err := add(s.id, s.params, sz.sort, s.fn, reset); err != nil {
 			return nil, err
@@ -260,8 +304,9 @@ func validateKeys(rng *rand.Rand, n int, below uint32) []uint32 {
 	return a
 }
 
-// permWinners names the faster permutation product, measured and predicted.
-func permWinners(rows []validateRow) (measured, predicted string) {
+// permWinners names the faster permutation product, measured and
+// predicted by the paper's model and by the hierarchy model.
+func permWinners(rows []validateRow) (measured, predicted, hierPredicted string) {
 	var t, tp validateRow
 	for _, r := range rows {
 		switch r.Kernel {
@@ -271,14 +316,17 @@ func permWinners(rows []validateRow) (measured, predicted string) {
 			tp = r
 		}
 	}
-	measured, predicted = "perm", "perm"
+	measured, predicted, hierPredicted = "perm", "perm", "perm"
 	if tp.Measured < t.Measured {
 		measured = "perm-twopass"
 	}
 	if tp.Predicted < t.Predicted {
 		predicted = "perm-twopass"
 	}
-	return measured, predicted
+	if tp.Hier < t.Hier {
+		hierPredicted = "perm-twopass"
+	}
+	return measured, predicted, hierPredicted
 }
 
 // ranks gives average ranks (1-based), ties sharing the mean of their ranks.

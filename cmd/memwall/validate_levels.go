@@ -1,0 +1,130 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+)
+
+// Size classes of validate --sizes levels: every kernel at a size whose
+// data sit in the L2, in the last cache level, and at least four times
+// beyond it, so that each level of the hierarchy model is what decides
+// one class.
+
+// HierBand is the band a hierarchy-model ratio (measured/predicted) must
+// fall in to count as right.
+var HierBand = [2]float64{0.8, 1.25}
+
+type sizeClass struct {
+	name       string
+	sort, perm int64 // elements
+	mat        int64 // matrix dimension
+	reps       int
+}
+
+// pow2Floor is the largest power of two at most v (at least 1).
+func pow2Floor(v int64) int64 {
+	p := int64(1)
+	for p*2 <= v {
+		p *= 2
+	}
+	return p
+}
+
+// levelClasses picks the sizes from the machine's levels: in the L2 (the
+// second level), all data of every kernel fit (the largest footprint is
+// 16 bytes an element, and 12 bytes an entry for the three matrices); in
+// the last cache, the same against its size, and past the L2; beyond, the
+// arrays of 4-byte keys are at least four times the last cache.
+func levelClasses(m machine.Machine) []sizeClass {
+	lv := m.Hierarchy()
+	l2 := lv[min(1, len(lv)-1)].Size
+	llc := lv[len(lv)-1].Size
+	mat := func(bytes int64) int64 { return int64(math.Sqrt(float64(bytes) / 12)) }
+	beyond := pow2Floor(llc)
+	if beyond < llc {
+		beyond *= 2
+	}
+	return []sizeClass{
+		{name: "l2", sort: pow2Floor(l2 / 16), perm: pow2Floor(l2 / 16), mat: mat(l2), reps: 5},
+		{name: "llc", sort: pow2Floor(llc / 16), perm: pow2Floor(llc / 16), mat: min(mat(llc), 1200), reps: 3},
+		{name: "beyond", sort: beyond, perm: beyond, mat: min(mat(4*llc), 2000), reps: 1},
+	}
+}
+
+func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON bool, stdout, stderr io.Writer) int {
+	rep := validateReport{Machine: m.ID, Sizes: "levels", MatrixRegime2N: regime2Needed(m),
+		Note: "measured: median of the repetitions; ratio = measured/predicted by the MBRAM paper's closed forms (a lower bound on the paper's machines); hier ratio = measured/predicted by the hierarchy model (an estimate)"}
+	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
+	if isSet(fs, "reps") && (reps < 1 || reps > 100) {
+		return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", reps))
+	}
+	for _, c := range levelClasses(m) {
+		sz := validateSizes{perm: c.perm, sort: c.sort, mat1: c.mat, reps: c.reps}
+		if isSet(fs, "reps") {
+			sz.reps = reps
+		}
+		progress(fmt.Sprintf("size class %s: N = %s, matrices n = %d", c.name, units.FormatCount(c.sort), c.mat))
+		rows, err := runValidateKernels(m, sz, 0, progress)
+		if err != nil {
+			return fail(stderr, "validate", err)
+		}
+		sum := classSummary{Class: c.name}
+		var meas, pred, hp []float64
+		for i := range rows {
+			rows[i].Class = c.name
+			r := rows[i]
+			if k, _ := mbram.Lookup(r.Kernel); k.Family == mbram.Sort {
+				meas, pred, hp = append(meas, r.Measured), append(pred, r.Predicted), append(hp, r.Hier)
+			}
+			if r.HierRatio > 0 {
+				sum.Rows++
+				if r.HierRatio >= HierBand[0] && r.HierRatio <= HierBand[1] {
+					sum.InBand++
+				}
+			}
+		}
+		sum.SpearmanSorts, sum.SpearmanSortsHier = round4(spearman(meas, pred)), round4(spearman(meas, hp))
+		sum.PermWinner, sum.PermPredicted, sum.PermPredictedHier = permWinners(rows)
+		rep.Classes = append(rep.Classes, sum)
+		rep.Rows = append(rep.Rows, rows...)
+	}
+	if asJSON {
+		if err := writeJSON(stdout, rep); err != nil {
+			return fail(stderr, "validate", err)
+		}
+		return 0
+	}
+	printValidateLevels(stdout, m, rep)
+	return 0
+}
+
+func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
+	fmt.Fprintf(w, "machine %s:", m.ID)
+	for _, l := range m.Hierarchy() {
+		fmt.Fprintf(w, " %s %s", l.Name, units.FormatSize(l.Size))
+	}
+	fmt.Fprintf(w, "; paper's beta1 %s, beta2 %s, m %s\n", units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), units.FormatSeconds(m.M))
+	fmt.Fprintf(w, "\n%-7s %-13s %-20s %11s %7s %11s %7s %11s %7s\n", "class", "kernel", "params", "measured", "spread", "MBRAM", "ratio", "hierarchy", "ratio")
+	for _, r := range rep.Rows {
+		hs, hr := "-", "-"
+		if r.Hier > 0 {
+			hs, hr = units.FormatSeconds(r.Hier), fmt.Sprintf("%.2f", r.HierRatio)
+			if r.HierRatio < HierBand[0] || r.HierRatio > HierBand[1] {
+				hr += "*"
+			}
+		}
+		fmt.Fprintf(w, "%-7s %-13s %-20s %11s %6.1f%% %11s %7.2f %11s %7s\n", r.Class, r.Kernel, r.Params, units.FormatSeconds(r.Measured), 100*r.Spread, units.FormatSeconds(r.Predicted), r.Ratio, hs, hr)
+	}
+	fmt.Fprintln(w)
+	for _, c := range rep.Classes {
+		fmt.Fprintf(w, "%-7s hierarchy ratios in [%.2f, %.2f]: %d of %d; sort ranking (Spearman) MBRAM %.3f, hierarchy %.3f; faster permutation product: measured %s, MBRAM %s, hierarchy %s\n",
+			c.Class, HierBand[0], HierBand[1], c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
+	}
+	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")
+}
