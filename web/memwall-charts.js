@@ -173,14 +173,20 @@
     var first = !waiting.has(el);
     waiting.set(el, json);
     if (!first) return;
-    requestAnimationFrame(function () {
-      setTimeout(function () {
-        if (!waiting.has(el)) return; // disposed meanwhile
-        var latest = waiting.get(el);
-        waiting.delete(el);
-        if (el.isConnected) draw(el, latest);
-      }, 0);
-    });
+    var done = false;
+    function drawWaiting() {
+      if (done) return;
+      done = true;
+      if (!waiting.has(el)) return; // disposed meanwhile
+      var latest = waiting.get(el);
+      waiting.delete(el);
+      if (el.isConnected) draw(el, latest);
+    }
+    requestAnimationFrame(function () { setTimeout(drawWaiting, 0); });
+    // Browsers stop animation frames for a page they think is not shown
+    // (a background tab, a busy headless browser): a timer draws the
+    // chart then, so it never waits for a frame that does not come.
+    setTimeout(drawWaiting, 250);
   }
 
   function draw(el, json) {
