@@ -7,22 +7,11 @@ import (
 )
 
 func randomKeys(n int, below uint32, seed uint64) []uint32 {
-	r := rand.New(rand.NewPCG(seed, 1))
-	a := make([]uint32, n)
-	for i := range a {
-		a[i] = r.Uint32N(below)
-	}
-	return a
+	return keysFrom(rand.New(rand.NewPCG(seed, 1)), n, below)
 }
 
 func randomPerm(n int, seed uint64) []uint32 {
-	r := rand.New(rand.NewPCG(seed, 2))
-	p := make([]uint32, n)
-	for i := range p {
-		p[i] = uint32(i)
-	}
-	r.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
-	return p
+	return permFrom(rand.New(rand.NewPCG(seed, 2)), n)
 }
 
 func junk(n int) []uint32 {

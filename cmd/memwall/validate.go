@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"time"
 
@@ -179,7 +178,6 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progress func(string)) ([]validateRow, error) {
 	var rows []validateRow
-	rng := rand.New(rand.NewPCG(2004, 0))
 	began := time.Now()
 	add := func(kernel, params string, n int64, fn func(), setup func()) error {
 		// The estimate is the closed form's time (a lower bound) for each
@@ -223,85 +221,32 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		return nil
 	}
 
-	// Permutation products: x and y random permutations of N points.
-	n := int(sz.perm)
-	x, y, z, d := validatePerm(rng, n), validatePerm(rng, n), make([]uint32, n), make([]uint32, n)
-	bl := measure.TwoPassBlockLength(m.C)
-	ptr := make([]int, (n+bl-1)/bl)
-	nop := func() {}
-	pn := "N=" + units.FormatCount(sz.perm)
-	if err := add("perm", pn, sz.perm, func() { measure.PermTraditional(z, y, x) }, nop); err != nil {
-		return nil, err
+	type job struct {
+		kernel string
+		n      int64
 	}
-	if err := add("perm-twopass", fmt.Sprintf("%s, block %s", pn, units.FormatCount(int64(min(bl, n)))), sz.perm, func() { measure.PermTwoPass(z, y, x, d, ptr, bl) }, nop); err != nil {
-		return nil, err
+	jobs := []job{{"perm", sz.perm}, {"perm-twopass", sz.perm}, {"matmul", sz.mat1}}
+	if mat2 != 0 { // the paper's sizes: two matrix sizes
+		jobs = append(jobs, job{"matmul", mat2})
 	}
-
-	// Matrix products.
-	mats := []int64{sz.mat1, mat2}
-	if mat2 == 0 { // one matrix size (the size classes)
-		mats = mats[:1]
+	for _, k := range []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"} {
+		jobs = append(jobs, job{k, sz.sort})
 	}
-	for _, mn := range mats {
-		k := int(mn)
-		p, q, c := validateKeys(rng, k*k, 1<<16), validateKeys(rng, k*k, 1<<16), make([]uint32, k*k)
-		if err := add("matmul", "n="+fmt.Sprint(mn), mn, func() { measure.MatMul(c, p, q, k) }, nop); err != nil {
+	for _, j := range jobs {
+		// Sorts get a fresh copy of the same keys before every run,
+		// outside the timing.
+		r, err := measure.NewRunner(j.kernel, measure.RunOptions{N: int(j.n), C: m.C, Seed: 2004})
+		if err != nil {
 			return nil, err
 		}
-	}
-
-	// Sorts: keys uniform on [0, N) (the MBRAM paper Fig. 5); a fresh copy of the
-	// same input before every run, outside the timing.
-	ns := int(sz.sort)
-	in := validateKeys(rng, ns, uint32(ns))
-	a, tmp := make([]uint32, ns), make([]uint32, ns)
-	// The distribution sorts get their bucket arrays once, written before
-	// any timing: a first touch of fresh memory is a page fault, the
-	// operating system's cost and not the algorithm's (measure.SortWork).
-	work := make([]uint32, measure.SortWork(ns, 6))
-	for i := range work {
-		work[i] = uint32(i)
-	}
-	reset := func() { copy(a, in) }
-	kb := measure.KeyBits(uint64(ns))
-	sn := "N=" + units.FormatCount(sz.sort)
-	for _, s := range []struct {
-		id, params string
-		fn         func()
-	}{
-		{"quicksort", sn, func() { measure.Quicksort(a) }},
-		{"mergesort", sn, func() { measure.Mergesort(a, tmp) }},
-		{"heapsort", sn, func() { measure.Heapsort(a) }},
-		{"bucket", sn + ", b=64", func() { measure.BucketSortIn(a, work, kb, 6) }},
-		{"bucket-count", sn + ", b=64", func() { measure.BucketSortCountIn(a, work, kb, 6) }},
-		{"radix", sn + ", b=64", func() { measure.RadixSortIn(a, work, kb, 6) }},
-		{"radix-count", sn + ", b=64", func() { measure.RadixSortCountIn(a, work, kb, 6) }},
-	} {
-		if err := add(s.id, s.params, sz.sort, s.fn, reset); err != nil {
+		if err := add(j.kernel, r.Params, j.n, r.Call, r.Setup); err != nil {
 			return nil, err
 		}
-		if !sort.SliceIsSorted(a, func(i, j int) bool { return a[i] < a[j] }) {
-			return nil, fmt.Errorf("%s left its input unsorted", s.id)
+		if err := r.Check(); err != nil {
+			return nil, err
 		}
 	}
 	return rows, nil
-}
-
-func validatePerm(rng *rand.Rand, n int) []uint32 {
-	p := make([]uint32, n)
-	for i := range p {
-		p[i] = uint32(i)
-	}
-	rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
-	return p
-}
-
-func validateKeys(rng *rand.Rand, n int, below uint32) []uint32 {
-	a := make([]uint32, n)
-	for i := range a {
-		a[i] = rng.Uint32N(below)
-	}
-	return a
 }
 
 // permWinners names the faster permutation product, measured and
