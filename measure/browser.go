@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -55,8 +56,9 @@ type StepOptions struct {
 // samples into a machine once Next reports the end. It is not safe for
 // concurrent use.
 type Steps struct {
-	o   StepOptions
-	buf []uint64
+	o        StepOptions
+	buf      []uint64
+	bufBytes int64
 
 	latSizes, tpSizes   []int64
 	latRounds, tpRounds int
@@ -71,6 +73,10 @@ type Steps struct {
 	lat, tp      [][]float64 // seconds per access, by size, one per round
 	latLast      []float64   // last seconds per step at each size, for sizing
 	tpLast       []float64
+	sq           [][]float64 // seconds per 64-byte block, by size, one per round
+	sqLast       []float64
+	core         map[string]Stat
+	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
 	rnd          []float64    // seconds per random read over the whole buffer
 	linePts      [][]float64  // seconds per node, by offset
@@ -101,16 +107,17 @@ func NewSteps(o StepOptions) *Steps {
 	for b*2 <= o.Buffer {
 		b *= 2
 	}
-	s := &Steps{o: o, buf: make([]uint64, b/8)}
+	s := &Steps{o: o, buf: make([]uint64, b/8), bufBytes: b}
 	// Native quick mode's grid (makePlan): the latency curve from 4 KiB at
-	// two sizes per doubling, the throughput curve from 256 KiB at three.
+	// two sizes per doubling, the throughput and sequential-line curves
+	// from 4 KiB at three.
 	// The latency curve stops at latencyMax: each of its samples first
 	// builds the random cycle over the whole working set, one pass of
 	// random writes that latencyAt cannot cut, and at 256 MiB that pass
 	// held a page for one to three seconds. C comes from the throughput
 	// curve, which goes to the whole buffer.
 	s.latSizes = latencySizes(4<<10, min(b, latencyMax), 2)
-	s.tpSizes = latencySizes(256<<10, b, 3)
+	s.tpSizes = latencySizes(4<<10, b, 3)
 	s.latRounds, s.tpRounds, s.seqRounds, s.rndReps, s.lineRounds, s.brReps = 3, 3, 3, 3, 5, 5
 	s.lineSteps, s.randAccess = 200_000, 1_000_000
 	if o.Short {
@@ -119,6 +126,7 @@ func NewSteps(o StepOptions) *Steps {
 	}
 	s.lat, s.latLast = make([][]float64, len(s.latSizes)), make([]float64, len(s.latSizes))
 	s.tp, s.tpLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
+	s.sq, s.sqLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
 	s.plan()
 	return s
 }
@@ -167,6 +175,13 @@ func (s *Steps) plan() {
 			})
 		}
 	}
+	for r := 0; r < s.tpRounds; r++ {
+		for i, size := range s.tpSizes {
+			s.add(fmt.Sprintf("sequential-line curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				return s.seqLineSample(ctx, i, size)
+			})
+		}
+	}
 	// Round 0 of the sequential variants warms up (as repeat's untimed run
 	// does) and is not kept.
 	names := [4]string{"read, 1 stream", "read, 2 streams", "read+write, 1 stream", "copy"}
@@ -188,6 +203,34 @@ func (s *Steps) plan() {
 			return s.branchSample(ctx, r > 0)
 		})
 	}
+	s.planCore()
+}
+
+// planCore adds one step per reference kernel's core rate, after the
+// branch steps: the rates need the levels and the misprediction penalty,
+// which the steps before them measure.
+func (s *Steps) planCore() {
+	reps := 3
+	if s.o.Short {
+		reps = 2
+	}
+	for _, k := range CoreKernels {
+		s.add("core rate, "+k, func(ctx context.Context) error {
+			res, err := s.measured()
+			if err != nil || len(res.Machine.Levels) == 0 {
+				return nil // no levels: Result keeps the paper's machine
+			}
+			st, err := coreRate(ctx, res.Machine, k, reps, s.o.MinSample)
+			if err != nil {
+				return nil // Result says which rates are missing
+			}
+			if s.core == nil {
+				s.core = map[string]Stat{}
+			}
+			s.core[k] = st
+			return nil
+		})
+	}
 }
 
 // roundName names round r of n, round 0 being the untimed warm-up.
@@ -205,7 +248,7 @@ func (s *Steps) Total() int { return len(s.jobs) }
 func (s *Steps) Done() int { return s.next }
 
 // BufferBytes is the size of the shared buffer.
-func (s *Steps) BufferBytes() int64 { return int64(len(s.buf)) * 8 }
+func (s *Steps) BufferBytes() int64 { return s.bufBytes }
 
 // LatencySizes and ThroughputSizes are the working sets the two curves
 // measure.
@@ -289,6 +332,17 @@ func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed ui
 	}
 	s.tp[i] = append(s.tp[i], t)
 	s.tpLast[i] = t
+	return nil
+}
+
+func (s *Steps) seqLineSample(ctx context.Context, i int, size int64) error {
+	blocks := s.stepsFor(estimate(s.sqLast, i), 200_000, 80_000_000)
+	t, err := seqLineAt(ctx, s.buf, size, blocks)
+	if err != nil {
+		return err
+	}
+	s.sq[i] = append(s.sq[i], t)
+	s.sqLast[i] = t
 	return nil
 }
 
@@ -429,12 +483,41 @@ func (s *Steps) Curves() ([]LatencyPoint, []ThroughputPoint) {
 // releases the buffer. The error reports a machine that does not validate;
 // the Result still holds what was measured.
 func (s *Steps) Result() (Result, error) {
-	var res Result
 	if s.next < len(s.jobs) {
-		return res, fmt.Errorf("the calibration has run %d of %d steps", s.next, len(s.jobs))
+		return Result{}, fmt.Errorf("the calibration has run %d of %d steps", s.next, len(s.jobs))
 	}
 	s.buf = nil
+	res, err := s.measured()
+	m := res.Machine
+	if err != nil || len(m.Levels) == 0 {
+		return res, err
+	}
+	m.Notes = cloneNotes(m.Notes)
+	m.Spread = cloneSpread(m.Spread)
+	if len(s.core) == len(CoreKernels) {
+		res.CoreRates = s.core
+		setCoreRates(&m, s.core, medianRate(s.core))
+	} else {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("core rates: the clock resolved %d of %d kernels' runs; the machine has no compute rate", len(s.core), len(CoreKernels)))
+	}
+	// measured has checked the rest of the machine and said what was
+	// wrong with it; only the rates are new here.
+	res.Machine = m
+	if err := m.Validate(); err != nil {
+		return res, errors.New("the measured machine is not valid: " + err.Error())
+	}
+	return res, nil
+}
+
+// measured is the calibration from the curves, line, bandwidth and branch
+// samples (everything but the core rates), computed once.
+func (s *Steps) measured() (Result, error) {
+	if s.base != nil {
+		return *s.base, nil
+	}
+	var res Result
 	res.Latency, res.Throughput = s.Curves()
+	res.SeqLines = s.SeqCurve()
 
 	bestJump := 0.0
 	for i := range s.lineOffs {
@@ -482,6 +565,38 @@ func (s *Steps) Result() (Result, error) {
 	}
 	m := measuredMachine(res, c, line, cacheSpread(res.Throughput, line), mode, now)
 	m.Name, m.Source = "this device", "measured in a browser by memwall"
-	m.Notes["buffer"] = units.FormatSize(s.BufferBytes())
-	return checkMachine(res, m)
+	m.Notes["buffer"] = units.FormatSize(s.bufBytes)
+	var warn []string
+	m, warn = withLevels(m, &res)
+	res.Warnings = append(res.Warnings, warn...)
+	res, err := checkMachine(res, m)
+	s.base = &res
+	return res, err
+}
+
+// SeqCurve returns the sequential-line curve as measured so far.
+func (s *Steps) SeqCurve() []SeqPoint {
+	var out []SeqPoint
+	for i, xs := range s.sq {
+		if len(xs) > 0 {
+			out = append(out, SeqPoint{Size: s.tpSizes[i], Block: Summarize(xs)})
+		}
+	}
+	return out
+}
+
+func cloneNotes(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func cloneSpread(m map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

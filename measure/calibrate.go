@@ -43,11 +43,15 @@ type Result struct {
 	OS         OSInfo            `json:"os"`
 	Latency    []LatencyPoint    `json:"latency"`
 	Throughput []ThroughputPoint `json:"throughput"`
-	Line       []LinePoint       `json:"line_offsets"`
-	Sequential SeqResult         `json:"sequential"`
-	RandomTime Stat              `json:"random_access_seconds"`
-	Beta2      Stat              `json:"beta2"`
-	Mispredict Stat              `json:"mispredict"`
+	// SeqLines is the sequential-line curve (levels.go), over the
+	// throughput curve's sizes.
+	SeqLines   []SeqPoint      `json:"sequential_lines"`
+	CoreRates  map[string]Stat `json:"core_rates,omitempty"`
+	Line       []LinePoint     `json:"line_offsets"`
+	Sequential SeqResult       `json:"sequential"`
+	RandomTime Stat            `json:"random_access_seconds"`
+	Beta2      Stat            `json:"beta2"`
+	Mispredict Stat            `json:"mispredict"`
 	Detected   struct {
 		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
 		// CacheLatency is the fit to the latency curve, kept for
@@ -58,6 +62,9 @@ type Result struct {
 		InCache float64 `json:"in_cache_seconds"`
 		Beyond  float64 `json:"beyond_seconds"`
 		Line    int64   `json:"line"` // 0 when no clear step
+		// Levels are the cache sizes the latency curve's steps show,
+		// before the last is replaced by Cache (DetectLevels).
+		Levels []int64 `json:"levels,omitempty"`
 	} `json:"detected"`
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -79,16 +86,17 @@ type plan struct {
 	tpPerOct   int   // sizes per doubling,
 	tpAccess   int   // random reads per sample,
 	tpRounds   int   // samples per size
+	coreReps   int   // samples per kernel of the core rates
 }
 
 func makePlan(o Options, os OSInfo) plan {
 	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5, seqReps: 7,
 		randAccess: 4_000_000, randReps: 7, lineSteps: 200_000, lineRounds: 9, branchReps: 15,
-		tpLo: 256 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7}
+		tpLo: 4 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7, coreReps: 7}
 	if o.Quick {
-		p = plan{latLo: 4 << 10, perOctave: 2, latSteps: 40_000, latReps: 3, seqReps: 3,
+		p = plan{latLo: 4 << 10, perOctave: 3, latSteps: 40_000, latReps: 3, seqReps: 3,
 			randAccess: 1_000_000, randReps: 3, lineSteps: 100_000, lineRounds: 5, branchReps: 5,
-			tpLo: 256 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3}
+			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3, coreReps: 3}
 	}
 	want := int64(512 << 20)
 	mult := int64(4)
@@ -134,7 +142,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + pl.tpRounds + 5
+	total := pl.latReps + 2*pl.tpRounds + 6
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -175,7 +183,12 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.Detected.CacheLatency = DetectCacheLatency(res.Latency, line)
 
 	// C from the throughput curve (DetectCache explains why not latency).
-	res.Throughput, err = throughputCurve(ctx, buf, latencySizes(pl.tpLo, pl.buf, pl.tpPerOct), pl.tpAccess, pl.tpRounds, step)
+	tpSizes := latencySizes(pl.tpLo, pl.buf, pl.tpPerOct)
+	res.Throughput, err = throughputCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, step)
+	if err != nil {
+		return res, err
+	}
+	res.SeqLines, err = seqCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, step)
 	if err != nil {
 		return res, err
 	}
@@ -228,6 +241,18 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		mode = "quick"
 	}
 	m := measuredMachine(res, c, line, cSpread, mode, now)
+	var warn []string
+	m, warn = withLevels(m, &res)
+	res.Warnings = append(res.Warnings, warn...)
+	if len(m.Levels) > 0 {
+		step("core rates")
+		rates, med, err := CoreRates(ctx, m, pl.coreReps)
+		if err != nil {
+			return res, err
+		}
+		res.CoreRates = rates
+		setCoreRates(&m, rates, med)
+	}
 	m.Name, m.Source = "this machine", "measured by memwall calibrate"
 	m.Notes["cpu"] = orUnknown(osInfo.CPU)
 	m.Notes["memory"] = memNote(osInfo.Memory)

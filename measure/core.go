@@ -3,7 +3,6 @@ package measure
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"time"
 
@@ -47,112 +46,103 @@ func coreSize(kernel string, l1 int64) int64 {
 	return n
 }
 
-// coreRun returns a setup (run before every timed call, outside its
-// time) and the kernel's call for n.
-func coreRun(kernel string, n int, m machine.Machine) (setup, run func()) {
-	rng := rand.New(rand.NewPCG(11, uint64(n)))
-	permOf := func() []uint32 {
-		p := make([]uint32, n)
-		for i := range p {
-			p[i] = uint32(i)
-		}
-		rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
-		return p
-	}
-	nop := func() {}
-	switch kernel {
-	case "perm", "perm-twopass":
-		x, y, z, d := permOf(), permOf(), make([]uint32, n), make([]uint32, n)
-		if kernel == "perm" {
-			return nop, func() { PermTraditional(z, y, x) }
-		}
-		bl := TwoPassBlockLength(m.C)
-		ptr := make([]int, (n+bl-1)/bl)
-		return nop, func() { PermTwoPass(z, y, x, d, ptr, bl) }
-	case "matmul":
-		p, q, c := make([]uint32, n*n), make([]uint32, n*n), make([]uint32, n*n)
-		for i := range p {
-			p[i], q[i] = rng.Uint32N(1<<16), rng.Uint32N(1<<16)
-		}
-		return nop, func() { MatMul(c, p, q, n) }
-	}
-	a, tmp := make([]uint32, n), make([]uint32, n)
-	work := make([]uint32, SortWork(n, 6))
-	kb := KeyBits(uint64(n))
-	// Fresh keys for every call: on the same keys again and again a
-	// current branch predictor learns a small sort's comparisons.
-	setup = func() {
-		for i := range a {
-			a[i] = rng.Uint32N(uint32(n))
-		}
-	}
-	switch kernel {
-	case "quicksort":
-		run = func() { Quicksort(a) }
-	case "mergesort":
-		run = func() { Mergesort(a, tmp) }
-	case "heapsort":
-		run = func() { Heapsort(a) }
-	case "bucket":
-		run = func() { BucketSortIn(a, work, kb, 6) }
-	case "bucket-count":
-		run = func() { BucketSortCountIn(a, work, kb, 6) }
-	case "radix":
-		run = func() { RadixSortIn(a, work, kb, 6) }
-	case "radix-count":
-		run = func() { RadixSortCountIn(a, work, kb, 6) }
-	}
-	return setup, run
-}
-
 // CoreRates measures every CoreKernels rate on m (whose levels,
 // mispredict penalty and C the model needs) with reps samples each; a
 // sample times enough calls to last about a millisecond and keeps the
 // fastest call. It returns the rates with their spreads, and the median
 // rate.
 func CoreRates(ctx context.Context, m machine.Machine, reps int) (map[string]Stat, float64, error) {
+	out := map[string]Stat{}
+	for _, k := range CoreKernels {
+		st, err := coreRate(ctx, m, k, reps, 0)
+		if err != nil {
+			return nil, 0, err
+		}
+		out[k] = st
+	}
+	return out, medianRate(out), nil
+}
+
+// medianRate is the median of the kernels' median rates: the compute rate
+// of a program that is none of them.
+func medianRate(rates map[string]Stat) float64 {
+	var meds []float64
+	for _, st := range rates {
+		meds = append(meds, st.Median)
+	}
+	if len(meds) == 0 {
+		return 0
+	}
+	sort.Float64s(meds)
+	return meds[len(meds)/2]
+}
+
+// coreRate measures one kernel's rate. With batch zero a sample keeps the
+// fastest of single calls (natively a call of tens of microseconds is
+// well resolved); with batch positive, for a clock coarsened to 100 µs (a
+// browser's), a sample times calls back to back for at least that long
+// and takes out the time of their setups, timed the same way.
+func coreRate(ctx context.Context, m machine.Machine, k string, reps int, batch time.Duration) (Stat, error) {
 	l1 := m.C
 	if len(m.Levels) > 0 {
 		l1 = m.Levels[0].Size
 	}
 	bare := m
 	bare.ComputeRate, bare.CoreRates = 0, nil
-	out := map[string]Stat{}
-	var meds []float64
-	for _, k := range CoreKernels {
-		n := coreSize(k, l1)
-		e, err := hier.Model(bare, k, mbram.DefaultParams(n))
-		if err != nil {
-			return nil, 0, fmt.Errorf("core rate of %s: %v", k, err)
+	n := coreSize(k, l1)
+	e, err := hier.Model(bare, k, mbram.DefaultParams(n))
+	if err != nil {
+		return Stat{}, fmt.Errorf("core rate of %s: %v", k, err)
+	}
+	rn, err := NewRunner(k, RunOptions{N: int(n), C: m.C, Seed: 11, FreshKeys: true})
+	if err != nil {
+		return Stat{}, err
+	}
+	setup, run := rn.Setup, rn.Call
+	setup()
+	run() // warm the caches and the predictors' tables
+	var rates []float64
+	for r := 0; r < reps; r++ {
+		if err := ctx.Err(); err != nil {
+			return Stat{}, err
 		}
-		setup, run := coreRun(k, int(n), m)
-		setup()
-		run() // warm the caches and the predictors' tables
-		var rates []float64
-		for r := 0; r < reps; r++ {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, err
-			}
-			best := 0.0
+		var t float64
+		if batch <= 0 {
 			for spent := 0.0; spent < 1e-3; {
 				setup()
 				t0 := time.Now()
 				run()
 				d := time.Since(t0).Seconds()
 				spent += d
-				if best == 0 || d < best {
-					best = d
+				if t == 0 || d < t {
+					t = d
 				}
 			}
-			// What the model charges besides the work; at least a tenth
-			// of the time is left to the work, so a rate stays finite.
-			left := max(best-e.Seconds, best/10)
-			rates = append(rates, e.Work.Ops/left)
+		} else {
+			calls := 0
+			t0 := time.Now()
+			for time.Since(t0) < batch || calls == 0 {
+				setup()
+				run()
+				calls++
+			}
+			both := time.Since(t0).Seconds()
+			t1 := time.Now()
+			for i := 0; i < calls; i++ {
+				setup()
+			}
+			t = (both - time.Since(t1).Seconds()) / float64(calls)
 		}
-		st := Summarize(rates)
-		out[k] = st
-		meds = append(meds, st.Median)
+		// What the model charges besides the work; at least a tenth
+		// of the time is left to the work, so a rate stays finite.
+		left := max(t-e.Seconds, t/10)
+		if !(left > 0) {
+			continue // a clock that saw nothing
+		}
+		rates = append(rates, e.Work.Ops/left)
 	}
-	sort.Float64s(meds)
-	return out, meds[len(meds)/2], nil
+	if len(rates) == 0 {
+		return Stat{}, fmt.Errorf("core rate of %s: the clock resolved no run", k)
+	}
+	return Summarize(rates), nil
 }

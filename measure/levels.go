@@ -1,0 +1,505 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Per-level calibration: the cache hierarchy of the hierarchy model
+// (engine/hier, machine.Level).
+//
+// Three curves over the same working-set sizes, from 4 KiB to several
+// times the last cache, give every level:
+//
+//   - the latency curve (a dependent chase, latency.go) rises in a step
+//     at each cache's size; the steps give the levels' sizes and the
+//     plateaus between them each level's load-to-use latency;
+//   - the random-read throughput curve (independent reads, throughput.go)
+//     has a plateau per level too; the step from one plateau to the next
+//     is what one random line costs to bring into a level from the level
+//     below it, B/β2 of that level;
+//   - the sequential-line curve (below: one read per 64 bytes, in order)
+//     does the same for lines that continue a stream, B/β1 per level.
+//
+// The model adds a level's fill cost on top of a hit in it
+// (machine.Level), so the fill costs are the steps between plateaus, not
+// the plateaus themselves: an access that misses L1 and L2 and hits L3
+// costs the L1 hit plus the L1 and the L2 steps.
+
+// seqLines reads one word per 64-byte block of a, in order, with four
+// accumulators, so the loop's own work (about one load and one add a
+// block) stays well below a line's transfer time from any level but the
+// first: its time per block over an array of S bytes is the cost of
+// streaming lines from the level that holds S.
+func seqLines(a []uint64) uint64 {
+	var s0, s1, s2, s3 uint64
+	n := len(a) &^ (4*nodeWords - 1)
+	for i := 0; i < n; i += 4 * nodeWords {
+		b := a[i : i+4*nodeWords : i+4*nodeWords]
+		s0 += b[0]
+		s1 += b[nodeWords]
+		s2 += b[2*nodeWords]
+		s3 += b[3*nodeWords]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// seqLineAt returns the seconds per 64-byte block of sequential reads over
+// the first size bytes of buf: one untimed pass, then whole passes until
+// at least blocks blocks are read.
+func seqLineAt(ctx context.Context, buf []uint64, size int64, blocks int) (float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	n := max(4*nodeWords, min(int(size/8), len(buf)))
+	a := buf[:n]
+	per := n / nodeWords
+	passes := max(1, (blocks+per-1)/per)
+	sink += seqLines(a)
+	t0 := time.Now()
+	for p := 0; p < passes; p++ {
+		sink += seqLines(a)
+	}
+	return time.Since(t0).Seconds() / float64(passes*per), nil
+}
+
+// SeqPoint is one point of the sequential-line curve.
+type SeqPoint struct {
+	Size  int64 `json:"size"`  // working set in bytes
+	Block Stat  `json:"block"` // seconds per 64-byte block read in order
+}
+
+// seqCurve measures every size once per round, rounds times.
+func seqCurve(ctx context.Context, buf []uint64, sizes []int64, blocks, rounds int, step func(string)) ([]SeqPoint, error) {
+	samples := make([][]float64, len(sizes))
+	for r := 0; r < rounds; r++ {
+		if step != nil {
+			step(fmt.Sprintf("sequential-line curve, round %d of %d", r+1, rounds))
+		}
+		for i, size := range sizes {
+			t, err := seqLineAt(ctx, buf, size, blocks)
+			if err != nil {
+				return nil, err
+			}
+			samples[i] = append(samples[i], t)
+		}
+	}
+	out := make([]SeqPoint, len(sizes))
+	for i, s := range sizes {
+		out[i] = SeqPoint{Size: s, Block: Summarize(samples[i])}
+	}
+	return out, nil
+}
+
+// curve is a measured curve reduced to what level detection needs: sizes
+// and, per round, one time per size.
+type curve struct {
+	size   []float64
+	rounds [][]float64 // rounds[r][i]
+}
+
+func latencyCurveOf(pts []LatencyPoint) curve {
+	c := curve{}
+	for _, p := range pts {
+		c.size = append(c.size, float64(p.Size))
+	}
+	c.rounds = roundsOf(len(pts), func(i int) Stat { return pts[i].Latency })
+	return c
+}
+
+func throughputCurveOf(pts []ThroughputPoint) curve {
+	c := curve{}
+	for _, p := range pts {
+		c.size = append(c.size, float64(p.Size))
+	}
+	c.rounds = roundsOf(len(pts), func(i int) Stat { return pts[i].Access })
+	return c
+}
+
+func seqCurveOf(pts []SeqPoint) curve {
+	c := curve{}
+	for _, p := range pts {
+		c.size = append(c.size, float64(p.Size))
+	}
+	c.rounds = roundsOf(len(pts), func(i int) Stat { return pts[i].Block })
+	return c
+}
+
+// roundsOf regroups per-point samples into rounds (sample r of every
+// point); a point with fewer samples repeats its median.
+func roundsOf(n int, st func(int) Stat) [][]float64 {
+	reps := 0
+	for i := 0; i < n; i++ {
+		reps = max(reps, len(st(i).Samples))
+	}
+	reps = max(reps, 1)
+	out := make([][]float64, reps)
+	for r := range out {
+		out[r] = make([]float64, n)
+		for i := 0; i < n; i++ {
+			s := st(i)
+			if r < len(s.Samples) {
+				out[r][i] = s.Samples[r]
+			} else {
+				out[r][i] = s.Median
+			}
+		}
+	}
+	return out
+}
+
+// at interpolates ys at size s in log-log (clamped at the ends).
+func at(size, ys []float64, s float64) float64 {
+	n := len(size)
+	if n == 0 {
+		return 0
+	}
+	if s <= size[0] {
+		return ys[0]
+	}
+	for i := 1; i < n; i++ {
+		if s <= size[i] {
+			if !(ys[i-1] > 0 && ys[i] > 0) {
+				return ys[i]
+			}
+			f := math.Log(s/size[i-1]) / math.Log(size[i]/size[i-1])
+			return math.Exp(math.Log(ys[i-1]) + f*math.Log(ys[i]/ys[i-1]))
+		}
+	}
+	return ys[n-1]
+}
+
+// lowerEnvelope is ys made non-decreasing from the right (each point the
+// least of it and every point after it): the true curves rise with size
+// and noise only adds time.
+func lowerEnvelope(ys []float64) []float64 {
+	m := make([]float64, len(ys))
+	lo := math.Inf(1)
+	for i := len(ys) - 1; i >= 0; i-- {
+		if ys[i] > 0 {
+			lo = math.Min(lo, ys[i])
+		}
+		m[i] = lo
+	}
+	return m
+}
+
+// Level detection thresholds.
+const (
+	// stepRise is the least rise of the latency over one doubling of the
+	// working set that counts as a step to a slower level.
+	stepRise = 1.4
+	// stepMerge: steps closer than this factor in size are one level
+	// (a TLB's reach or a victim cache next to a cache).
+	stepMerge = 2.0
+)
+
+// DetectLevels returns the sizes of the cache levels that show as steps
+// in a latency curve, smallest first, rounded to whole lines. A step is a
+// run of sizes over which the latency (the curve's lower envelope of
+// fastest repetitions) rises at least stepRise times per doubling; its
+// lower plateau tc is the latency where the run starts and its upper one
+// tm a doubling after its last rising point. The level's size is read
+// where the curve has risen a quarter of the step (tc·(tm/tc)^¼, in log
+// terms): the chase walks one fixed cycle, so with LRU replacement it
+// misses on every step once the set passes the cache and the curve jumps
+// at C; with random replacement it climbs as 1 − C/S, and a quarter of a
+// threefold step is reached at 1.2·C. Either way the reading is within
+// a fifth of C, where the step's midpoint would be up to twice C. Steps
+// within a factor stepMerge of each other are one level (the larger kept).
+func DetectLevels(pts []LatencyPoint, line int64) []int64 {
+	if len(pts) < 4 {
+		return nil
+	}
+	size := make([]float64, len(pts))
+	mins := make([]float64, len(pts))
+	for i, p := range pts {
+		size[i], mins[i] = float64(p.Size), p.Latency.Min
+		if !(mins[i] > 0) {
+			mins[i] = p.Latency.Median
+		}
+	}
+	m := lowerEnvelope(mins)
+	if line <= 0 {
+		line = nodeStride
+	}
+	rise := func(i int) float64 { // latency ratio over the doubling above size[i]
+		if size[i]*2 > size[len(size)-1] {
+			return 1
+		}
+		return at(size, m, size[i]*2) / m[i]
+	}
+	var out []int64
+	for i := 0; i < len(size); {
+		if rise(i) < stepRise {
+			i++
+			continue
+		}
+		a := i
+		for i < len(size) && rise(i) >= stepRise {
+			i++
+		}
+		tc := m[a]
+		end := math.Min(size[len(size)-1], size[i-1]*2)
+		tm := at(size, m, end)
+		if !(tm > tc) {
+			continue
+		}
+		tq := tc * math.Pow(tm/tc, 0.25)
+		c := size[a]
+		for x := size[a]; x <= end; x *= math.Pow(2, 1.0/32) {
+			if at(size, m, x) >= tq {
+				c = x
+				break
+			}
+		}
+		c = math.Max(float64(line), math.Round(c/float64(line))*float64(line))
+		if k := len(out); k > 0 && c < stepMerge*float64(out[k-1]) {
+			out[k-1] = int64(c)
+			continue
+		}
+		out = append(out, int64(c))
+	}
+	return out
+}
+
+// levelFit is the hierarchy read off the curves.
+type levelFit struct {
+	levels     []machine.Level
+	memLatency float64
+	spread     map[string]float64
+	warnings   []string
+	notes      []string
+	// Plateaus, for the notes: seconds per access at each level and in
+	// memory (the last entry).
+	random, seq, latency []float64
+}
+
+// fitLevels turns the three curves into cache levels. sizes are the
+// levels' sizes, smallest first, the last being the machine's C. Each
+// level is read at a plateau point: the geometric mean of its size and
+// the level above's (a quarter of its size for the first), at most half
+// its size. Memory is read at the largest size of each curve, with the
+// share of hits in the last cache (C/S) taken out. Every round of the
+// curves gives one value of each parameter, so each comes with a spread.
+func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoint, seq []SeqPoint) levelFit {
+	f := levelFit{spread: map[string]float64{}}
+	if len(sizes) == 0 || len(tp) < 2 || len(seq) < 2 {
+		return f
+	}
+	plateau := make([]float64, len(sizes))
+	for i, s := range sizes {
+		lo := float64(s) / 4
+		if i > 0 {
+			lo = float64(sizes[i-1])
+		}
+		plateau[i] = math.Min(math.Sqrt(lo*float64(s)), float64(s)/2)
+	}
+	c := float64(sizes[len(sizes)-1])
+	// levelsOf returns, per round, the plateau times and memory's. For
+	// the random-read curve (hits) every access is uniformly random, so
+	// above a cache of C bytes it hits with probability C/S whatever the
+	// replacement: a plateau read at p above the level before it still
+	// holds that level's hits, and memory's read at the largest size S
+	// the last cache's, which are taken out, t = (y − t_prev·C/p)/(1 − C/p).
+	// The sequential and latency curves walk one fixed order, which LRU
+	// turns into all misses past a cache, so they are read as they are.
+	levelsOf := func(cv curve, hits bool) [][]float64 {
+		var out [][]float64
+		big := cv.size[len(cv.size)-1]
+		for _, ys := range cv.rounds {
+			env := lowerEnvelope(ys)
+			var v []float64
+			for i, p := range plateau {
+				y := at(cv.size, env, p)
+				if hits && i > 0 {
+					r := float64(sizes[i-1]) / p
+					y = math.Max(v[i-1], (y-v[i-1]*r)/(1-r))
+				}
+				v = append(v, y)
+			}
+			last := v[len(v)-1]
+			mem := ys[len(ys)-1]
+			if hits && big > c {
+				mem = (mem - last*c/big) / (1 - c/big)
+			}
+			v = append(v, math.Max(mem, last))
+			out = append(out, v)
+		}
+		return out
+	}
+	b := float64(line)
+	blocks := math.Max(1, b/nodeStride) // 64-byte blocks per line
+	tpR, seqR := levelsOf(throughputCurveOf(tp), true), levelsOf(seqCurveOf(seq), false)
+	var latR [][]float64
+	if len(lat) >= 2 {
+		latR = levelsOf(latencyCurveOf(lat), false)
+	}
+	median := func(rs [][]float64, j int) Stat {
+		var xs []float64
+		for _, r := range rs {
+			xs = append(xs, r[j])
+		}
+		return Summarize(xs)
+	}
+	n := len(sizes)
+	f.levels = make([]machine.Level, n)
+	for i := 0; i < n; i++ {
+		// β per round: B over the step to the next plateau, in seconds
+		// per line (blocks per line × seconds per block for the
+		// sequential curve).
+		var b1s, b2s []float64
+		for r := range tpR {
+			b2s = append(b2s, b/(tpR[r][i+1]-tpR[r][i]))
+		}
+		for r := range seqR {
+			b1s = append(b1s, b/(blocks*(seqR[r][i+1]-seqR[r][i])))
+		}
+		name := fmt.Sprintf("L%d", i+1)
+		key := fmt.Sprintf("levels[%d]", i)
+		b1, b2 := positiveMedian(b1s), positiveMedian(b2s)
+		tr, tn := median(tpR, i).Median, median(tpR, i+1).Median
+		sr, sn := median(seqR, i).Median, median(seqR, i+1).Median
+		// A step too small to measure (less than 2% of the plateau, or
+		// negative from noise) is charged as 2% of the plateau: the
+		// level is there, its fill cost below what the clock resolves.
+		if !(tn-tr > 0.02*tr) || !(b2 > 0) {
+			b2 = b / math.Max(0.02*tr, tn-tr)
+			f.warnings = append(f.warnings, fmt.Sprintf("%s: the random-read step to the next level is within the noise (%s to %s per read); β2 set from 2%% of the plateau", name, units.FormatSeconds(tr), units.FormatSeconds(tn)))
+		}
+		if !(sn-sr > 0.02*sr) || !(b1 > 0) {
+			b1 = b / (blocks * math.Max(0.02*sr, sn-sr))
+			f.warnings = append(f.warnings, fmt.Sprintf("%s: the sequential step to the next level is within the noise (%s to %s per 64 B); β1 set from 2%% of the plateau", name, units.FormatSeconds(sr), units.FormatSeconds(sn)))
+		}
+		if b2 > b1 {
+			// Independent random reads that hit the next level overlap
+			// as well as a stream does (L2 on current cores): the model
+			// needs β2 ≤ β1, and the two are equal within the noise.
+			f.notes = append(f.notes, fmt.Sprintf("%s: a random line (%s) came out as cheap as a sequential one (%s); β2 set to β1", name, units.FormatBandwidth(b2), units.FormatBandwidth(b1)))
+			b2 = b1
+		}
+		lv := machine.Level{Name: name, Size: sizes[i], Line: line, Beta1: round3g(b1), Beta2: round3g(b2)}
+		f.spread[key+".beta1"] = positiveSpread(b1s)
+		f.spread[key+".beta2"] = positiveSpread(b2s)
+		if latR != nil {
+			st := median(latR, i)
+			lv.Latency = round3g(st.Median)
+			f.spread[key+".latency"] = round3(st.Spread)
+		}
+		f.levels[i] = lv
+		f.random = append(f.random, tr)
+		f.seq = append(f.seq, sr)
+	}
+	f.random = append(f.random, median(tpR, n).Median)
+	f.seq = append(f.seq, median(seqR, n).Median)
+	if latR != nil {
+		for i := 0; i < n; i++ {
+			f.latency = append(f.latency, f.levels[i].Latency)
+		}
+		// Memory's latency only when the curve reaches well beyond the
+		// last cache (a browser's stops at 32 MiB): the extrapolation
+		// from a point inside the last cache's step would amplify noise.
+		if float64(lat[len(lat)-1].Size) >= 4*c {
+			st := median(latR, n)
+			if st.Median > f.levels[n-1].Latency {
+				f.memLatency = round3g(st.Median)
+				f.spread["mem_latency"] = round3(st.Spread)
+				f.latency = append(f.latency, st.Median)
+			}
+		}
+	}
+	return f
+}
+
+// positiveMedian is the median of the positive values (0 when none): a
+// round whose step came out negative is noise, not a bandwidth.
+func positiveMedian(xs []float64) float64 {
+	var p []float64
+	for _, x := range xs {
+		if x > 0 && !math.IsInf(x, 0) {
+			p = append(p, x)
+		}
+	}
+	return Summarize(p).Median
+}
+
+// positiveSpread is the spread of the positive values, rounded; a round
+// whose step came out negative counts as the largest spread there is (1).
+func positiveSpread(xs []float64) float64 {
+	var p []float64
+	for _, x := range xs {
+		if x > 0 && !math.IsInf(x, 0) {
+			p = append(p, x)
+		}
+	}
+	if len(p) < len(xs) {
+		return 1
+	}
+	return round3(Summarize(p).Spread)
+}
+
+// round3g rounds to three significant digits: more would claim a
+// precision the spreads do not have.
+func round3g(v float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	e := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
+	return math.Round(v/e) * e
+}
+
+// withLevels adds to m the levels the curves in res show: the latency
+// curve's steps below the last cache, then the last cache itself (m.C,
+// from the throughput curve, which sees it more reliably than a chase
+// slowed by page walks; see DetectCache). It records the detected sizes in
+// res and returns m unchanged, with a warning, when no level fits.
+func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
+	steps := DetectLevels(res.Latency, m.B)
+	res.Detected.Levels = steps
+	var sizes []int64
+	for _, s := range steps {
+		if float64(s)*stepMerge <= float64(m.C) {
+			sizes = append(sizes, s)
+		}
+	}
+	sizes = append(sizes, m.C)
+	f := fitLevels(sizes, m.B, res.Latency, res.Throughput, res.SeqLines)
+	if len(f.levels) == 0 {
+		return m, []string{"levels: the curves are too short to read cache levels from; the machine keeps the paper's one cache"}
+	}
+	lm := m.WithLevels(f.levels)
+	if err := machine.ValidateLevels(lm.Levels); len(err) > 0 {
+		return m, []string{"levels: the measured hierarchy is not valid (" + err.Error() + "); the machine keeps the paper's one cache"}
+	}
+	lm.MemLatency = f.memLatency
+	for k, v := range f.spread {
+		lm.Spread[k] = v
+	}
+	for i, l := range lm.Levels {
+		lm.Notes[fmt.Sprintf("levels[%d]", i)] = fmt.Sprintf("%s: random read %s, 64 B in order %s, dependent load %s",
+			l.Name, units.FormatSeconds(f.random[i]), units.FormatSeconds(f.seq[i]), units.FormatSeconds(l.Latency))
+	}
+	lm.Notes["memory_plateaus"] = fmt.Sprintf("random read %s, 64 B in order %s", units.FormatSeconds(f.random[len(f.random)-1]), units.FormatSeconds(f.seq[len(f.seq)-1]))
+	if len(f.notes) > 0 {
+		lm.Notes["levels_adjusted"] = strings.Join(f.notes, "; ")
+	}
+	lm.Notes["levels_method"] = "sizes from the latency curve's steps (the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line and random-read curves; latencies from the latency curve's plateaus"
+	return lm, f.warnings
+}
+
+// setCoreRates stores measured per-kernel rates (three digits) and their
+// median as the compute rate.
+func setCoreRates(m *machine.Machine, rates map[string]Stat, median float64) {
+	m.CoreRates = map[string]float64{}
+	for k, st := range rates {
+		m.CoreRates[k] = round3g(st.Median)
+		m.Spread["core_rates."+k] = round3(st.Spread)
+	}
+	m.ComputeRate = round3g(median)
+}

@@ -1,0 +1,132 @@
+package measure
+
+import (
+	"math"
+	"testing"
+
+	"memwall/engine/machine"
+)
+
+// stepCurve is a synthetic curve over sizes from 4 KiB to 1 GiB, perOct per
+// doubling: time plateaus[i] up to caches[i], then memory's, the last
+// entry of plateaus. jump selects the shape of a step: true for LRU over a
+// fixed cycle (every access misses once the set passes the cache), false
+// for random replacement (a hit with probability C/S).
+func stepCurve(caches []float64, plateaus []float64, perOct int, jump bool) (sizes, ys []float64) {
+	for _, s := range latencySizes(4<<10, 1<<30, perOct) {
+		x := float64(s)
+		t := plateaus[0]
+		for i, c := range caches {
+			if x <= c {
+				break
+			}
+			next := plateaus[i+1]
+			if jump {
+				t = next
+			} else {
+				t = next - (next-t)*c/x
+			}
+		}
+		sizes, ys = append(sizes, x), append(ys, t)
+	}
+	return sizes, ys
+}
+
+func latencyPoints(sizes, ys []float64) []LatencyPoint {
+	var out []LatencyPoint
+	for i := range sizes {
+		out = append(out, LatencyPoint{Size: int64(sizes[i]), Latency: Summarize([]float64{ys[i], ys[i] * 1.01, ys[i] * 1.02})})
+	}
+	return out
+}
+
+// TestDetectLevels reads the three caches of a synthetic latency curve
+// within a fifth of their sizes (DetectLevels' stated accuracy), for both
+// shapes of step and both grids calibrate uses.
+func TestDetectLevels(t *testing.T) {
+	caches := []float64{48 << 10, 1 << 20, 16 << 20}
+	plateaus := []float64{1.4e-9, 4.2e-9, 18e-9, 120e-9}
+	for _, jump := range []bool{true, false} {
+		for _, perOct := range []int{3, 4} {
+			sizes, ys := stepCurve(caches, plateaus, perOct, jump)
+			got := DetectLevels(latencyPoints(sizes, ys), 64)
+			if len(got) != len(caches) {
+				t.Errorf("jump %v, %d per doubling: levels %v, want 3 near %v", jump, perOct, got, caches)
+				continue
+			}
+			for i, c := range caches {
+				if r := float64(got[i]) / c; r < 0.8 || r > 1.25 {
+					t.Errorf("jump %v, %d per doubling: level %d is %d B, want within a fifth of %g", jump, perOct, i, got[i], c)
+				}
+			}
+		}
+	}
+}
+
+// TestFitLevels checks the bandwidths and latencies read off synthetic
+// curves against the hand values: B over the step between plateaus.
+func TestFitLevels(t *testing.T) {
+	caches := []float64{32 << 10, 1 << 20, 16 << 20}
+	sizes := []int64{32 << 10, 1 << 20, 16 << 20}
+	// Random reads: 0.5, 0.7, 1.5, 9.5 ns per read; steps 0.2, 0.8, 8 ns.
+	_, tpY := stepCurve(caches, []float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, 4, false)
+	// In order: 0.3, 0.5, 1.3, 4.3 ns per 64 B; steps 0.2, 0.8, 3 ns.
+	_, sqY := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, 4, true)
+	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)
+	var tp []ThroughputPoint
+	var sq []SeqPoint
+	for i := range ls {
+		tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize([]float64{tpY[i]})})
+		sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize([]float64{sqY[i]})})
+	}
+	var lat []LatencyPoint
+	for i := range ls {
+		lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
+	}
+	f := fitLevels(sizes, 64, lat, tp, sq)
+	if len(f.levels) != 3 {
+		t.Fatalf("levels %+v", f.levels)
+	}
+	want := []struct{ b1, b2, lat float64 }{
+		{64 / 0.2e-9, 64 / 0.2e-9, 1e-9},
+		{64 / 0.8e-9, 64 / 0.8e-9, 4e-9},
+		{64 / 3e-9, 64 / 8e-9, 15e-9},
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 0.01*b }
+	for i, w := range want {
+		l := f.levels[i]
+		if !near(l.Beta1, w.b1) || !near(l.Beta2, w.b2) || !near(l.Latency, w.lat) {
+			t.Errorf("level %d: β1 %g β2 %g latency %g, want %g %g %g", i, l.Beta1, l.Beta2, l.Latency, w.b1, w.b2, w.lat)
+		}
+	}
+	if !near(f.memLatency, 100e-9) {
+		t.Errorf("memory latency %g, want 100 ns", f.memLatency)
+	}
+	if err := machine.ValidateLevels(f.levels); len(err) > 0 {
+		t.Errorf("levels do not validate: %v", err)
+	}
+}
+
+// TestCompare checks the relative differences of two machines by hand.
+func TestCompare(t *testing.T) {
+	a := machine.Machine{Beta1: 40e9, Beta2: 5e9, C: 16 << 20, B: 64, M: 8e-9, ComputeRate: 1e10}
+	b := a
+	b.Beta2 = 5.5e9 // +10%
+	b.ComputeRate = 0
+	got := map[string]Diff{}
+	for _, d := range Compare(a, b) {
+		got[d.Param] = d
+	}
+	if d := got["beta2"]; math.Abs(d.Rel-0.1) > 1e-12 {
+		t.Errorf("beta2 %+v, want 10%%", d)
+	}
+	if d := got["beta1"]; d.Rel != 0 {
+		t.Errorf("beta1 %+v, want 0", d)
+	}
+	if d := got["compute_rate"]; !math.IsInf(d.Rel, 1) {
+		t.Errorf("a parameter only one machine has: %+v, want +Inf", d)
+	}
+	if first := Compare(a, b)[0].Param; first != "beta1" {
+		t.Errorf("first parameter %q, want beta1", first)
+	}
+}
