@@ -5,11 +5,14 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
+	"memwall/engine/machine"
 	"memwall/engine/units"
 	"memwall/measure"
 )
@@ -19,7 +22,7 @@ func init() {
 }
 
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME] [--force]", stderr)
+	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME] [--force] [--compare PREV.json [--against NEW.json]]", stderr)
 	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of about a minute")
 	out := fs.String("out", "", "write the machine file here (default: standard output)")
 	curves := fs.String("curves", "", "write the latency and random-throughput curves and the line-size offsets as CSV here")
@@ -27,8 +30,28 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "machine name to record in the file (default: the CPU model)")
 	force := forceFlag(fs)
 	maxMem := fs.String("max-memory", "", "largest buffer to use, e.g. 256MiB (default: 4x the last cache the OS reports, 512 MiB to 1 GiB)")
+	compare := fs.String("compare", "", "a machine file (or preset id) from an earlier calibration: print every parameter beside this one's, with the relative difference")
+	against := fs.String("against", "", "with --compare: compare with this machine file instead of measuring")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
+	}
+	var prev machine.Machine
+	if *against != "" && *compare == "" {
+		return fail(stderr, "calibrate", fmt.Errorf("--against %q needs --compare: give both machine files", *against))
+	}
+	if *compare != "" {
+		var err error
+		if prev, err = loadMachine(*compare); err != nil {
+			return fail(stderr, "calibrate", fmt.Errorf("--compare: %w", err))
+		}
+	}
+	if *against != "" {
+		next, err := loadMachine(*against)
+		if err != nil {
+			return fail(stderr, "calibrate", fmt.Errorf("--against: %w", err))
+		}
+		printCompare(stdout, prev, next, *compare, *against)
+		return 0
 	}
 	var opts measure.Options
 	opts.Quick = *quick
@@ -77,6 +100,21 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "beta1 %s (spread %.1f%%), beta2 %s (%.1f%%), C %s, B %d B, m %s (%.1f%%)\n",
 		units.FormatBandwidth(m.Beta1), 100*m.Spread["beta1"], units.FormatBandwidth(m.Beta2), 100*m.Spread["beta2"],
 		units.FormatSize(m.C), m.B, units.FormatSeconds(m.M), 100*m.Spread["mispredict"])
+	for i, l := range m.Levels {
+		k := fmt.Sprintf("levels[%d].", i)
+		fmt.Fprintf(stderr, "%s %s: beta1 %s (%.1f%%), beta2 %s (%.1f%%), latency %s (%.1f%%)\n", l.Name, units.FormatSize(l.Size),
+			units.FormatBandwidth(l.Beta1), 100*m.Spread[k+"beta1"], units.FormatBandwidth(l.Beta2), 100*m.Spread[k+"beta2"],
+			units.FormatSeconds(l.Latency), 100*m.Spread[k+"latency"])
+	}
+	if m.MemLatency > 0 {
+		fmt.Fprintf(stderr, "memory latency %s (%.1f%%)\n", units.FormatSeconds(m.MemLatency), 100*m.Spread["mem_latency"])
+	}
+	if m.ComputeRate > 0 {
+		fmt.Fprintf(stderr, "compute rate %.3g/s (median of %d kernels' core rates)\n", m.ComputeRate, len(m.CoreRates))
+	}
+	if *compare != "" {
+		printCompare(stderr, prev, m, *compare, "this run")
+	}
 	if *curves != "" {
 		if err := writeOutput(outs[1], func(w io.Writer) error { return writeCurves(w, res) }); err != nil {
 			return fail(stderr, "calibrate", err)
@@ -107,4 +145,51 @@ func writeCurves(f io.Writer, res measure.Result) error {
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// printCompare prints two calibrations' parameters side by side with the
+// relative difference, marks those that differ by more than
+// measure.AgreeWithin and ends with how many do.
+func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
+	diffs := measure.Compare(a, b)
+	fmt.Fprintf(w, "%-24s %14s %14s %9s\n", "parameter", nameA, nameB, "change")
+	over := 0
+	for _, d := range diffs {
+		mark, rel := "", "—"
+		if !math.IsInf(d.Rel, 0) {
+			rel = fmt.Sprintf("%+.1f%%", 100*signed(d))
+		}
+		if d.Rel > measure.AgreeWithin {
+			mark = "  > " + strconv.Itoa(int(100*measure.AgreeWithin)) + "%"
+			over++
+		}
+		fmt.Fprintf(w, "%-24s %14s %14s %9s%s\n", d.Param, paramValue(d.Param, d.A), paramValue(d.Param, d.B), rel, mark)
+	}
+	fmt.Fprintf(w, "%d of %d parameters differ by more than %d%%\n", over, len(diffs), int(100*measure.AgreeWithin))
+}
+
+func signed(d measure.Diff) float64 {
+	if d.A == 0 {
+		return 0
+	}
+	return (d.B - d.A) / d.A
+}
+
+// paramValue formats a parameter in its unit.
+func paramValue(name string, v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	switch {
+	case strings.HasSuffix(name, "beta1"), strings.HasSuffix(name, "beta2"):
+		return units.FormatBandwidth(v)
+	case name == "cache", strings.HasSuffix(name, ".size"):
+		return units.FormatSize(int64(v))
+	case name == "line":
+		return strconv.FormatInt(int64(v), 10) + " B"
+	case name == "mispredict", strings.HasSuffix(name, "latency"):
+		return units.FormatSeconds(v)
+	default:
+		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"
+	}
 }

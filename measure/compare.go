@@ -1,0 +1,98 @@
+package measure
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"memwall/engine/machine"
+)
+
+// Diff is one parameter of two calibrations side by side.
+type Diff struct {
+	Param string  `json:"param"` // as in a machine file's spread: beta1, levels[1].beta2, core_rates.perm
+	A     float64 `json:"a"`
+	B     float64 `json:"b"`
+	// Rel is |B − A| / A (+Inf when only one of them has the parameter).
+	Rel float64 `json:"rel"`
+}
+
+// AgreeWithin is the agreement two calibrations in a row should reach on
+// every parameter.
+const AgreeWithin = 0.10
+
+// Params flattens the numbers a calibration measures, named the way a
+// machine file's spread names them: the paper's five (mu1 is not
+// measured), then per level its size, β1, β2 and latency, memory's
+// latency, the compute rate and each kernel's core rate.
+func Params(m machine.Machine) map[string]float64 {
+	p := map[string]float64{
+		"beta1": m.Beta1, "beta2": m.Beta2, "cache": float64(m.C), "line": float64(m.B), "mispredict": m.M,
+	}
+	for i, l := range m.Levels {
+		k := fmt.Sprintf("levels[%d].", i)
+		p[k+"size"] = float64(l.Size)
+		p[k+"beta1"] = l.Beta1
+		p[k+"beta2"] = l.Beta2
+		if l.Latency > 0 {
+			p[k+"latency"] = l.Latency
+		}
+	}
+	if m.MemLatency > 0 {
+		p["mem_latency"] = m.MemLatency
+	}
+	if m.ComputeRate > 0 {
+		p["compute_rate"] = m.ComputeRate
+	}
+	for k, v := range m.CoreRates {
+		p["core_rates."+k] = v
+	}
+	return p
+}
+
+// Compare lists every parameter either machine has, in a stable order
+// (the paper's first, then levels, then the rest by name), with its
+// relative difference.
+func Compare(a, b machine.Machine) []Diff {
+	pa, pb := Params(a), Params(b)
+	var names []string
+	for k := range pa {
+		names = append(names, k)
+	}
+	for k := range pb {
+		if _, ok := pa[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	order := map[string]int{"beta1": 0, "beta2": 1, "cache": 2, "line": 3, "mispredict": 4}
+	rank := func(s string) int {
+		if r, ok := order[s]; ok {
+			return r
+		}
+		if len(s) > 7 && s[:7] == "levels[" {
+			return 5
+		}
+		return 6
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := rank(names[i]), rank(names[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+	out := make([]Diff, 0, len(names))
+	for _, n := range names {
+		va, oka := pa[n]
+		vb, okb := pb[n]
+		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1)}
+		switch {
+		case oka && okb && va == vb:
+			d.Rel = 0
+		case oka && okb && va != 0:
+			d.Rel = math.Abs(vb-va) / math.Abs(va)
+		}
+		out = append(out, d)
+	}
+	return out
+}
