@@ -56,3 +56,32 @@ func TestCalibrateBadInput(t *testing.T) {
 		t.Errorf("stray argument: status %d", s)
 	}
 }
+
+// calibrate --compare A --against B prints each parameter of both files
+// with the relative change (by hand: β2 5.0 → 5.75 GB/s is +15.0%, beyond
+// 10%; β1 unchanged) and counts those beyond 10%; --against alone is
+// refused with a message naming both flags.
+func TestCalibrateCompare(t *testing.T) {
+	dir := t.TempDir()
+	a := `{"id":"a","name":"A","beta1":4e10,"beta2":5e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8e-9}`
+	b := `{"id":"b","name":"B","beta1":4e10,"beta2":5.75e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8.4e-9}`
+	fa, fb := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	if err := os.WriteFile(fa, []byte(a), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fb, []byte(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCLI("calibrate", "--compare", fa, "--against", fb)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"beta2", "+15.0%  > 10%", "mispredict", "+5.0%", "1 of 5 parameters differ by more than 10%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, errOut, status := runCLI("calibrate", "--against", fb); status == 0 || !strings.Contains(errOut, "--against") || !strings.Contains(errOut, "--compare") {
+		t.Errorf("--against alone: status %d, %q", status, errOut)
+	}
+}
