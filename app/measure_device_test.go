@@ -112,3 +112,27 @@ func TestBrowserName(t *testing.T) {
 		}
 	}
 }
+
+// A measurement with levels shows a row per level parameter, each with
+// the value the machine holds (data-value) and its spread.
+func TestMeasurePanelLevels(t *testing.T) {
+	c := &measureDevice{form: formText{prefix: "measure-"}}
+	c.run = fakeRun()
+	m := &c.run.res.Machine
+	*m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
+		{Name: "L2", Size: 4 << 20, Line: 64, Beta1: 30e9, Beta2: 6e9, Latency: 5e-9},
+	})
+	m.MemLatency, m.ComputeRate = 90e-9, 5e9
+	m.Spread["levels[1].beta2"] = 0.07
+	html := app.HTMLString(c.Render())
+	for _, want := range []string{`id="measure-levels"`, `id="measured-level0-beta1"`, `data-value="2e+11"`, `id="measured-level1-beta2"`, "7 %",
+		`id="measured-level1-latency"`, `id="measured-mem-latency"`, `data-value="9e-08"`, `id="measured-compute-rate"`, "5e+09 ops/s"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("panel lacks %s", want)
+		}
+	}
+	if strings.Contains(app.HTMLString((&measureDevice{run: fakeRun(), form: formText{prefix: "measure-"}}).Render()), `id="measure-levels"`) {
+		t.Error("a machine without levels shows a levels table")
+	}
+}

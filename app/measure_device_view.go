@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"memwall/engine/machine"
 	"memwall/engine/units"
 	"memwall/measure"
 )
@@ -178,6 +179,7 @@ func (c *measureDevice) renderResult(v *measureRun) app.UI {
 				row("mispredict", "m", units.FormatSeconds(m.M), "random against sorted branch loop", spread("mispredict"), m.M),
 			),
 		)),
+		app.If(len(m.Levels) > 0, renderMeasuredLevels(m, spread, row)),
 		app.If(len(r.Warnings) > 0,
 			app.Ul().Class("warnings").Body(app.Range(r.Warnings).Slice(func(i int) app.UI { return app.Li().Text(r.Warnings[i]) })),
 		),
@@ -193,6 +195,44 @@ func (c *measureDevice) renderResult(v *measureRun) app.UI {
 	)
 }
 
+// renderMeasuredLevels is the hierarchy the curves showed: per level its
+// size, fill bandwidths and latency, then memory's latency and the core's
+// rate.
+func renderMeasuredLevels(m machine.Machine, spread func(string) string, row func(id, sym, val, how, sp string, num float64) app.UI) app.UI {
+	var rows []app.UI
+	for i, l := range m.Levels {
+		k := fmt.Sprintf("levels[%d].", i)
+		id := fmt.Sprintf("level%d-", i)
+		name := l.Name + " (" + units.FormatSize(l.Size) + ")"
+		sizeHow := "a step of the latency curve"
+		if i == len(m.Levels)-1 {
+			sizeHow = "C, the last cache"
+		}
+		rows = append(rows,
+			row(id+"size", l.Name+" size", units.FormatSize(l.Size), sizeHow, "", float64(l.Size)),
+			row(id+"beta1", name+" β1", units.FormatBandwidth(l.Beta1), "B over the step of the sequential-line curve to the next level", spread(k+"beta1"), l.Beta1),
+			row(id+"beta2", name+" β2", units.FormatBandwidth(l.Beta2), "B over the step of the random-read curve to the next level", spread(k+"beta2"), l.Beta2),
+		)
+		if l.Latency > 0 {
+			rows = append(rows, row(id+"latency", name+" latency", units.FormatSeconds(l.Latency), "the latency curve's plateau", spread(k+"latency"), l.Latency))
+		}
+	}
+	if m.MemLatency > 0 {
+		rows = append(rows, row("mem-latency", "Memory latency", units.FormatSeconds(m.MemLatency), "the latency curve beyond the last cache", spread("mem_latency"), m.MemLatency))
+	}
+	if m.ComputeRate > 0 {
+		rows = append(rows, row("compute-rate", "Compute rate", fmt.Sprintf("%.3g ops/s", m.ComputeRate), fmt.Sprintf("median of %d reference kernels' rates on data in L1", len(m.CoreRates)), "", m.ComputeRate))
+	}
+	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
+		app.Caption().Text("Cache levels (the hierarchy model)"),
+		app.THead().Body(app.Tr().Body(
+			app.Th().Scope("col").Text("Parameter"), app.Th().Scope("col").Text("Value"),
+			app.Th().Scope("col").Text("Spread (IQR)"), app.Th().Scope("col").Text("From"),
+		)),
+		app.TBody().Body(rows...),
+	))
+}
+
 // renderLimits says what a measurement in a browser can and cannot see,
 // with this browser's own facts once a run has probed them.
 func (c *measureDevice) renderLimits(v *measureRun) app.UI {
@@ -206,7 +246,8 @@ func (c *measureDevice) renderLimits(v *measureRun) app.UI {
 	}
 	items := []string{
 		clock,
-		"No cache query: a page cannot read the CPU's cache sizes or line size (no CPUID, no /sys). C comes from the random-read throughput curve alone, B from the step in the line-offset test (when there is none, 64 B is assumed).",
+		"No cache query: a page cannot read the CPU's cache sizes or line size (no CPUID, no /sys). C comes from the random-read throughput curve alone, B from the step in the line-offset test (when there is none, 64 B is assumed), the smaller levels from the steps of the latency curve.",
+		"Levels: the latency curve stops at 32 MiB here, so memory's latency is measured only when the last cache is 8 MiB or less. The core rates time each kernel back to back for 20 ms and take out the time of preparing its input, since one run on data in L1 is shorter than the clock's step.",
 		"Memory: WebAssembly has a 32-bit address space (4 GiB at most, shared with the app), so the buffer is at most 256 MiB, and smaller when the browser refuses; a curve that must pass the last cache by a margin cannot see a cache of more than about 32 MiB. The page keeps the memory until it is reloaded.",
 		"No huge pages: WebAssembly cannot ask for them, so random reads over a large buffer also pay TLB misses on ordinary pages.",
 		"Overhead: Go compiled to WebAssembly runs on one thread, without SIMD, with its bounds checks, through the browser's JIT; loops that compute (address generation, the branch loop) cost more than natively.",
