@@ -19,8 +19,11 @@ import (
 // simple operations a cycle, one held up by a division or by a counter
 // bumped through memory far fewer. So each reference kernel runs here on
 // data that fit in the first cache level, and its rate is its operations
-// over its time less what the model charges for mispredictions and for
-// the few lines that still move (Kerncraft analyses a loop's instructions
+// over its time less what the model charges for the few lines that still
+// move. The rate keeps the kernel's branch mispredictions: their count
+// grows as its operations do, and a sort in L1 spends most of its time on
+// them, so taking them out would leave a small difference of two noisy
+// numbers (Kerncraft analyses a loop's instructions
 // for the same in-core term; memwall measures it). The machine's
 // ComputeRate, for programs that are none of these kernels, is the median
 // of the kernels' rates.
@@ -88,7 +91,10 @@ func coreRate(ctx context.Context, m machine.Machine, k string, reps int, batch 
 		l1 = m.Levels[0].Size
 	}
 	bare := m
-	bare.ComputeRate, bare.CoreRates = 0, nil
+	// The rate holds the kernel's mispredictions (hier.Model charges no
+	// branch term beside a kernel's own rate): only the lines the model
+	// moves are taken out.
+	bare.ComputeRate, bare.CoreRates, bare.M = 0, nil, 0
 	n := coreSize(k, l1)
 	e, err := hier.Model(bare, k, mbram.DefaultParams(n))
 	if err != nil {

@@ -68,15 +68,18 @@ type LevelEstimate struct {
 
 // Estimate is the hierarchy model's prediction of one kernel.
 type Estimate struct {
-	Kernel      string          `json:"kernel"`
-	Work        Work            `json:"work"`
-	Compute     float64         `json:"compute_seconds"`
-	Branch      float64         `json:"branch_seconds"`
-	Levels      []LevelEstimate `json:"levels"`
-	Seconds     float64         `json:"seconds"`
-	Footprint   int64           `json:"footprint_bytes"`
-	NoCompute   bool            `json:"no_compute_rate,omitempty"`
-	Description string          `json:"description"`
+	Kernel    string          `json:"kernel"`
+	Work      Work            `json:"work"`
+	Compute   float64         `json:"compute_seconds"`
+	Branch    float64         `json:"branch_seconds"`
+	Levels    []LevelEstimate `json:"levels"`
+	Seconds   float64         `json:"seconds"`
+	Footprint int64           `json:"footprint_bytes"`
+	NoCompute bool            `json:"no_compute_rate,omitempty"`
+	// BranchInRate says the kernel's own core rate was measured with its
+	// branch mispredictions, so Branch is zero and Compute holds both.
+	BranchInRate bool   `json:"branch_in_rate,omitempty"`
+	Description  string `json:"description"`
 }
 
 // Model predicts kernelID's time for workload p on m by the hierarchy
@@ -109,7 +112,15 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	} else {
 		e.NoCompute = true
 	}
-	e.Branch = e.Work.Mispredicts * m.M
+	// A kernel's own core rate is measured on its loop with its
+	// mispredictions: both counts grow alike (N·log N for the sorts), and
+	// taking the penalty out of an in-L1 run of a sort, where it is most
+	// of the time, would divide by the difference of two noisy numbers.
+	if m.CoreRates[kernelID] > 0 {
+		e.BranchInRate = true
+	} else {
+		e.Branch = e.Work.Mispredicts * m.M
+	}
 	e.Seconds = e.Compute + e.Branch
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
@@ -465,12 +476,15 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	b := mbram.Breakdown{Kernel: kernelID, Seconds: e.Seconds, Regime: e.Description,
 		NotBound: "the hierarchy model is an estimate, not a bound"}
 	if !e.NoCompute {
-		b.Terms = append(b.Terms, mbram.Term{Name: "compute", Seconds: e.Compute,
-			Formula: "ops/R = " + units.FormatCount(int64(e.Work.Ops)) + " / " + fmt.Sprintf("%.3g", RateFor(m, kernelID)) + " per s"})
+		f := "ops/R = " + units.FormatCount(int64(e.Work.Ops)) + " / " + fmt.Sprintf("%.3g", RateFor(m, kernelID)) + " per s"
+		if e.BranchInRate {
+			f += ", the kernel's own rate, measured with its branch mispredictions"
+		}
+		b.Terms = append(b.Terms, mbram.Term{Name: "compute", Seconds: e.Compute, Formula: f})
 	} else {
 		b.Warnings = append(b.Warnings, "the machine has no compute rate: work other than memory traffic is not charged")
 	}
-	if e.Work.Mispredicts > 0 {
+	if e.Work.Mispredicts > 0 && !e.BranchInRate {
 		b.Terms = append(b.Terms, mbram.Term{Name: "branch mispredictions", Seconds: e.Branch,
 			Formula: "mispredictions·m = " + units.FormatCount(int64(e.Work.Mispredicts)) + "·" + units.FormatSeconds(m.M)})
 	}

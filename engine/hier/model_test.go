@@ -77,6 +77,13 @@ func TestModelUsesCoreRate(t *testing.T) {
 	if math.Abs(base.Compute-614.4e-9) > 1e-15 || math.Abs(fast.Compute-307.2e-9) > 1e-15 {
 		t.Errorf("compute %g then %g, want 614.4 ns then 307.2 ns", base.Compute, fast.Compute)
 	}
+	// A sort's own rate holds its mispredictions: no branch term then.
+	q, _ := Model(m, "quicksort", mbram.DefaultParams(1<<10))
+	m.CoreRates["quicksort"] = 5e9
+	qr, _ := Model(m, "quicksort", mbram.DefaultParams(1<<10))
+	if !(q.Branch > 0) || qr.Branch != 0 || !qr.BranchInRate || math.Abs(qr.Compute-qr.Work.Ops/5e9) > 1e-18 {
+		t.Errorf("quicksort branch %g without its rate, %g (in rate %v) with it; compute %g", q.Branch, qr.Branch, qr.BranchInRate, qr.Compute)
+	}
 }
 
 // Every kernel gives a finite, positive time over a wide range of sizes,
