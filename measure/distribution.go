@@ -101,18 +101,40 @@ func BucketSortIn(a, work []uint32, keyBits, radixBits int) {
 	if need := 2*len(a) + 64<<radixBits; len(arena) < need {
 		arena = make([]uint32, need)
 	}
-	bucketInto(a, a, lv, arena)
+	var buf [scratchInts]int
+	bucketInto(a, a, lv, arena, scratch(buf[:], lv, 1, 0))
 }
 
-func bucketInto(src, dst []uint32, lv [][2]uint32, arena []uint32) {
+// scratchInts is the counters a distribution sort keeps on the stack for
+// all its depths (b per depth in BucketSort, 2b+1 in BucketSortCount): six
+// 6-bit digits need 64·6 or 129·6.
+const scratchInts = 1024
+
+// scratch is buf, or a larger slice when the digits lv need more than it
+// holds (per + b·mul ints per depth). Each call of a sort uses the front
+// of its part for its own digit and passes the rest to its children, so
+// a call clears only its b counters, not a fixed array of 256 as a local
+// array would (a call on a few keys then cost as much as a key per 2 KiB
+// cleared).
+func scratch(buf []int, lv [][2]uint32, mul, per int) []int {
+	need := 0
+	for _, d := range lv {
+		need += per + mul*(int(d[1])+1)
+	}
+	if need <= len(buf) {
+		return buf
+	}
+	return make([]int, need)
+}
+
+func bucketInto(src, dst []uint32, lv [][2]uint32, arena []uint32, lens []int) {
 	if len(lv) == 0 || len(src) <= 1 {
 		copy(dst, src)
 		return
 	}
 	shift, mask := lv[0][0], lv[0][1]
 	b := int(mask) + 1
-	var lensBuf [256]int
-	set := newBucketSet(arena, lensBuf[:], b, len(src))
+	set := newBucketSet(arena, lens[:b], b, len(src))
 	for _, v := range src {
 		set.put((v>>shift)&mask, v)
 	}
@@ -120,7 +142,7 @@ func bucketInto(src, dst []uint32, lv [][2]uint32, arena []uint32) {
 	off := 0
 	for d := 0; d < b; d++ {
 		bk := set.bucket(d)
-		bucketInto(bk, dst[off:off+len(bk)], lv[1:], rest)
+		bucketInto(bk, dst[off:off+len(bk)], lv[1:], rest, lens[b:])
 		off += len(bk)
 	}
 }
@@ -139,12 +161,13 @@ func BucketSortCountIn(a, work []uint32, keyBits, radixBits int) {
 	if len(tmp) < len(a) {
 		tmp = make([]uint32, len(a))
 	}
-	countBucket(a, tmp[:len(a)], lv, true)
+	var buf [scratchInts]int
+	countBucket(a, tmp[:len(a)], lv, true, scratch(buf[:], lv, 2, 1))
 }
 
 // countBucket sorts the values in cur by the digits lv, leaving the result
 // in cur when wantInCur, else in other.
-func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool) {
+func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool, ints []int) {
 	if len(lv) == 0 || len(cur) <= 1 {
 		if !wantInCur {
 			copy(other, cur)
@@ -153,29 +176,15 @@ func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool) {
 	}
 	shift, mask := lv[0][0], lv[0][1]
 	b := int(mask) + 1
-	var countBuf [257]int
-	var count []int
-	if b <= 256 {
-		count = countBuf[:b+1]
-	} else {
-		count = make([]int, b+1)
-	}
+	count, pos, rest := ints[:b+1], ints[b+1:2*b+1], ints[2*b+1:]
+	clear(count)
 	for _, v := range cur {
 		count[(v>>shift)&mask+1]++
 	}
 	for d := 1; d <= b; d++ {
 		count[d] += count[d-1]
 	}
-	// The positions start as a copy of the counts; on the stack for the
-	// usual radix, so a call on a few keys allocates nothing.
-	var posBuf [256]int
-	var pos []int
-	if b <= len(posBuf) {
-		pos = posBuf[:b]
-		copy(pos, count[:b])
-	} else {
-		pos = append([]int(nil), count[:b]...)
-	}
+	copy(pos, count[:b])
 	for _, v := range cur {
 		d := (v >> shift) & mask
 		other[pos[d]] = v
@@ -183,7 +192,7 @@ func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool) {
 	}
 	for d := 0; d < b; d++ {
 		lo, hi := count[d], count[d+1]
-		countBucket(other[lo:hi], cur[lo:hi], lv[1:], !wantInCur)
+		countBucket(other[lo:hi], cur[lo:hi], lv[1:], !wantInCur, rest)
 	}
 }
 

@@ -243,7 +243,10 @@ var kernelForms = map[string]kernelForm{
 		// Per element and pass: shift, mask, load the bucket's length,
 		// compare with its capacity, index, store, store the length,
 		// loop (11), and a copy step at the end (3).
-		work:    func(s shape) Work { return Work{Ops: (11*digits(s) + 3 + leafOps) * s.n} },
+		work: func(s shape) Work {
+			calls, children := msdCalls(s)
+			return Work{Ops: (11*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5)}
+		},
 		traffic: bucketTraffic(false),
 	},
 	"bucket-count": {
@@ -252,7 +255,10 @@ var kernelForms = map[string]kernelForm{
 		// Counting: load, shift, mask, increment a count, loop (6);
 		// distribution: load, shift, mask, load the position, store,
 		// bump the position, loop (8).
-		work:    func(s shape) Work { return Work{Ops: (14*digits(s) + leafOps) * s.n} },
+		work: func(s shape) Work {
+			calls, children := msdCalls(s)
+			return Work{Ops: 14*digits(s)*s.n + calls*callOps + children*(childOps+3)}
+		},
 		traffic: bucketTraffic(true),
 	},
 	"radix": {
@@ -269,12 +275,41 @@ var kernelForms = map[string]kernelForm{
 	},
 }
 
-// leafOps is the per-element cost of the calls at the bottom of a
-// most-significant-digit bucket sort: its buckets multiply by b per
-// digit until there are as many as keys (2^keybits ≥ N), so it ends in
-// about N calls on one key or none, each a call, a length test and a
-// return.
-const leafOps = 20
+// The calls of a most-significant-digit bucket sort, counted from the
+// code (measure.BucketSortIn, BucketSortCountIn): a call that gets two
+// keys or more distributes them (callOps, plus clearing and, with
+// counting, summing its b counters) and then calls itself once per bucket;
+// every such call, empty or not, costs childOps (the bucket's slice, the
+// call, the length test, the return) and, in the caller, the clearing of
+// its counter (half an operation; with counting, clearing, summing and
+// copying it, three).
+const (
+	callOps  = 15
+	childOps = 14
+)
+
+// msdCalls is the expected number of distributing calls and of calls
+// made by them in a most-significant-digit sort of n keys uniform on
+// [0, n), with digits of log2 b bits from the top of the key's
+// ⌈log2 n⌉ bits. A call at a depth where s bits remain gets the keys of
+// one range of 2^s values: a Poisson number with mean λ = min(2^s, n)
+// (one key per value), two or more with probability 1 − e^−λ(1 + λ);
+// there are max(1, n/2^s) such ranges.
+func msdCalls(s shape) (internal, children float64) {
+	if s.n < 2 {
+		return 0, 0
+	}
+	rb := math.Max(1, math.Log2(s.b))
+	for bits := math.Ceil(math.Log2(s.n)); bits > 0; {
+		w := math.Min(rb, bits)
+		lambda := math.Min(math.Exp2(bits), s.n)
+		calls := math.Max(1, s.n/math.Exp2(bits)) * (1 - math.Exp(-lambda)*(1+lambda))
+		internal += calls
+		children += calls * math.Exp2(w)
+		bits -= w
+	}
+	return internal, children
+}
 
 func lg(x float64) float64 { return math.Log2(math.Max(x, 1)) }
 

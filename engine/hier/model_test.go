@@ -2,6 +2,7 @@ package hier
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"memwall/engine/machine"
@@ -108,5 +109,50 @@ func TestModelAllKernels(t *testing.T) {
 	}
 	if _, err := Model(twoLevels(), "perm", mbram.DefaultParams(0)); err == nil {
 		t.Error("n = 0 accepted")
+	}
+}
+
+// msdCalls against a brute-force count: the calls a most-significant-digit
+// sort makes on random keys uniform on [0, n), averaged over a few key
+// sets, within 5% (the expectation is over key sets).
+func TestMSDCallsAgainstCount(t *testing.T) {
+	for _, n := range []int{256, 1000, 4096, 1 << 14, 50000} {
+		rng := rand.New(rand.NewPCG(7, uint64(n)))
+		bits := 0
+		for 1<<bits < n {
+			bits++
+		}
+		var calls, children float64
+		const sets = 4
+		for r := 0; r < sets; r++ {
+			keys := make([]uint32, n)
+			for i := range keys {
+				keys[i] = rng.Uint32N(uint32(n))
+			}
+			var walk func(keys []uint32, bits int)
+			walk = func(keys []uint32, bits int) {
+				if bits <= 0 || len(keys) <= 1 {
+					return
+				}
+				w := min(6, bits)
+				calls++
+				b := 1 << w
+				children += float64(b)
+				parts := make([][]uint32, b)
+				for _, k := range keys {
+					d := (k >> (bits - w)) & uint32(b-1)
+					parts[d] = append(parts[d], k)
+				}
+				for _, p := range parts {
+					walk(p, bits-w)
+				}
+			}
+			walk(keys, bits)
+		}
+		calls, children = calls/sets, children/sets
+		gc, gch := msdCalls(shape{n: float64(n), w: 4, b: 64})
+		if math.Abs(gc-calls) > 0.05*calls || math.Abs(gch-children) > 0.05*children {
+			t.Errorf("n=%d: %.0f calls, %.0f children; counted %.0f, %.0f", n, gc, gch, calls, children)
+		}
 	}
 }
