@@ -93,12 +93,6 @@ func TestPredict(t *testing.T) {
 	}
 }
 
-
-
-
-
-
-
 func TestPredictErrors(t *testing.T) {
 	bad := paperP4
 	bad.Beta1 = 0
