@@ -81,16 +81,6 @@ func levelsView(id string, m machine.Machine) app.UI {
 	)
 }
 
-// levelsLine names a machine's levels in one line: "L1 48 KiB, L2 2 MiB,
-// L3 32 MiB".
-func levelsLine(m machine.Machine) string {
-	parts := make([]string, len(m.Levels))
-	for i, l := range m.Levels {
-		parts[i] = l.Name + " " + units.FormatSize(l.Size)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // coreRatesText lists per-kernel rates by kernel id.
 func coreRatesText(rates map[string]float64) string {
 	ids := make([]string, 0, len(rates))
