@@ -147,8 +147,9 @@ func (p *machinesPage) renderEditor() app.UI {
 			p.renderLevels(),
 			app.Div().Class("row actions").Body(
 				app.Button().ID("save-machine").Type("submit").Text("Save"),
-				app.Button().Type("button").Text("Cancel").OnClick(p.onCancel),
+				app.Button().Type("button").ID("cancel-edit").Text("Cancel").OnClick(p.onCancel),
 			),
+			app.If(p.editLevels == 0, p.renderAddLevels()),
 		),
 	)
 }

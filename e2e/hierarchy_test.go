@@ -74,7 +74,7 @@ func TestHierarchyMachine(t *testing.T) {
 	b.typeInto(t, "#m-l1-size", "2 MiB")
 	b.waitFor(t, "the message gone", `!document.querySelector("#m-l1-size-err")`)
 	b.screenshot(t, "machines-levels-editor")
-	b.run(t, chromedp.Click(`#machine-form button[type=button]:not([id])`, chromedp.ByQuery)) // Cancel
+	b.run(t, chromedp.Click("#cancel-edit", chromedp.ByQuery))
 
 	// Use: the Kernels page on the same machine, by the hierarchy model.
 	b.run(t, chromedp.Click(`#user-table tr[data-id="my-rig"] a.button`, chromedp.ByQuery), appReady("#other-total"))
