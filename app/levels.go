@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,14 +28,17 @@ func levelsView(id string, m machine.Machine) app.UI {
 		return nil
 	}
 	var extra []app.UI
-	if m.MemLatency > 0 {
-		extra = append(extra, app.Li().Body(app.Strong().Text("Memory latency "), app.Text(units.FormatSeconds(m.MemLatency)), app.Small().Class("meaning").Text("what a dependent load waits for a line from memory")))
-	}
-	if m.ComputeRate > 0 {
-		extra = append(extra, app.Li().Body(app.Strong().Text("Compute rate "), app.Text(formatOpRate(m.ComputeRate)), app.Small().Class("meaning").Text("simple operations per second of the core")))
-	}
-	if len(m.CoreRates) > 0 {
-		extra = append(extra, app.Li().Body(app.Strong().Text("Core rates "), app.Text(coreRatesText(m.CoreRates)), app.Small().Class("meaning").Text("each kernel's own loop with its data in the first level, operations per second")))
+	for _, x := range []struct {
+		given              bool
+		name, value, means string
+	}{
+		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
+		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
+		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
+	} {
+		if x.given {
+			extra = append(extra, app.Li().Body(app.Strong().Text(x.name), app.Text(x.value), app.Small().Class("meaning").Text(x.means)))
+		}
 	}
 	// One line size for all levels (the common case) goes in the caption,
 	// which keeps the table narrow enough for the Kernels page's column
@@ -44,36 +48,27 @@ func levelsView(id string, m machine.Machine) app.UI {
 		oneLine = oneLine && l.Line == m.Levels[0].Line
 	}
 	caption := "Cache levels, from the core out"
+	heads := []string{"Level", "Size", "Line", "β1", "β2", "Latency"}
 	if oneLine {
 		caption += ", lines of " + strings.ReplaceAll(units.FormatSize(m.Levels[0].Line), " ", "\u00a0")
+		heads = slices.Delete(heads, 2, 3)
+	}
+	rows := make([]app.UI, len(m.Levels))
+	for i, l := range m.Levels {
+		lat := "—"
+		if l.Latency > 0 {
+			lat = units.FormatSeconds(l.Latency)
+		}
+		cells := []string{units.FormatSize(l.Size), units.FormatSize(l.Line), units.FormatBandwidth(l.Beta1), units.FormatBandwidth(l.Beta2), lat}
+		if oneLine {
+			cells = slices.Delete(cells, 1, 2)
+		}
+		rows[i] = app.Tr().Body(append([]app.UI{app.Th().Scope("row").Text(l.Name)}, numCells(cells...)...)...)
 	}
 	return app.Div().ID(id).Class("levels").Body(
 		app.If(len(m.Levels) > 0,
 			app.Div().Class("table-wrap").Body(app.Table().ID(id+"-table").Class("levels-table").Body(
-				app.Caption().Text(caption),
-				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Level"),
-					app.Th().Scope("col").Text("Size"),
-					app.If(!oneLine, app.Th().Scope("col").Text("Line")),
-					app.Th().Scope("col").Text("β1"),
-					app.Th().Scope("col").Text("β2"),
-					app.Th().Scope("col").Text("Latency"),
-				)),
-				app.TBody().Body(app.Range(m.Levels).Slice(func(i int) app.UI {
-					l := m.Levels[i]
-					lat := "—"
-					if l.Latency > 0 {
-						lat = units.FormatSeconds(l.Latency)
-					}
-					return app.Tr().Body(
-						app.Th().Scope("row").Text(l.Name),
-						app.Td().Class("num").Text(units.FormatSize(l.Size)),
-						app.If(!oneLine, app.Td().Class("num").Text(units.FormatSize(l.Line))),
-						app.Td().Class("num").Text(units.FormatBandwidth(l.Beta1)),
-						app.Td().Class("num").Text(units.FormatBandwidth(l.Beta2)),
-						app.Td().Class("num").Text(lat),
-					)
-				})),
+				app.Caption().Text(caption), colHeads(heads...), app.TBody().Body(rows...),
 			)),
 			app.Small().Class("meaning").Text("β1, β2: the bandwidths of filling the level from the one below it, for a line that continues a stream and for one from a random place. Latency: of a load that hits the level."),
 		),

@@ -45,10 +45,12 @@ func levelPath(i int, field string) string { return fmt.Sprintf("levels[%d].%s",
 // levels[1].size to the row's field; with levels, cache and line to the
 // last level's size and line, which they are taken from.
 func editorKey(field string, levels int) string {
-	var i int
-	var f string
-	if n, err := fmt.Sscanf(strings.Replace(field, "].", "] ", 1), "levels[%d] %s", &i, &f); err == nil && n == 2 {
-		return levelKey(i, f)
+	if rest, ok := strings.CutPrefix(field, "levels["); ok {
+		if n, f, ok := strings.Cut(rest, "]."); ok {
+			if i, err := strconv.Atoi(n); err == nil {
+				return levelKey(i, f)
+			}
+		}
 	}
 	if levels > 0 {
 		switch field {
@@ -259,33 +261,37 @@ func (p *machinesPage) onAddLevels(ctx app.Context, e app.Event) {
 // onInsertLevel adds a level row before row at (after the last for at ==
 // the number of rows).
 func (p *machinesPage) onInsertLevel(at int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		p.edit.settle()
-		rows := p.levelRows()
-		if len(rows) >= machine.MaxLevels || at < 0 || at > len(rows) {
-			return
-		}
-		rows = append(rows[:at], append([]map[string]string{newLevel(rows, at)}, rows[at:]...)...)
-		p.setLevelRows(ctx, rows)
-		p.readEditor()
-		focusFirst("level-" + strconv.Itoa(at))
+	return func(ctx app.Context, e app.Event) { p.insertLevel(ctx, at) }
+}
+
+func (p *machinesPage) insertLevel(ctx app.Context, at int) {
+	p.edit.settle()
+	rows := p.levelRows()
+	if len(rows) >= machine.MaxLevels || at < 0 || at > len(rows) {
+		return
 	}
+	rows = append(rows[:at], append([]map[string]string{newLevel(rows, at)}, rows[at:]...)...)
+	p.setLevelRows(ctx, rows)
+	p.readEditor()
+	focusFirst("level-" + strconv.Itoa(at))
 }
 
 // onRemoveLevel removes row i. Removing the last row makes the machine one
 // of six numbers again, with that level's size and line as C and B, so
 // nothing typed is lost.
 func (p *machinesPage) onRemoveLevel(i int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		p.edit.settle()
-		rows := p.levelRows()
-		if i < 0 || i >= len(rows) {
-			return
-		}
-		if len(rows) == 1 {
-			p.edit.set(ctx, map[string]string{"cache": rows[0]["size"], "line": rows[0]["line"]})
-		}
-		p.setLevelRows(ctx, append(rows[:i], rows[i+1:]...))
-		p.readEditor()
+	return func(ctx app.Context, e app.Event) { p.removeLevel(ctx, i) }
+}
+
+func (p *machinesPage) removeLevel(ctx app.Context, i int) {
+	p.edit.settle()
+	rows := p.levelRows()
+	if i < 0 || i >= len(rows) {
+		return
 	}
+	if len(rows) == 1 {
+		p.edit.set(ctx, map[string]string{"cache": rows[0]["size"], "line": rows[0]["line"]})
+	}
+	p.setLevelRows(ctx, append(rows[:i], rows[i+1:]...))
+	p.readEditor()
 }

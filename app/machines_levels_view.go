@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -27,7 +26,7 @@ func (p *machinesPage) renderLevels() app.UI {
 	rows := make([]app.UI, p.editLevels)
 	for i := range rows {
 		name := strings.TrimSpace(p.edit.text[levelKey(i, "name")])
-		legend := fmt.Sprintf("Level %d", i+1)
+		legend := "Level " + strconv.Itoa(i+1)
 		if name != "" {
 			legend += " (" + name + ")"
 		}
@@ -36,13 +35,7 @@ func (p *machinesPage) renderLevels() app.UI {
 		}
 		rows[i] = app.FieldSet().ID("level-"+strconv.Itoa(i)).Class("level-row").Body(
 			app.Legend().Text(legend),
-			app.Div().Class("grid level-grid").Body(
-				app.Range(levelFields).Slice(func(j int) app.UI {
-					f := levelFields[j]
-					key := levelKey(i, f.key)
-					return textField{ID: "m-" + key, Label: f.label, Value: p.edit.shown[key], Hint: f.hint, Err: p.editErrs[key], OnInput: p.onEditField(key), Size: 12}.UI()
-				}),
-			),
+			p.fieldGrid("grid level-grid", levelFields, levelKey(i, ""), 12),
 			app.Div().Class("row actions").Body(
 				app.If(p.editLevels < machine.MaxLevels,
 					app.Button().Type("button").ID("insert-level-"+strconv.Itoa(i)).Text("Insert a level above").OnClick(p.onInsertLevel(i)),
@@ -57,22 +50,28 @@ func (p *machinesPage) renderLevels() app.UI {
 			app.H3().Text("Cache levels"),
 			app.P().Class("note").Text("From the core out. Each level's β1 and β2 are the bandwidths of filling it from the level below (memory, for the last); the last level is the machine's cache, so C and B are its size and line. Going out, levels grow, and lines and the number of lines do not shrink."),
 			app.If(p.editErrs["levels"] != "", app.P().ID("m-levels-err").Class("error").Text(p.editErrs["levels"])),
-			app.Range(rows).Slice(func(i int) app.UI { return rows[i] }),
+			app.Div().Body(rows...),
 			app.If(p.editLevels < machine.MaxLevels,
 				app.Button().Type("button").ID("add-level").Text("Add a level below the last").OnClick(p.onInsertLevel(p.editLevels)),
 			),
 		),
 		app.If(p.showHierFields(),
-			app.Div().Class("grid").Body(
-				app.Range(hierFields).Slice(func(j int) app.UI {
-					f := hierFields[j]
-					return textField{ID: "m-" + f.key, Label: f.label, Value: p.edit.shown[f.key], Hint: f.hint, Err: p.editErrs[f.key], OnInput: p.onEditField(f.key), Size: 14}.UI()
-				}),
-			),
+			p.fieldGrid("grid", hierFields, "", 14),
 		),
 		app.If(len(p.editBase.CoreRates) > 0,
 			app.P().ID("m-core-rates").Class("note").Text("Core rates, measured per kernel and kept as they are: "+coreRatesText(p.editBase.CoreRates)+"."),
 		),
 		app.If(p.editErrs["core_rates"] != "", app.P().ID("m-core_rates-err").Class("error").Text(p.editErrs["core_rates"])),
 	)
+}
+
+// fieldGrid is the editor's fields in a grid: one text field per entry of
+// fields, its key prefix and the field's key.
+func (p *machinesPage) fieldGrid(class string, fields []struct{ key, label, hint string }, prefix string, size int) app.UI {
+	ui := make([]app.UI, len(fields))
+	for j, f := range fields {
+		key := prefix + f.key
+		ui[j] = textField{ID: "m-" + key, Label: f.label, Value: p.edit.shown[key], Hint: f.hint, Err: p.editErrs[key], OnInput: p.onEditField(key), Size: size}.UI()
+	}
+	return app.Div().Class(class).Body(ui...)
 }

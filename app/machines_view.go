@@ -52,16 +52,7 @@ func (p *machinesPage) renderUser() app.UI {
 
 func (p *machinesPage) machineTable(id string, ms []machine.Machine, user bool) app.UI {
 	return app.Div().Class("table-wrap").Body(app.Table().ID(id).Class("machines").Body(
-		app.THead().Body(app.Tr().Body(
-			app.Th().Scope("col").Text("Machine"),
-			app.Th().Scope("col").Text("β1"),
-			app.Th().Scope("col").Text("β2"),
-			app.Th().Scope("col").Text("μ1"),
-			app.Th().Scope("col").Text("C"),
-			app.Th().Scope("col").Text("B"),
-			app.Th().Scope("col").Text("m"),
-			app.Th().Scope("col").Text("Actions"),
-		)),
+		colHeads("Machine", "β1", "β2", "μ1", "C", "B", "m", "Actions"),
 		app.TBody().Body(p.machineRows(ms, user)...),
 	))
 }
@@ -79,26 +70,21 @@ func (p *machinesPage) machineRows(ms []machine.Machine, user bool) []app.UI {
 		if p.confirmDelete == m.ID {
 			deleteLabel = "Really delete?"
 		}
-		rows = append(rows, app.Tr().DataSet("id", m.ID).Body(
-			app.Th().Scope("row").Body(
-				app.Span().Text(m.Name),
-				app.If(m.Source != "", app.Small().Class("source").Text(m.Source)),
-			),
-			app.Td().Class("num").Text(units.FormatBandwidth(m.Beta1)),
-			app.Td().Class("num").Text(units.FormatBandwidth(m.Beta2)),
-			app.Td().Class("num").Text(strconv.Itoa(m.Mu1)),
-			app.Td().Class("num").Text(units.FormatSize(m.C)),
-			app.Td().Class("num").Text(units.FormatSize(m.B)),
-			app.Td().Class("num").Text(units.FormatSeconds(m.M)),
-			app.Td().Class("actions").Body(
-				app.A().Class("button").Href(useLink(m)).Text("Use").Aria("label", "Use "+m.Name+" on the Kernels page"),
-				app.Button().Text(editLabel).OnClick(p.onEdit(m.ID)).Aria("label", editLabel+" "+m.Name),
-				app.If(user,
-					app.Button().Text("Export").OnClick(p.onExport(m.ID)).Aria("label", "Export "+m.Name),
-					app.Button().Class("danger").Text(deleteLabel).OnClick(p.onDelete(m.ID)).Aria("label", deleteLabel+" "+m.Name),
-				),
+		cells := []app.UI{app.Th().Scope("row").Body(
+			app.Span().Text(m.Name),
+			app.If(m.Source != "", app.Small().Class("source").Text(m.Source)),
+		)}
+		cells = append(cells, numCells(units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), strconv.Itoa(m.Mu1),
+			units.FormatSize(m.C), units.FormatSize(m.B), units.FormatSeconds(m.M))...)
+		cells = append(cells, app.Td().Class("actions").Body(
+			app.A().Class("button").Href(useLink(m)).Text("Use").Aria("label", "Use "+m.Name+" on the Kernels page"),
+			app.Button().Text(editLabel).OnClick(p.onEdit(m.ID)).Aria("label", editLabel+" "+m.Name),
+			app.If(user,
+				app.Button().Text("Export").OnClick(p.onExport(m.ID)).Aria("label", "Export "+m.Name),
+				app.Button().Class("danger").Text(deleteLabel).OnClick(p.onDelete(m.ID)).Aria("label", deleteLabel+" "+m.Name),
 			),
 		))
+		rows = append(rows, app.Tr().DataSet("id", m.ID).Body(cells...))
 		if hasHierarchy(m) {
 			rows = append(rows, app.Tr().Class("levels-row").DataSet("levels-of", m.ID).Body(
 				app.Td().ColSpan(8).Body(levelsView("levels-"+m.ID, m)),
@@ -138,12 +124,7 @@ func (p *machinesPage) renderEditor() app.UI {
 	return app.Section().ID("editor").Class("panel").Body(
 		app.H2().Text(title),
 		app.Form().ID("machine-form").OnSubmit(p.onSave).Body(
-			app.Div().Class("grid").Body(
-				app.Range(fields).Slice(func(i int) app.UI {
-					f := fields[i]
-					return textField{ID: "m-" + f.key, Label: f.label, Value: p.edit.shown[f.key], Hint: f.hint, Err: p.editErrs[f.key], OnInput: p.onEditField(f.key), Size: 22}.UI()
-				}),
-			),
+			p.fieldGrid("grid", fields, "", 22),
 			p.renderLevels(),
 			app.Div().Class("row actions").Body(
 				app.Button().ID("save-machine").Type("submit").Text("Save"),

@@ -178,7 +178,16 @@ func parseCoreRates(v string) (map[string]float64, error) {
 // escapePiece writes a name for a piece of a level or a core rate: the
 // separators and the escape character percent-encoded.
 func escapePiece(s string) string {
-	return strings.NewReplacer("%", "%25", ":", "%3A", ",", "%2C").Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%', ':', ',':
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // exactRate writes operations per second with an SI prefix where that is
