@@ -16,7 +16,7 @@ func (p *aboutPage) OnPreRender(ctx app.Context) { p.init(ctx) }
 func (p *aboutPage) OnNav(ctx app.Context)       { p.init(ctx) }
 
 func (p *aboutPage) init(ctx app.Context) {
-	pageHead(ctx, "About", "The four models behind memwall (MBRAM, lines touched, speedup from functional forms, shared-memory supersteps): their parameters, their assumptions and the papers they come from.")
+	pageHead(ctx, "About", "The models behind memwall (MBRAM and the hierarchy model, lines touched, speedup from functional forms, shared-memory supersteps): their parameters, their assumptions and the papers they come from.")
 	p.version = app.Getenv("GOAPP_VERSION")
 }
 
@@ -44,7 +44,9 @@ func (p *aboutPage) Render() app.UI {
 			),
 			para("Each read brings a whole line into the cache; a write first reads its line; the cache starts empty and evicts the least recently used line; a branch costs m times the probability that the best predictor based on its history is wrong (model rules 1 to 8 of the MBRAM paper, section II)."),
 			app.H2().Text("Lower bounds"),
-			para("Every prediction is a lower bound by construction: the model charges nothing for hits in the smaller caches, for TLB misses or for instructions. In the MBRAM paper's experiments the measured times are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound); a measured time far above the prediction points at one of those costs, or at a part of the program that is not memory-bound."),
+			para("On the paper's machines every prediction is a lower bound by construction: the model charges nothing for hits in the smaller caches, for TLB misses or for instructions. In the MBRAM paper's experiments the measured times are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound); a measured time far above the prediction points at one of those costs, or at a part of the program that is not memory-bound."),
+			app.H2().Text("The hierarchy model (Kernels page, machines with cache levels)"),
+			para("A current core has several cache levels, and a program whose data fit in the L2 but not in the L1 pays for its L1 misses at the L2's bandwidth, not the memory's. A machine may give its levels (size, line, and the bandwidths β1 and β2 of filling each from the level below), the latency of memory and the core's compute rate; for such a machine the Kernels page predicts by the hierarchy model, memwall's own: the MBRAM paper's way of charging time (each line moved costs its size over a bandwidth, and the terms add up) applied level by level, with the core's work at its compute rate and the mispredicted branches. It is an estimate, not a bound. The MBRAM prediction is shown beside it, but on such a machine it is not a lower bound either: the paper's bound rests on its machines, with one cache and no prefetching of independent misses."),
 			app.H2().Text("How the formulas are read"),
 			app.Ul().Body(
 				app.Li().Text("The traditional permutation product costs (3w/β1 + B/β2)·N and the two-pass one 10w·N/β2; the MBRAM paper prints them for w = 4 bytes as (12/β1 + B/β2)·N and 40N/β2."),

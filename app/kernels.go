@@ -11,6 +11,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"memwall/engine/estimate"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/scenario"
@@ -34,7 +35,10 @@ type kernelsPage struct {
 	errs     map[string]string // field messages, by link key
 	linkMsgs []string          // problems of the link the page opened with
 
-	result   mbram.Breakdown
+	// est is the prediction: the model the machine calls for, what kind
+	// of number it is, and the other model's beside it (engine/estimate,
+	// the CLI's choice too).
+	est      estimate.Result
 	resErr   string
 	bars     string // breakdown chart option
 	sweep    sweepResult
@@ -93,14 +97,14 @@ func (p *kernelsPage) resetText(ctx app.Context) {
 }
 
 func (p *kernelsPage) recompute() {
-	p.result, p.resErr = mbram.Breakdown{}, ""
-	if b, err := p.s.Predict(); err != nil {
+	p.est, p.resErr = estimate.Result{}, ""
+	if r, err := estimate.Predict(p.s.Machine, p.s.Kernel, p.s.Params, estimate.Auto); err != nil {
 		p.resErr = err.Error()
 	} else {
-		p.result = b
+		p.est = r
 	}
-	p.bars = breakdownOption(p.result)
-	p.sweep = sweepKernels(p.s)
+	p.bars = breakdownOption(p.est.Breakdown)
+	p.sweep = sweepKernels(p.s, estimate.Choose(estimate.Auto, p.s.Machine))
 }
 
 // update is what every edit ends with: new results and a new link.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"memwall/engine/estimate"
+	"memwall/engine/hier"
 	"memwall/engine/machine"
 )
 
@@ -31,8 +33,8 @@ func TestKernelsDefault(t *testing.T) {
 	open(t, p, "https://memwall.test/")
 	// The MBRAM paper's Fig. 5: quicksort of 8Mi integers on the 1.7 GHz Pentium 4
 	// is printed as 1.51 s.
-	if math.Abs(p.result.Seconds-1.51) > 0.01 {
-		t.Errorf("default prediction %v s, want 1.51", p.result.Seconds)
+	if math.Abs(p.est.Breakdown.Seconds-1.51) > 0.01 {
+		t.Errorf("default prediction %v s, want 1.51", p.est.Breakdown.Seconds)
 	}
 	if want := "https://memwall.test/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4"; p.share != want {
 		t.Errorf("share link %q, want %q", p.share, want)
@@ -59,7 +61,7 @@ func TestKernelsLinkWithProblems(t *testing.T) {
 	if p.s.Machine.ID != "p4-2.66-ddr266" || p.s.Kernel != "heapsort" {
 		t.Errorf("the good keys were not used: %s %s", p.s.Machine.ID, p.s.Kernel)
 	}
-	if p.resErr != "" || p.result.Seconds <= 0 {
+	if p.resErr != "" || p.est.Breakdown.Seconds <= 0 {
 		t.Errorf("no result: %q", p.resErr)
 	}
 }
@@ -226,5 +228,64 @@ func TestRawPartsSplice(t *testing.T) {
 	got := r.splice(chartJSON(opt))
 	if got != `{"series":[{"data":[[1,2]]},{"data":[]}]}` {
 		t.Errorf("splice: %s", got)
+	}
+}
+
+// levelsLink is a machine that gives its cache levels, inline in a link.
+const levelsLink = "https://memwall.test/#machine=custom&name=Rig&beta1=12GB/s&beta2=1.5GB/s&mu1=2&mispredict=5ns" +
+	"&levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2:2MiB:64B:80GB/s:40GB/s:4ns,L3:32MiB:64B:30GB/s:10GB/s:15ns&mem_latency=90ns&compute_rate=4G"
+
+// TestKernelsHierarchy: on a machine with levels the page's number is the
+// hierarchy model's, an estimate, with its terms per level; the paper's
+// model is beside it, no bound there; the sweep passes through the number.
+func TestKernelsHierarchy(t *testing.T) {
+	p := &kernelsPage{}
+	open(t, p, levelsLink+"&kernel=heapsort&n=2^24")
+	if len(p.linkMsgs) > 0 || len(p.s.Machine.Levels) != 3 {
+		t.Fatalf("link problems %v; machine %+v", p.linkMsgs, p.s.Machine)
+	}
+	want, err := hier.Predict(p.s.Machine, "heapsort", p.s.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.est
+	if r.Model != estimate.Hier || r.Breakdown.Seconds != want.Seconds || r.Bound {
+		t.Errorf("prediction %s %v s (bound %v); want the hierarchy model's %v s", r.Model, r.Breakdown.Seconds, r.Bound, want.Seconds)
+	}
+	if r.Other == nil || r.Other.Model != estimate.MBRAM || r.Other.Bound || !strings.Contains(r.Other.Note, "not on one with several cache levels") {
+		t.Fatalf("other model: %+v", r.Other)
+	}
+	var html strings.Builder
+	ui := p.renderResult()
+	d := app.NewServerTester(ui)
+	defer d.Close()
+	app.PrintHTML(&html, ui)
+	for _, w := range []string{`id="model-name"`, "Hierarchy model", `id="other-total"`, "MBRAM (the paper&#39;s model)", "L1 ← L2", "L3 ← memory", `id="estimate-kind"`} {
+		if !strings.Contains(html.String(), w) {
+			t.Errorf("the prediction lacks %s", w)
+		}
+	}
+	if strings.Contains(html.String(), "at least") {
+		t.Error(`a machine with several levels says "at least"`)
+	}
+	if strings.Contains(p.sweep.Option, "markArea") || p.sweep.Points == 0 {
+		t.Errorf("sweep: %d points, shading %v", p.sweep.Points, strings.Contains(p.sweep.Option, "markArea"))
+	}
+	if !strings.Contains(p.share, "levels=L1:48KiB") {
+		t.Errorf("share link %q lost the levels", p.share)
+	}
+	// The paper's machine: its model, "at least", nothing beside it.
+	p = &kernelsPage{}
+	open(t, p, "https://memwall.test/")
+	if p.est.Model != estimate.MBRAM || !p.est.Bound {
+		t.Errorf("paper's machine: %s, bound %v", p.est.Model, p.est.Bound)
+	}
+	html.Reset()
+	ui = p.renderResult()
+	d2 := app.NewServerTester(ui)
+	defer d2.Close()
+	app.PrintHTML(&html, ui)
+	if !strings.Contains(html.String(), "at least") || strings.Contains(html.String(), "other-total") {
+		t.Errorf("paper's machine: %s", html.String())
 	}
 }

@@ -27,8 +27,14 @@ type machinesPage struct {
 	// editor
 	editing  bool
 	editID   string   // id of the user machine being edited, "" for a new one
-	edit     formText // fields by machine JSON key
+	edit     formText // fields by machine JSON key, and level rows by levelKey
 	editErrs map[string]string
+	// editBase is the machine the editor opened on: what the form does
+	// not show (core rates, spreads, notes) is kept from it on save.
+	editBase machine.Machine
+	// editLevels is the number of level rows; 0 is the paper's six
+	// numbers, with C and B fields of their own.
+	editLevels int
 
 	// derive helper
 	spec     formText // fields by machine.Spec JSON key
@@ -105,6 +111,10 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 			vals[key] = ""
 		}
 	}
+	for k, v := range levelTexts(m) {
+		vals[k] = v
+	}
+	p.editBase, p.editLevels = m, len(m.Levels)
 	p.edit = formText{prefix: "m-"}
 	p.edit.set(ctx, vals)
 	p.editErrs = map[string]string{}
@@ -115,8 +125,12 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 // returns the machine and whether it is good; each bad field gets a message.
 func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	p.editErrs = map[string]string{}
+	// What the form does not show is the machine's own, kept as it was:
+	// an edit never drops a measured core rate, a spread or a note.
+	b := p.editBase
 	m := machine.Machine{ID: p.editID, Name: strings.TrimSpace(p.edit.text["name"]),
-		Description: strings.TrimSpace(p.edit.text["description"]), Source: strings.TrimSpace(p.edit.text["source"])}
+		Description: strings.TrimSpace(p.edit.text["description"]), Source: strings.TrimSpace(p.edit.text["source"]),
+		MemLatency: b.MemLatency, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Spread: b.Spread, Notes: b.Notes}
 	parse := func(key string, f func(string) error) {
 		if err := f(strings.TrimSpace(p.edit.text[key])); err != nil {
 			p.editErrs[key] = err.Error()
@@ -132,14 +146,17 @@ func (p *machinesPage) readEditor() (machine.Machine, bool) {
 		m.Mu1 = int(n)
 		return err
 	})
-	parse("cache", func(s string) (err error) { m.C, err = units.ParseSize(s); return })
-	parse("line", func(s string) (err error) { m.B, err = units.ParseSize(s); return })
-	if _, bad := p.editErrs["line"]; !bad && strings.Contains(p.edit.text["cache"], ".") {
-		// A cache typed as shown, rounded ("10.42 MiB"): the nearest
-		// whole number of lines.
-		m.C = machine.NearestLines(m.C, m.B)
+	if p.editLevels == 0 {
+		parse("cache", func(s string) (err error) { m.C, err = units.ParseSize(s); return })
+		parse("line", func(s string) (err error) { m.B, err = units.ParseSize(s); return })
+		if _, bad := p.editErrs["line"]; !bad && strings.Contains(p.edit.text["cache"], ".") {
+			// A cache typed as shown, rounded ("10.42 MiB"): the nearest
+			// whole number of lines.
+			m.C = machine.NearestLines(m.C, m.B)
+		}
 	}
 	parse("mispredict", func(s string) (err error) { m.M, err = units.ParseDuration(s); return })
+	p.readLevels(&m)
 	if m.Name == "" {
 		p.editErrs["name"] = "give the machine a name"
 	} else if len(m.Name) > 200 {
@@ -151,9 +168,7 @@ func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	if err := m.Validate(); err != nil {
 		var es machine.Errors
 		if errors.As(err, &es) {
-			for _, e := range es {
-				p.editErrs[e.Field] = e.Msg
-			}
+			p.markMachineErrors(es)
 		} else {
 			p.editErrs["name"] = err.Error()
 		}

@@ -16,7 +16,7 @@ import (
 func (p *machinesPage) Render() app.UI {
 	return shell("/machines",
 		app.H1().Text("Machines"),
-		app.P().Class("lead").Text("A machine is six numbers (the MBRAM paper, section II): the sequential and random-access bandwidths of memory, how many sequential streams run at full speed, the largest cache and its line, and the cost of a mispredicted branch. Your machines stay in this browser; export them to keep or share them."),
+		app.P().Class("lead").Text("A machine is six numbers (the MBRAM paper, section II): the sequential and random-access bandwidths of memory, how many sequential streams run at full speed, the largest cache and its line, and the cost of a mispredicted branch. A machine may also give its cache levels, for the hierarchy model. Your machines stay in this browser; export them to keep or share them."),
 		app.If(p.problem != "", app.P().Class("callout warn").Text(p.problem)),
 		app.If(p.notice != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(p.notice)),
 		p.renderUser(),
@@ -52,48 +52,46 @@ func (p *machinesPage) renderUser() app.UI {
 
 func (p *machinesPage) machineTable(id string, ms []machine.Machine, user bool) app.UI {
 	return app.Div().Class("table-wrap").Body(app.Table().ID(id).Class("machines").Body(
-		app.THead().Body(app.Tr().Body(
-			app.Th().Scope("col").Text("Machine"),
-			app.Th().Scope("col").Text("β1"),
-			app.Th().Scope("col").Text("β2"),
-			app.Th().Scope("col").Text("μ1"),
-			app.Th().Scope("col").Text("C"),
-			app.Th().Scope("col").Text("B"),
-			app.Th().Scope("col").Text("m"),
-			app.Th().Scope("col").Text("Actions"),
-		)),
-		app.TBody().Body(app.Range(ms).Slice(func(i int) app.UI {
-			m := ms[i]
-			editLabel := "Copy and edit"
-			if user {
-				editLabel = "Edit"
-			}
-			deleteLabel := "Delete"
-			if p.confirmDelete == m.ID {
-				deleteLabel = "Really delete?"
-			}
-			return app.Tr().DataSet("id", m.ID).Body(
-				app.Th().Scope("row").Body(
-					app.Span().Text(m.Name),
-					app.If(m.Source != "", app.Small().Class("source").Text(m.Source)),
-				),
-				app.Td().Class("num").Text(units.FormatBandwidth(m.Beta1)),
-				app.Td().Class("num").Text(units.FormatBandwidth(m.Beta2)),
-				app.Td().Class("num").Text(strconv.Itoa(m.Mu1)),
-				app.Td().Class("num").Text(units.FormatSize(m.C)),
-				app.Td().Class("num").Text(units.FormatSize(m.B)),
-				app.Td().Class("num").Text(units.FormatSeconds(m.M)),
-				app.Td().Class("actions").Body(
-					app.A().Class("button").Href(useLink(m)).Text("Use").Aria("label", "Use "+m.Name+" on the Kernels page"),
-					app.Button().Text(editLabel).OnClick(p.onEdit(m.ID)).Aria("label", editLabel+" "+m.Name),
-					app.If(user,
-						app.Button().Text("Export").OnClick(p.onExport(m.ID)).Aria("label", "Export "+m.Name),
-						app.Button().Class("danger").Text(deleteLabel).OnClick(p.onDelete(m.ID)).Aria("label", deleteLabel+" "+m.Name),
-					),
-				),
-			)
-		})),
+		colHeads("Machine", "β1", "β2", "μ1", "C", "B", "m", "Actions"),
+		app.TBody().Body(p.machineRows(ms, user)...),
 	))
+}
+
+// machineRows are a table's rows: one per machine, and under a machine
+// that gives its cache levels a second row that shows them.
+func (p *machinesPage) machineRows(ms []machine.Machine, user bool) []app.UI {
+	var rows []app.UI
+	for _, m := range ms {
+		editLabel := "Copy and edit"
+		if user {
+			editLabel = "Edit"
+		}
+		deleteLabel := "Delete"
+		if p.confirmDelete == m.ID {
+			deleteLabel = "Really delete?"
+		}
+		cells := []app.UI{app.Th().Scope("row").Body(
+			app.Span().Text(m.Name),
+			app.If(m.Source != "", app.Small().Class("source").Text(m.Source)),
+		)}
+		cells = append(cells, numCells(units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), strconv.Itoa(m.Mu1),
+			units.FormatSize(m.C), units.FormatSize(m.B), units.FormatSeconds(m.M))...)
+		cells = append(cells, app.Td().Class("actions").Body(
+			app.A().Class("button").Href(useLink(m)).Text("Use").Aria("label", "Use "+m.Name+" on the Kernels page"),
+			app.Button().Text(editLabel).OnClick(p.onEdit(m.ID)).Aria("label", editLabel+" "+m.Name),
+			app.If(user,
+				app.Button().Text("Export").OnClick(p.onExport(m.ID)).Aria("label", "Export "+m.Name),
+				app.Button().Class("danger").Text(deleteLabel).OnClick(p.onDelete(m.ID)).Aria("label", deleteLabel+" "+m.Name),
+			),
+		))
+		rows = append(rows, app.Tr().DataSet("id", m.ID).Body(cells...))
+		if hasHierarchy(m) {
+			rows = append(rows, app.Tr().Class("levels-row").DataSet("levels-of", m.ID).Body(
+				app.Td().ColSpan(8).Body(levelsView("levels-"+m.ID, m)),
+			))
+		}
+	}
+	return rows
 }
 
 // useLink opens the Kernels page on a machine: by id for a preset, inline
@@ -113,19 +111,26 @@ func (p *machinesPage) renderEditor() app.UI {
 	if p.editID != "" {
 		title = "Edit " + p.edit.text["name"]
 	}
+	fields := machineFields
+	if p.editLevels > 0 {
+		// C and B are the last level's size and line.
+		fields = nil
+		for _, f := range machineFields {
+			if f.key != "cache" && f.key != "line" {
+				fields = append(fields, f)
+			}
+		}
+	}
 	return app.Section().ID("editor").Class("panel").Body(
 		app.H2().Text(title),
 		app.Form().ID("machine-form").OnSubmit(p.onSave).Body(
-			app.Div().Class("grid").Body(
-				app.Range(machineFields).Slice(func(i int) app.UI {
-					f := machineFields[i]
-					return textField{ID: "m-" + f.key, Label: f.label, Value: p.edit.shown[f.key], Hint: f.hint, Err: p.editErrs[f.key], OnInput: p.onEditField(f.key), Size: 22}.UI()
-				}),
-			),
+			p.fieldGrid("grid", fields, "", 22),
+			p.renderLevels(),
 			app.Div().Class("row actions").Body(
 				app.Button().ID("save-machine").Type("submit").Text("Save"),
-				app.Button().Type("button").Text("Cancel").OnClick(p.onCancel),
+				app.Button().Type("button").ID("cancel-edit").Text("Cancel").OnClick(p.onCancel),
 			),
+			app.If(p.editLevels == 0, p.renderAddLevels()),
 		),
 	)
 }

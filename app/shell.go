@@ -37,7 +37,7 @@ func shell(current string, content ...app.UI) app.UI {
 		app.Main().ID("main").TabIndex(-1).DataSet("client", app.IsClient).Body(content...),
 		app.Footer().Class("bottom").Body(
 			app.P().Body(
-				app.Text("Predictions from four models: MBRAM (every one a lower bound), lines touched, speedup and supersteps. "),
+				app.Text("Predictions from five models: MBRAM (a lower bound on the paper's machines), the hierarchy model (an estimate, for machines that give their cache levels), lines touched, speedup and supersteps. "),
 				app.Text("Runs in your browser, also offline; nothing you type leaves it. "),
 				app.A().Href(Href("/about")).Text("About the models"),
 				app.Text("."),

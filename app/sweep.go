@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"memwall/engine/estimate"
 	"memwall/engine/mbram"
 	"memwall/engine/scenario"
 	"memwall/engine/units"
@@ -60,8 +61,9 @@ func sweepGrid(lo, hi int64, n int) []int64 {
 }
 
 // sweepKernels predicts the scenario's kernel and the compared ones over
-// the sweep range on the scenario's machine.
-func sweepKernels(s scenario.Scenario) sweepResult {
+// the sweep range on the scenario's machine, by the model of the page's
+// main number, so the curve passes through it.
+func sweepKernels(s scenario.Scenario, model estimate.Model) sweepResult {
 	lo, hi := sweepRange(s.Kernel, s.Params.N, s.SweepFrom, s.SweepTo)
 	xs := sweepGrid(lo, hi, sweepPoints)
 	ids := append([]string{s.Kernel}, s.Compare...)
@@ -82,7 +84,7 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 		for j, x := range xs {
 			p := s.Params
 			p.N = x
-			if sec, err := mbram.Seconds(s.Machine, id, p); err == nil && sec > 0 {
+			if sec, err := estimate.Seconds(model, s.Machine, id, p); err == nil && sec > 0 {
 				data = appendPoint(data, x, sec)
 				ts[j] = sec
 				points++
@@ -100,7 +102,7 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 				"data":  []any{map[string]any{"xAxis": s.Params.N}},
 			}
 		}
-		if a, b, ok := notBoundRange(s, id, xs); ok {
+		if a, b, ok := notBoundRange(s, model, id, xs); ok {
 			// Where the formula's regime does not hold the curve is no
 			// bound: shaded, and said in the summary.
 			ser["markArea"] = map[string]any{
@@ -127,13 +129,13 @@ func sweepKernels(s scenario.Scenario) sweepResult {
 		"yAxis":     timeAxis(),
 		"series":    series,
 	}
-	return sweepResult{Option: raws.splice(chartJSON(opt)), Summary: strings.TrimSpace(sweepSummary(s, xs, names, times) + " " + strings.Join(notBound, " ")), From: lo, To: hi, Points: points, Millis: ms}
+	return sweepResult{Option: raws.splice(chartJSON(opt)), Summary: strings.TrimSpace(sweepSummary(s, model, xs, names, times) + " " + strings.Join(notBound, " ")), From: lo, To: hi, Points: points, Millis: ms}
 }
 
 // sweepSummary says in words what the sweep shows: the kernel's time over
 // the range and, for each compared kernel, the ratio at the chosen n and
 // where the two cross.
-func sweepSummary(s scenario.Scenario, xs []int64, ids []string, times map[string][]float64) string {
+func sweepSummary(s scenario.Scenario, model estimate.Model, xs []int64, ids []string, times map[string][]float64) string {
 	if len(ids) == 0 || len(xs) == 0 {
 		return ""
 	}
@@ -154,11 +156,11 @@ func sweepSummary(s scenario.Scenario, xs []int64, ids []string, times map[strin
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s takes from %s at n = %s to %s at n = %s.", k.Name,
 		units.FormatSeconds(main[first]), units.FormatCount(xs[first]), units.FormatSeconds(main[last]), units.FormatCount(xs[last]))
-	at, _ := mbram.Seconds(s.Machine, ids[0], s.Params)
+	at, _ := estimate.Seconds(model, s.Machine, ids[0], s.Params)
 	for _, id := range ids[1:] {
 		c, _ := mbram.Lookup(id)
 		other := times[id]
-		if t, err := mbram.Seconds(s.Machine, id, s.Params); err == nil && t > 0 && at > 0 {
+		if t, err := estimate.Seconds(model, s.Machine, id, s.Params); err == nil && t > 0 && at > 0 {
 			fmt.Fprintf(&b, " At n = %s, %s takes %s the time of %s", units.FormatCount(s.Params.N), c.Name, ratioWords(t/at), k.Name)
 		} else {
 			fmt.Fprintf(&b, " %s", c.Name)
@@ -255,8 +257,13 @@ func breakdownSummary(b mbram.Breakdown) string {
 // notBoundRange finds the sizes of the grid where the kernel's prediction
 // is not a lower bound (mbram's NotBound): sampled at every eighth size,
 // then the ends refined to the neighbouring sizes. It returns the first and
-// last such size, and whether there are any.
-func notBoundRange(s scenario.Scenario, id string, xs []int64) (a, b int64, ok bool) {
+// last such size, and whether there are any. Only the paper's model is
+// ever a bound: the hierarchy model's curve is an estimate throughout, as
+// the page says beside its number, and has nothing to shade.
+func notBoundRange(s scenario.Scenario, model estimate.Model, id string, xs []int64) (a, b int64, ok bool) {
+	if estimate.Choose(model, s.Machine) != estimate.MBRAM {
+		return 0, 0, false
+	}
 	notBound := func(j int) bool {
 		p := s.Params
 		p.N = xs[j]

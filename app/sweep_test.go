@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"memwall/engine/estimate"
 	"memwall/engine/mbram"
 	"memwall/engine/scenario"
 	"memwall/presets"
@@ -21,7 +22,7 @@ func BenchmarkSweepEveryKernel(b *testing.B) {
 	b.ResetTimer()
 	points := 0
 	for i := 0; i < b.N; i++ {
-		points = sweepKernels(s).Points
+		points = sweepKernels(s, estimate.MBRAM).Points
 	}
 	b.ReportMetric(float64(points), "predictions/op")
 }

@@ -63,6 +63,24 @@ func countRow(label, key string, n int64) app.UI {
 	return app.Tr().Body(app.Th().Scope("row").Text(label), app.Td().Class("num").DataSet("count", key).DataSet("value", n).Text(groupDigits(n)))
 }
 
+// colHeads is a table's head: one row of column names.
+func colHeads(names ...string) app.UI {
+	ths := make([]app.UI, len(names))
+	for i, n := range names {
+		ths[i] = app.Th().Scope("col").Text(n)
+	}
+	return app.THead().Body(app.Tr().Body(ths...))
+}
+
+// numCells are cells of numbers, as shown.
+func numCells(vals ...string) []app.UI {
+	tds := make([]app.UI, len(vals))
+	for i, v := range vals {
+		tds[i] = app.Td().Class("num").Text(v)
+	}
+	return tds
+}
+
 // numTh is a column header over numbers, aligned with them (the stylesheet
 // right-aligns numeric cells only).
 func numTh() app.HTMLTh {

@@ -150,7 +150,12 @@ func (g *generator) buildWasm(dst string) error {
 	if g.wasm != "" {
 		return copyFile(g.wasm, dst)
 	}
-	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", dst}
+	// The app package is built without inlining: its pages are chains of
+	// go-app element builders, which inlined into WebAssembly take about
+	// 60 KB more of app.wasm as served (brotli), and run once per render,
+	// where a call costs nothing anyone sees. The engine packages, whose
+	// loops are timed and swept, keep the compiler's inlining.
+	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-gcflags=memwall/app=-l", "-o", dst}
 	if g.tags != "" {
 		args = append(args, "-tags", g.tags)
 	}

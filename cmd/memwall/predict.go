@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
-	"memwall/engine/hier"
+	"memwall/engine/estimate"
+	"memwall/engine/field"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
@@ -14,8 +16,9 @@ func init() {
 	register(command{name: "predict", summary: "predict a kernel's running time from the MBRAM closed forms", run: runPredict})
 }
 
-// lowerBoundNote is said wherever a prediction is shown (docs/readings.md).
-const lowerBoundNote = "a lower bound: the model charges nothing for cache hits above the last level, TLB misses or instructions"
+// lowerBoundNote is said wherever a prediction of the paper's model is
+// shown (docs/readings.md).
+const lowerBoundNote = estimate.LowerBoundNote
 
 func runPredict(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("predict", "--machine ID|FILE.json --kernel ID [--set name=value]... [--model auto|mbram|hier] [--json]", stderr)
@@ -52,20 +55,15 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "predict", err)
 		}
 	}
-	model, err := chooseModel(*modelArg, m)
+	want, err := estimate.ParseModel(*modelArg)
+	if err != nil {
+		return fail(stderr, "predict", modelFlagError(err))
+	}
+	r, err := estimate.Predict(m, k.ID, p, want)
 	if err != nil {
 		return fail(stderr, "predict", err)
 	}
-	b, note, err := predictWith(model, m, k.ID, p)
-	if err != nil {
-		return fail(stderr, "predict", err)
-	}
-	// The other model's total, side by side.
-	other := modelMBRAM
-	if model == modelMBRAM {
-		other = modelHier
-	}
-	ob, onote, oerr := predictWith(other, m, k.ID, p)
+	b := r.Breakdown
 	if *asJSON {
 		out := struct {
 			mbram.Breakdown
@@ -74,9 +72,9 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 			Params  mbram.Params `json:"params"`
 			Note    string       `json:"note"`
 			Other   *otherModel  `json:"other_model,omitempty"`
-		}{b, model, m.ID, p, note, nil}
-		if oerr == nil {
-			out.Other = &otherModel{Model: other, Seconds: ob.Seconds, Note: onote}
+		}{b, string(r.Model), m.ID, p, r.Note, nil}
+		if o := r.Other; o != nil {
+			out.Other = &otherModel{Model: string(o.Model), Seconds: o.Breakdown.Seconds, Note: o.Note}
 		}
 		if err := writeJSON(stdout, out); err != nil {
 			return fail(stderr, "predict", err)
@@ -93,9 +91,9 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	fmt.Fprintf(stdout, "\nmodel:     %s\npredicted: %s (%s)\nregime:    %s\n", modelName[model], units.FormatSeconds(b.Seconds), note, b.Regime)
-	if oerr == nil {
-		fmt.Fprintf(stdout, "beside it: %s %s (%s)\n", modelName[other], units.FormatSeconds(ob.Seconds), onote)
+	fmt.Fprintf(stdout, "\nmodel:     %s\npredicted: %s (%s)\nregime:    %s\n", r.Model.Name(), units.FormatSeconds(b.Seconds), r.Note, b.Regime)
+	if o := r.Other; o != nil {
+		fmt.Fprintf(stdout, "beside it: %s %s (%s)\n", o.Model.Name(), units.FormatSeconds(o.Breakdown.Seconds), o.Note)
 	}
 	fmt.Fprintln(stdout)
 	for _, t := range b.Terms {
@@ -110,59 +108,19 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// The two models a prediction can use.
-const (
-	modelMBRAM = "mbram"
-	modelHier  = "hier"
-)
-
-var modelName = map[string]string{
-	modelMBRAM: "the MBRAM paper's closed forms",
-	modelHier:  "the hierarchy model",
-}
-
-// hierNote is said wherever a hierarchy prediction is shown.
-const hierNote = "an estimate: per cache level, with the core's own rate and the branch mispredictions"
-
 type otherModel struct {
 	Model   string  `json:"model"`
 	Seconds float64 `json:"seconds"`
 	Note    string  `json:"note"`
 }
 
-// chooseModel reads --model: auto is the hierarchy model for a machine
-// with cache levels and the paper's for one of six numbers.
-func chooseModel(arg string, m machine.Machine) (string, error) {
-	switch arg {
-	case "auto", "":
-		if len(m.Levels) > 0 {
-			return modelHier, nil
-		}
-		return modelMBRAM, nil
-	case modelMBRAM, modelHier:
-		return arg, nil
+// modelFlagError words a bad model choice as the flag that gave it.
+func modelFlagError(err error) error {
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		return fmt.Errorf("--model %s", fe.Msg)
 	}
-	return "", fmt.Errorf("--model %q: want auto, mbram or hier", arg)
-}
-
-// predictWith predicts by one model and says what kind of number it is.
-func predictWith(model string, m machine.Machine, kernel string, p mbram.Params) (mbram.Breakdown, string, error) {
-	if model == modelHier {
-		b, err := hier.Predict(m, kernel, p)
-		return b, hierNote, err
-	}
-	b, err := mbram.Predict(m, kernel, p)
-	note := lowerBoundNote
-	switch {
-	case b.NotBound != "":
-		note = "not a bound here: " + b.NotBound
-	case len(m.Levels) > 1:
-		// The paper's bound rests on its machines: one cache, no
-		// prefetching of independent misses. On a machine with several
-		// levels it is neither a bound nor a close estimate.
-		note = "the paper's one-cache model; a lower bound on the paper's machines, not on one with several cache levels"
-	}
-	return b, note, err
+	return err
 }
 
 // defaultParams are a kernel's workload when no --set is given: its default

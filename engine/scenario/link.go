@@ -24,7 +24,7 @@ const (
 const CustomMachine = "custom"
 
 // machineKeys are the inline machine's keys, in link order.
-var machineKeys = []string{"name", "beta1", "beta2", "mu1", "cache", "line", "mispredict"}
+var machineKeys = append([]string{"name", "beta1", "beta2", "mu1", "cache", "line", "mispredict"}, hierarchyKeys...)
 
 // knownKeys are every key a link may carry.
 var knownKeys = map[string]bool{"machine": true, "kernel": true, "n": true, "w": true, "b": true, "cmp": true, "from": true, "to": true}
@@ -82,6 +82,7 @@ func WriteMachine(add func(key, value string), m machine.Machine, presets Lookup
 	add("cache", exactSize(m.C))
 	add("line", exactSize(m.B))
 	add("mispredict", exact(m.M, units.ParseDuration, durationForms))
+	writeHierarchy(add, m)
 }
 
 // MachineKey reports whether a link key belongs to the machine.
@@ -174,6 +175,7 @@ func (s *Scenario) applyMachine(vals map[string]string, presets Lookup) Problems
 	set("cache", func(v string) (err error) { m.C, err = units.ParseSize(v); return })
 	set("line", func(v string) (err error) { m.B, err = units.ParseSize(v); return })
 	set("mispredict", func(v string) (err error) { m.M, err = units.ParseDuration(v); return })
+	ps = append(ps, applyHierarchy(vals, &m, base)...)
 	if err := m.Validate(); err != nil {
 		// Values that read but do not make a machine (β1 = 0, β2 above
 		// β1): each refused one is named and takes the value it had.
@@ -211,6 +213,8 @@ func restoreField(m *machine.Machine, base machine.Machine, key string) {
 		m.B = base.B
 	case "mispredict":
 		m.M = base.M
+	default:
+		restoreHierarchy(m, base, key)
 	}
 }
 
@@ -231,6 +235,9 @@ func keptValue(key string, base machine.Machine) string {
 	case "mispredict":
 		v = units.FormatSeconds(base.M)
 	default:
+		if kept, ok := keptHierarchy(key, base); ok {
+			return kept
+		}
 		return "the machine's other values were used"
 	}
 	return key + " = " + v + " of " + base.Name + " was used instead"

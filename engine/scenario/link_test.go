@@ -190,6 +190,7 @@ func FuzzParseFragment(f *testing.F) {
 		"machine=custom&name=x&beta1=2.12GB/s&beta2=0.95GB/s&mu1=2&cache=512KiB&line=128&mispredict=7.52ns&kernel=matmul&n=4000",
 		"kernel=radix&b=256&cmp=bucket,radix-count&from=1Ki&to=1Gi",
 		"n=2^23&w=%20&&=&%",
+		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s:1ns,L2:256KiB:64B:30GB/s:10GB/s&mem_latency=80ns&compute_rate=4G&core_rates=quicksort:3G&kernel=heapsort",
 	} {
 		f.Add(s)
 	}

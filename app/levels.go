@@ -1,0 +1,121 @@
+package app
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// hasHierarchy says a machine gives more than the MBRAM paper's six
+// numbers: cache levels, a memory latency, a compute rate or core rates.
+func hasHierarchy(m machine.Machine) bool {
+	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0
+}
+
+// levelsView shows the hierarchy of a machine that gives one: a table of
+// its cache levels and the memory latency, compute rate and core rates it
+// gives. The Kernels and Machines pages both show it, so a machine's
+// levels read the same on each. id prefixes the element ids; nothing is
+// shown for a machine of six numbers.
+func levelsView(id string, m machine.Machine) app.UI {
+	if !hasHierarchy(m) {
+		return nil
+	}
+	var extra []app.UI
+	for _, x := range []struct {
+		given              bool
+		name, value, means string
+	}{
+		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
+		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
+		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
+	} {
+		if x.given {
+			extra = append(extra, app.Li().Body(app.Strong().Text(x.name), app.Text(x.value), app.Small().Class("meaning").Text(x.means)))
+		}
+	}
+	// One line size for all levels (the common case) goes in the caption,
+	// which keeps the table narrow enough for the Kernels page's column
+	// and a phone.
+	oneLine := len(m.Levels) > 0
+	for _, l := range m.Levels {
+		oneLine = oneLine && l.Line == m.Levels[0].Line
+	}
+	caption := "Cache levels, from the core out"
+	heads := []string{"Level", "Size", "Line", "β1", "β2", "Latency"}
+	if oneLine {
+		caption += ", lines of " + strings.ReplaceAll(units.FormatSize(m.Levels[0].Line), " ", "\u00a0")
+		heads = slices.Delete(heads, 2, 3)
+	}
+	rows := make([]app.UI, len(m.Levels))
+	for i, l := range m.Levels {
+		lat := "—"
+		if l.Latency > 0 {
+			lat = units.FormatSeconds(l.Latency)
+		}
+		cells := []string{units.FormatSize(l.Size), units.FormatSize(l.Line), units.FormatBandwidth(l.Beta1), units.FormatBandwidth(l.Beta2), lat}
+		if oneLine {
+			cells = slices.Delete(cells, 1, 2)
+		}
+		rows[i] = app.Tr().Body(append([]app.UI{app.Th().Scope("row").Text(l.Name)}, numCells(cells...)...)...)
+	}
+	return app.Div().ID(id).Class("levels").Body(
+		app.If(len(m.Levels) > 0,
+			app.Div().Class("table-wrap").Body(app.Table().ID(id+"-table").Class("levels-table").Body(
+				app.Caption().Text(caption), colHeads(heads...), app.TBody().Body(rows...),
+			)),
+			app.Small().Class("meaning").Text("β1, β2: the bandwidths of filling the level from the one below it, for a line that continues a stream and for one from a random place. Latency: of a load that hits the level."),
+		),
+		app.If(len(extra) > 0, app.Ul().Class("hierarchy-extra").Body(extra...)),
+	)
+}
+
+// coreRatesText lists per-kernel rates by kernel id.
+func coreRatesText(rates map[string]float64) string {
+	ids := make([]string, 0, len(rates))
+	for id := range rates {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id + " " + formatOpRate(rates[id])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatOpRate writes operations per second with a decimal prefix: 4e9 is
+// "4 Gop/s".
+func formatOpRate(v float64) string {
+	return strings.TrimSuffix(units.FormatFrequency(v), "Hz") + "op/s"
+}
+
+// fieldRate is a rate for a form field, in the form units.ParseNumber reads
+// ("4 G"), with the fewest digits that read back to the value itself.
+func fieldRate(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	for _, p := range []struct {
+		f      float64
+		prefix string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if v < p.f {
+			continue
+		}
+		for prec := 4; prec <= 8; prec++ {
+			s := strconv.FormatFloat(v/p.f, 'g', prec, 64) + " " + p.prefix
+			if got, err := units.ParseNumber(s); err == nil && got == v && !strings.Contains(s, "e") {
+				return s
+			}
+		}
+		break
+	}
+	return units.FieldNumber(v)
+}

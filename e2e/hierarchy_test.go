@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"memwall/engine/hier"
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+)
+
+// rigFile is a machine file that gives its cache levels, as calibration
+// writes one, with quantities in units as a person writes them.
+const rigFile = `{"name": "Rig", "beta1": "12 GB/s", "beta2": "1.5 GB/s", "mu1": 2, "cache": "32 MiB", "line": "64 B", "mispredict": "5 ns",
+ "levels": [
+  {"name": "L1", "size": "48 KiB", "line": "64 B", "beta1": "200 GB/s", "beta2": "100 GB/s", "latency": "1.2 ns"},
+  {"name": "L2", "size": "2 MiB", "line": "64 B", "beta1": "80 GB/s", "beta2": "40 GB/s", "latency": "4 ns"},
+  {"name": "L3", "size": "32 MiB", "line": "64 B", "beta1": "30 GB/s", "beta2": "10 GB/s", "latency": "15 ns"}],
+ "mem_latency": "90 ns", "compute_rate": 4e9, "core_rates": {"quicksort": 3e9}}`
+
+// TestHierarchyMachine imports a machine with cache levels on the Machines
+// page, sees its levels there and in the editor (a bad level size named as
+// levels[1].size), and uses it on the Kernels page: the main number is the
+// hierarchy model's, equal to what engine/hier gives for the same machine
+// and workload, an estimate; the MBRAM paper's total is beside it, equal to
+// engine/mbram's, without "at least". Screenshots at desktop and phone size.
+func TestHierarchyMachine(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	file := filepath.Join(t.TempDir(), "rig.json")
+	if err := os.WriteFile(file, []byte(rigFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := machine.ParseJSON([]byte(rigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mbram.DefaultParams(8 << 20) // the Kernels page's default workload: quicksort of 8Mi keys
+	wantHier, err := hier.Predict(m, "quicksort", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMBRAM, err := mbram.Predict(m, "quicksort", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/machines", "#presets")
+	b.run(t, setFile("#import-file", file))
+	b.waitFor(t, "the imported machine", `document.querySelector('#user-table tr[data-id="my-rig"]')`)
+	// Its levels are shown under it.
+	b.waitFor(t, "the levels table", `document.querySelectorAll("#levels-my-rig-table tbody tr").length === 3`)
+	if lv := b.text(t, "#levels-my-rig"); !strings.Contains(lv, "48 KiB") || !strings.Contains(lv, "15 ns") || !strings.Contains(lv, "90 ns") || !strings.Contains(lv, "quicksort 3 Gop/s") {
+		t.Errorf("levels shown: %q", lv)
+	}
+	b.screenshot(t, "machines-levels")
+
+	// The editor shows the levels as rows; a level smaller than the one
+	// above it is named as the machine package names it.
+	b.run(t, chromedp.Click(`#user-table tr[data-id="my-rig"] td.actions button`, chromedp.ByQuery), chromedp.WaitVisible("#level-2", chromedp.ByQuery))
+	var cacheField bool
+	b.eval(t, `!!document.querySelector("#m-cache")`, &cacheField)
+	if cacheField {
+		t.Error("with levels, the editor still has a C field of its own")
+	}
+	b.typeInto(t, "#m-l1-size", "16 KiB")
+	b.waitFor(t, "the levels[1].size message", `(document.querySelector("#m-l1-size-err")||{}).textContent?.includes("levels[1].size: a level must be larger")`)
+	b.typeInto(t, "#m-l1-size", "2 MiB")
+	b.waitFor(t, "the message gone", `!document.querySelector("#m-l1-size-err")`)
+	b.screenshot(t, "machines-levels-editor")
+	b.run(t, chromedp.Click("#cancel-edit", chromedp.ByQuery))
+
+	// Use: the Kernels page on the same machine, by the hierarchy model.
+	b.run(t, chromedp.Click(`#user-table tr[data-id="my-rig"] a.button`, chromedp.ByQuery), appReady("#other-total"))
+	var selected string
+	b.eval(t, `document.querySelector("#machine").value`, &selected)
+	if selected != "my-rig" {
+		t.Errorf("Kernels page selected %q, want my-rig", selected)
+	}
+	checkHierarchyResult(t, b, units.FormatSeconds(wantHier.Seconds), units.FormatSeconds(wantMBRAM.Seconds))
+	if loc := b.location(t); !strings.Contains(loc, "levels=L1:48KiB:64B:200GB/s") {
+		t.Errorf("the page's link %s does not carry the levels", loc)
+	}
+	b.screenshot(t, "kernels-hierarchy")
+
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	checkHierarchyResult(t, b, units.FormatSeconds(wantHier.Seconds), units.FormatSeconds(wantMBRAM.Seconds))
+	b.waitFor(t, "tables marked", `[...document.querySelectorAll(".table-wrap")].every(w => w.scrollWidth <= w.clientWidth + 1 || w.classList.contains("scrolls"))`)
+	b.screenshot(t, "kernels-hierarchy-phone")
+	b.open(t, srv.URL+"/machines", `#user-table tr[data-id="my-rig"]`)
+	b.screenshot(t, "machines-levels-phone")
+	b.run(t, chromedp.Click(`#user-table tr[data-id="my-rig"] td.actions button`, chromedp.ByQuery), chromedp.WaitVisible("#level-2", chromedp.ByQuery))
+	b.screenshot(t, "machines-levels-editor-phone")
+	b.noErrors(t, "hierarchy machine")
+}
+
+// checkHierarchyResult reads the Kernels page's prediction: the hierarchy
+// model's total as the main number, an estimate, and the paper's beside it.
+func checkHierarchyResult(t *testing.T, b *browser, hierTotal, mbramTotal string) {
+	t.Helper()
+	if got := b.text(t, "#model-name"); got != "Hierarchy model" {
+		t.Errorf("model name %q", got)
+	}
+	if got := b.text(t, "#total"); got != hierTotal {
+		t.Errorf("main total %q; engine/hier gives %q", got, hierTotal)
+	}
+	if got := b.text(t, "#other-total"); got != mbramTotal {
+		t.Errorf("MBRAM total beside it %q; engine/mbram gives %q", got, mbramTotal)
+	}
+	if got := b.text(t, "#other"); !strings.Contains(got, "MBRAM (the paper's model)") || !strings.Contains(got, "not on one with several cache levels") {
+		t.Errorf("the MBRAM line reads %q", got)
+	}
+	if got := b.text(t, "#result"); strings.Contains(got, "at least") || !strings.Contains(got, "an estimate") {
+		t.Errorf(`the prediction says "at least" or not "an estimate": %q`, got)
+	}
+	var terms []string
+	b.eval(t, `[...document.querySelectorAll("#terms tbody th")].map(th => th.textContent)`, &terms)
+	if strings.Join(terms, "|") != "compute|branch mispredictions|L1 ← L2|L2 ← L3|L3 ← memory" {
+		t.Errorf("breakdown terms %q", terms)
+	}
+}

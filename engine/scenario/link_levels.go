@@ -1,0 +1,256 @@
+package scenario
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// A machine that gives its cache hierarchy carries it in four more keys,
+// written only when the machine has them, so a link of the paper's six
+// numbers is what it always was:
+//
+//	levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2:2MiB:64B:80GB/s:40GB/s:4ns
+//	mem_latency=90ns
+//	compute_rate=4G
+//	core_rates=heapsort:2.5G,quicksort:3G
+//
+// A level is name:size:line:beta1:beta2, and :latency when it has one; the
+// levels go from the core out. A ":", "," or "%" in a level's name or a
+// kernel id is written %3A, %2C or %25 (and that "%" escaped again by the
+// link), so any name the machine package accepts comes back.
+
+// hierarchyKeys are the hierarchy's link keys, in link order.
+var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates"}
+
+// writeHierarchy writes the hierarchy keys of m through add.
+func writeHierarchy(add func(key, value string), m machine.Machine) {
+	if len(m.Levels) > 0 {
+		parts := make([]string, len(m.Levels))
+		for i, l := range m.Levels {
+			p := []string{escapePiece(l.Name), exactSize(l.Size), exactSize(l.Line),
+				exact(l.Beta1, units.ParseBandwidth, bandwidthForms), exact(l.Beta2, units.ParseBandwidth, bandwidthForms)}
+			if l.Latency > 0 {
+				p = append(p, exact(l.Latency, units.ParseDuration, durationForms))
+			}
+			parts[i] = strings.Join(p, ":")
+		}
+		add("levels", strings.Join(parts, ","))
+	}
+	if m.MemLatency > 0 {
+		add("mem_latency", exact(m.MemLatency, units.ParseDuration, durationForms))
+	}
+	if m.ComputeRate > 0 {
+		add("compute_rate", exactRate(m.ComputeRate))
+	}
+	if len(m.CoreRates) > 0 {
+		ids := make([]string, 0, len(m.CoreRates))
+		for id := range m.CoreRates {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = escapePiece(id) + ":" + exactRate(m.CoreRates[id])
+		}
+		add("core_rates", strings.Join(parts, ","))
+	}
+}
+
+// applyHierarchy reads the hierarchy keys of vals into m. A key that does
+// not read is named in a problem and m keeps base's value of it. Levels
+// without cache and line keys give the machine its C and B, as
+// machine.WithLevels does.
+func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Machine) Problems {
+	var ps Problems
+	if v, ok := vals["levels"]; ok {
+		levels, p := parseLevels(v)
+		if p != nil {
+			p.Msg += "; " + keptValue("levels", base)
+			ps = append(ps, *p)
+		} else {
+			m.Levels = levels
+			_, hasC := vals["cache"]
+			_, hasB := vals["line"]
+			if last := levels[len(levels)-1]; !hasC && !hasB {
+				m.C, m.B = last.Size, last.Line
+			}
+		}
+	}
+	if v, ok := vals["mem_latency"]; ok {
+		d, err := units.ParseDuration(v)
+		if err != nil {
+			ps = append(ps, Problem{Field: "mem_latency", Msg: err.Error() + "; " + keptValue("mem_latency", base)})
+		} else {
+			m.MemLatency = d
+		}
+	}
+	if v, ok := vals["compute_rate"]; ok {
+		r, err := units.ParseNumber(v)
+		if err != nil {
+			ps = append(ps, Problem{Field: "compute_rate", Msg: err.Error() + "; " + keptValue("compute_rate", base)})
+		} else {
+			m.ComputeRate = r
+		}
+	}
+	if v, ok := vals["core_rates"]; ok {
+		rates, err := parseCoreRates(v)
+		if err != nil {
+			ps = append(ps, Problem{Field: "core_rates", Msg: err.Error() + "; " + keptValue("core_rates", base)})
+		} else {
+			m.CoreRates = rates
+		}
+	}
+	return ps
+}
+
+// parseLevels reads the levels key. Its problem names the level and the
+// field, as levels[1].size.
+func parseLevels(v string) ([]machine.Level, *Problem) {
+	if strings.TrimSpace(v) == "" {
+		return nil, &Problem{Field: "levels", Msg: "is empty; give the levels as name:size:line:beta1:beta2[:latency], separated by commas, or leave the key out"}
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) > machine.MaxLevels {
+		return nil, &Problem{Field: "levels", Msg: fmt.Sprintf("a machine has at most %d cache levels; got %d", machine.MaxLevels, len(parts))}
+	}
+	levels := make([]machine.Level, len(parts))
+	for i, part := range parts {
+		at := fmt.Sprintf("levels[%d]", i)
+		pieces := strings.Split(part, ":")
+		if len(pieces) != 5 && len(pieces) != 6 {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want name:size:line:beta1:beta2, and :latency when given; got %q", clip(part))}
+		}
+		for j := range pieces {
+			u, err := url.PathUnescape(pieces[j])
+			if err != nil {
+				return nil, &Problem{Field: at, Msg: fmt.Sprintf("%q has a bad %%-escape", clip(pieces[j]))}
+			}
+			pieces[j] = u
+		}
+		l := &levels[i]
+		l.Name = pieces[0]
+		fields := []struct {
+			name  string
+			parse func(string) error
+		}{
+			{"size", func(s string) (err error) { l.Size, err = units.ParseSize(s); return }},
+			{"line", func(s string) (err error) { l.Line, err = units.ParseSize(s); return }},
+			{"beta1", func(s string) (err error) { l.Beta1, err = units.ParseBandwidth(s); return }},
+			{"beta2", func(s string) (err error) { l.Beta2, err = units.ParseBandwidth(s); return }},
+			{"latency", func(s string) (err error) { l.Latency, err = units.ParseDuration(s); return }},
+		}
+		for j, piece := range pieces[1:] {
+			if err := fields[j].parse(piece); err != nil {
+				return nil, &Problem{Field: at + "." + fields[j].name, Msg: err.Error()}
+			}
+		}
+	}
+	return levels, nil
+}
+
+// parseCoreRates reads kernel:rate pairs separated by commas.
+func parseCoreRates(v string) (map[string]float64, error) {
+	rates := map[string]float64{}
+	for _, part := range strings.Split(v, ",") {
+		id, rate, ok := strings.Cut(part, ":")
+		if !ok {
+			return nil, fmt.Errorf("want kernel:rate pairs separated by commas, e.g. quicksort:3G; got %q", clip(part))
+		}
+		u, err := url.PathUnescape(id)
+		if err != nil {
+			return nil, fmt.Errorf("%q has a bad %%-escape", clip(id))
+		}
+		r, err := units.ParseNumber(rate)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", clip(u), err)
+		}
+		rates[u] = r
+	}
+	return rates, nil
+}
+
+// escapePiece writes a name for a piece of a level or a core rate: the
+// separators and the escape character percent-encoded.
+func escapePiece(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%', ':', ',':
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// exactRate writes operations per second with an SI prefix where that is
+// exact ("4G"), else in plain digits, which always are.
+func exactRate(v float64) string {
+	for _, p := range []struct {
+		f      float64
+		prefix string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if v >= p.f {
+			s := strconv.FormatFloat(v/p.f, 'f', -1, 64) + p.prefix
+			if got, err := units.ParseNumber(s); err == nil && got == v {
+				return s
+			}
+			break
+		}
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// restoreHierarchy puts base's value of a hierarchy field back into m:
+// all its levels for a field of any level.
+func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
+	switch {
+	case strings.HasPrefix(key, "levels"):
+		m.Levels = base.Levels
+		if len(base.Levels) == 0 {
+			// The link's levels are left out: the machine is the
+			// paper's six numbers, whatever its cache and line.
+			m.Levels = nil
+		}
+	case key == "mem_latency":
+		m.MemLatency = base.MemLatency
+	case key == "compute_rate":
+		m.ComputeRate = base.ComputeRate
+	case strings.HasPrefix(key, "core_rates"):
+		m.CoreRates = base.CoreRates
+	}
+}
+
+// keptHierarchy says which value a refused hierarchy key kept.
+func keptHierarchy(key string, base machine.Machine) (string, bool) {
+	switch {
+	case strings.HasPrefix(key, "levels"):
+		if len(base.Levels) == 0 {
+			return "the link's cache levels were left out", true
+		}
+		return "the cache levels of " + base.Name + " were used instead", true
+	case key == "mem_latency":
+		if base.MemLatency == 0 {
+			return "the memory latency was left out", true
+		}
+		return "mem_latency = " + units.FormatSeconds(base.MemLatency) + " of " + base.Name + " was used instead", true
+	case key == "compute_rate":
+		if base.ComputeRate == 0 {
+			return "the compute rate was left out", true
+		}
+		return "compute_rate = " + exactRate(base.ComputeRate) + " of " + base.Name + " was used instead", true
+	case strings.HasPrefix(key, "core_rates"):
+		if len(base.CoreRates) == 0 {
+			return "the core rates were left out", true
+		}
+		return "the core rates of " + base.Name + " were used instead", true
+	}
+	return "", false
+}

@@ -1,0 +1,104 @@
+package scenario_test
+
+import (
+	"strings"
+	"testing"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/scenario"
+	"memwall/presets"
+)
+
+// levelled is a machine that gives its hierarchy, with names that hold
+// the link's separators.
+func levelled() machine.Machine {
+	m := machine.Machine{Name: "Rig: 3 levels, 100%", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9,
+		MemLatency: 90e-9, ComputeRate: 4e9, CoreRates: map[string]float64{"quicksort": 3e9, "heap:sort,%": 1234567.891}}
+	return m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
+		{Name: "L2: mid, 50%", Size: 2 << 20, Line: 64, Beta1: 80e9, Beta2: 40e9},
+		{Name: "L3", Size: 30 << 20, Line: 128, Beta1: 31.7e9, Beta2: 10.1e9, Latency: 15e-9},
+	})
+}
+
+func TestLevelsRoundTrip(t *testing.T) {
+	base := scenario.Default(presets.Machine)
+	want := scenario.Scenario{Machine: levelled(), Kernel: "heapsort", Params: mbram.DefaultParams(1 << 24)}
+	frag, err := want.Fragment(presets.Machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (A latency is written in whichever form reads back to the same
+	// float64, which for 15e-9 is not "15ns".)
+	for _, part := range []string{"levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2%253A+mid%252C+50%2525:2MiB:64B:80GB/s:40GB/s,L3:30MiB:128B:31.7GB/s:10.1GB/s:",
+		"&mem_latency=", "compute_rate=4G", "core_rates=heap%253Asort%252C%2525:1.234567891M,quicksort:3G"} {
+		if !strings.Contains(frag, part) {
+			t.Errorf("fragment %q lacks %q", frag, part)
+		}
+	}
+	got, ps := scenario.ParseFragment(frag, base, presets.Machine)
+	if len(ps) > 0 {
+		t.Fatalf("problems %v", ps)
+	}
+	if w := want.Machine; !got.Machine.SameParameters(w) || got.Machine.Name != w.Name {
+		t.Errorf("machine from %q:\n got %+v\nwant %+v", frag, got.Machine, w)
+	}
+	for i, l := range got.Machine.Levels {
+		if l.Name != want.Machine.Levels[i].Name {
+			t.Errorf("level %d named %q; want %q", i, l.Name, want.Machine.Levels[i].Name)
+		}
+	}
+	// A machine of six numbers writes the link it always did.
+	six := base
+	six.Machine.ID = ""
+	frag, _ = six.Fragment(presets.Machine)
+	for _, k := range []string{"levels", "mem_latency", "compute_rate", "core_rates"} {
+		if strings.Contains(frag, k+"=") {
+			t.Errorf("six-number machine's link %q has %s", frag, k)
+		}
+	}
+}
+
+// A link's levels without cache and line give the machine its C and B.
+func TestLevelsGiveCacheAndLine(t *testing.T) {
+	s, ps := scenario.ParseFragment("machine=custom&name=R&beta1=10GB/s&beta2=2GB/s&mu1=2&mispredict=5ns&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:1MiB:64B:30GB/s:10GB/s", scenario.Default(presets.Machine), presets.Machine)
+	if len(ps) > 0 || s.Machine.C != 1<<20 || s.Machine.B != 64 || len(s.Machine.Levels) != 2 {
+		t.Errorf("problems %v, machine %+v", ps, s.Machine)
+	}
+}
+
+// A bad level is named as levels[i].field; the machine keeps the rest of
+// the link and the levels it had (none, here).
+func TestBadLevelsKeepTheRest(t *testing.T) {
+	base := scenario.Default(presets.Machine)
+	const six = "machine=custom&name=Rig&beta1=10GB/s&beta2=2GB/s&mu1=2&cache=1MiB&line=64B&mispredict=5ns"
+	for _, c := range []struct{ levels, field, msg string }{
+		{"L1:32KiB:64B:100GB/s:50GB/s,L2:1MiB:64B:fast:10GB/s", "levels[1].beta1", "fast"},
+		{"L1:32KiB:64B:100GB/s", "levels[0]", "name:size:line:beta1:beta2"},
+		{"L1:32KiB:64B:100GB/s:50GB/s,L2:1MiB:96B:30GB/s:10GB/s", "levels[1].line", "power of two"},
+		{"L1:32KiB:64B:100GB/s:50GB/s,L2:2MiB:64B:30GB/s:10GB/s", "levels[1].size", "must equal cache"},
+		{"", "levels", "empty"},
+		{"L1:32KiB:64B:100GB/s:50GB/s:1ns:2ns", "levels[0]", "latency"},
+	} {
+		s, ps := scenario.ParseFragment(six+"&levels="+c.levels+"&kernel=heapsort", base, presets.Machine)
+		if msg := ps.Field(c.field); !strings.Contains(msg, c.msg) || len(ps) != 1 {
+			t.Errorf("levels=%s: problems %v; want one for %s with %q", c.levels, ps, c.field, c.msg)
+		}
+		if m := s.Machine; len(m.Levels) != 0 || m.Name != "Rig" || m.C != 1<<20 || s.Kernel != "heapsort" {
+			t.Errorf("levels=%s: machine %+v, kernel %s", c.levels, m, s.Kernel)
+		}
+	}
+	for _, c := range []struct{ kv, field string }{
+		{"mem_latency=1s", "mem_latency"},
+		{"mem_latency=slow", "mem_latency"},
+		{"compute_rate=-3", "compute_rate"},
+		{"core_rates=quicksort", "core_rates"},
+		{"core_rates=quicksort:0", "core_rates.quicksort"},
+	} {
+		s, ps := scenario.ParseFragment(six+"&"+c.kv, base, presets.Machine)
+		if ps.Field(c.field) == "" || len(ps) != 1 || s.Machine.Name != "Rig" || s.Machine.MemLatency != 0 || s.Machine.ComputeRate != 0 || s.Machine.CoreRates != nil {
+			t.Errorf("%s: problems %v, machine %+v", c.kv, ps, s.Machine)
+		}
+	}
+}
