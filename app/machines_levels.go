@@ -23,8 +23,8 @@ var levelFields = []struct{ key, label, hint string }{
 	{"name", "Name", "e.g. L1"},
 	{"size", "Size", "e.g. 48 KiB"},
 	{"line", "Line", "a power of two; e.g. 64 B"},
-	{"beta1", "β1, sequential fill", "from the level below; e.g. 200 GB/s"},
-	{"beta2", "β2, random fill", "at most β1; e.g. 100 GB/s"},
+	{"beta1", "β1, stream", "fill from the level below, a line that continues a stream; e.g. 200 GB/s"},
+	{"beta2", "β2, random", "fill of a line from a random place, at most β1; e.g. 100 GB/s"},
 	{"latency", "Latency", "of a hit, optional; e.g. 4 ns"},
 }
 

@@ -5,8 +5,10 @@
 //
 // The two models:
 //
-//   - MBRAM, the closed forms of Cooperman, Ma and Nguyen's MBRAM paper
-//     (engine/mbram): one cache filled from memory at two bandwidths. On the
+//   - MBRAM, the closed forms of the MBRAM paper (G. Cooperman, X. Ma and
+//     V. H. Nguyen, Static Performance Evaluation for Memory-Bound
+//     Computing: the MBRAM Model, PDPTA 2004; engine/mbram): one cache
+//     filled from memory at two bandwidths. On the
 //     paper's machines, inside a formula's regime, the time is a lower bound:
 //     the model charges nothing for hits in the smaller caches, TLB misses
 //     or instructions. On a machine with several cache levels it is neither
