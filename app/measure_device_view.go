@@ -247,7 +247,7 @@ func (c *measureDevice) renderLimits(v *measureRun) app.UI {
 	items := []string{
 		clock,
 		"No cache query: a page cannot read the CPU's cache sizes or line size (no CPUID, no /sys). C comes from the random-read throughput curve alone, B from the step in the line-offset test (when there is none, 64 B is assumed), the smaller levels from the steps of the latency curve.",
-		"Levels: the latency curve stops at 32 MiB here, so memory's latency is measured only when the last cache is 8 MiB or less. The core rates time each kernel back to back for 20 ms and take out the time of preparing its input, since one run on data in L1 is shorter than the clock's step.",
+		"Levels: the latency curve stops at 32 MiB here, so memory's latency is measured only when the last cache is 4 MiB or less. The core rates time each kernel back to back for 20 ms and take out the time of preparing its input, since one run on data in L1 is shorter than the clock's step.",
 		"Memory: WebAssembly has a 32-bit address space (4 GiB at most, shared with the app), so the buffer is at most 256 MiB, and smaller when the browser refuses; a curve that must pass the last cache by a margin cannot see a cache of more than about 32 MiB. The page keeps the memory until it is reloaded.",
 		"No huge pages: WebAssembly cannot ask for them, so random reads over a large buffer also pay TLB misses on ordinary pages.",
 		"Overhead: Go compiled to WebAssembly runs on one thread, without SIMD, with its bounds checks, through the browser's JIT; loops that compute (address generation, the branch loop) cost more than natively.",

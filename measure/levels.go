@@ -195,9 +195,11 @@ const (
 	// stepRise is the least rise of the latency over one doubling of the
 	// working set that counts as a step to a slower level.
 	stepRise = 1.4
-	// stepMerge: steps closer than this factor in size are one level
-	// (a TLB's reach or a victim cache next to a cache).
-	stepMerge = 2.0
+	// stepMerge: steps closer than this factor in size are one level (a
+	// TLB's reach next to a cache; the last cache read from the latency
+	// curve and from the throughput curve, 7.5 and 16 MiB in one run
+	// here). Current levels grow by 8 to 40 times.
+	stepMerge = 4.0
 )
 
 // DetectLevels returns the sizes of the cache levels that show as steps
@@ -285,8 +287,8 @@ type levelFit struct {
 // levels' sizes, smallest first, the last being the machine's C. Each
 // level is read at a plateau point: the geometric mean of its size and
 // the level above's (a quarter of its size for the first), at most half
-// its size. Memory is read at the largest size of each curve, with the
-// share of hits in the last cache (C/S) taken out. Every round of the
+// its size. Memory is read at eight times the last cache (levelsOf says
+// why), with the share of hits in the last cache (C/S) taken out. Every round of the
 // curves gives one value of each parameter, so each comes with a spread.
 func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoint, seq []SeqPoint) levelFit {
 	f := levelFit{spread: map[string]float64{}}
@@ -325,9 +327,16 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 				v = append(v, y)
 			}
 			last := v[len(v)-1]
-			mem := ys[len(ys)-1]
-			if hits && big > c {
-				mem = (mem - last*c/big) / (1 - c/big)
+			// Memory is read at 8·C (or the largest size, if less): far
+			// enough that the last cache holds an eighth, near enough
+			// that the pages touched are those of arrays a few times the
+			// cache, not of the whole buffer, whose TLB misses (two-level
+			// page walks in a virtual machine) would be charged to every
+			// line.
+			s := math.Min(big, 8*c)
+			mem := at(cv.size, ys, s)
+			if hits && s > c {
+				mem = (mem - last*c/s) / (1 - c/s)
 			}
 			v = append(v, math.Max(mem, last))
 			out = append(out, v)
@@ -405,7 +414,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 		// Memory's latency only when the curve reaches well beyond the
 		// last cache (a browser's stops at 32 MiB): the extrapolation
 		// from a point inside the last cache's step would amplify noise.
-		if float64(lat[len(lat)-1].Size) >= 4*c {
+		if float64(lat[len(lat)-1].Size) >= 8*c {
 			st := median(latR, n)
 			if st.Median > f.levels[n-1].Latency {
 				f.memLatency = round3g(st.Median)
