@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"memwall/presets"
 )
 
 // TestPaperPage opens the replication of the MBRAM paper: the table, the Fig. 1
@@ -55,8 +57,8 @@ func TestPaperPage(t *testing.T) {
 	b.waitFor(t, "charts drawn", `[...document.querySelectorAll(".chart")].every(el => el.querySelector("svg"))`)
 	var lines int
 	b.eval(t, `echarts.getInstanceByDom(document.getElementById("across-chart")).getOption().series.length`, &lines)
-	if lines != 2*6 {
-		t.Errorf("the across-machines chart has %d lines, want two kernels on five presets and the user's machine", lines)
+	if want := 2 * (len(presets.Machines()) + 1); lines != want {
+		t.Errorf("the across-machines chart has %d lines, want %d: two kernels on every preset and the user's machine", lines, want)
 	}
 	var hasLab bool
 	b.eval(t, `echarts.getInstanceByDom(document.getElementById("across-chart")).getOption().series.some(s => s.name.startsWith("Lab box"))`, &hasLab)
