@@ -104,31 +104,27 @@ type curve struct {
 	rounds [][]float64 // rounds[r][i]
 }
 
-func latencyCurveOf(pts []LatencyPoint) curve {
+// curveOf gathers n points' sizes and samples into a curve.
+func curveOf(n int, point func(i int) (int64, Stat)) curve {
 	c := curve{}
-	for _, p := range pts {
-		c.size = append(c.size, float64(p.Size))
+	for i := 0; i < n; i++ {
+		size, _ := point(i)
+		c.size = append(c.size, float64(size))
 	}
-	c.rounds = roundsOf(len(pts), func(i int) Stat { return pts[i].Latency })
+	c.rounds = roundsOf(n, func(i int) Stat { _, st := point(i); return st })
 	return c
+}
+
+func latencyCurveOf(pts []LatencyPoint) curve {
+	return curveOf(len(pts), func(i int) (int64, Stat) { return pts[i].Size, pts[i].Latency })
 }
 
 func throughputCurveOf(pts []ThroughputPoint) curve {
-	c := curve{}
-	for _, p := range pts {
-		c.size = append(c.size, float64(p.Size))
-	}
-	c.rounds = roundsOf(len(pts), func(i int) Stat { return pts[i].Access })
-	return c
+	return curveOf(len(pts), func(i int) (int64, Stat) { return pts[i].Size, pts[i].Access })
 }
 
 func seqCurveOf(pts []SeqPoint) curve {
-	c := curve{}
-	for _, p := range pts {
-		c.size = append(c.size, float64(p.Size))
-	}
-	c.rounds = roundsOf(len(pts), func(i int) Stat { return pts[i].Block })
-	return c
+	return curveOf(len(pts), func(i int) (int64, Stat) { return pts[i].Size, pts[i].Block })
 }
 
 // roundsOf regroups per-point samples into rounds (sample r of every
