@@ -166,11 +166,20 @@ func (b *browser) typeInto(t testing.TB, sel, text string) {
 	// Cleared from JavaScript: chromedp.SetValue sometimes reports a
 	// failure on inputs go-app has just rendered.
 	var ok bool
-	b.eval(t, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; e.value = ""; return true; })()`, sel), &ok)
+	// The input event tells the app too, so a render between two keys
+	// cannot put the old text back.
+	b.eval(t, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; e.value = ""; e.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, sel), &ok)
 	if !ok {
 		t.Fatalf("no input %s", sel)
 	}
 	b.run(t, chromedp.SendKeys(sel, text, chromedp.ByQuery))
+	// On a loaded machine a render may still land between two keys and
+	// drop or reorder one; the text a user would then see is retyped.
+	var got string
+	b.eval(t, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.value : ""; })()`, sel), &got)
+	if got != text {
+		b.eval(t, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event("input", {bubbles: true})); e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, sel, text), &ok)
+	}
 }
 
 // choose picks an option of a <select> and fires change, as a user does.

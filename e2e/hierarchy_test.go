@@ -122,7 +122,9 @@ func checkHierarchyResult(t *testing.T, b *browser, hierTotal, mbramTotal string
 	}
 	var terms []string
 	b.eval(t, `[...document.querySelectorAll("#terms tbody th")].map(th => th.textContent)`, &terms)
-	if strings.Join(terms, "|") != "compute|branch mispredictions|L1 ← L2|L2 ← L3|L3 ← memory" {
+	// The machine has quicksort's own core rate, which holds its branch
+	// mispredictions (engine/hier): no separate branch term.
+	if strings.Join(terms, "|") != "compute|L1 ← L2|L2 ← L3|L3 ← memory" {
 		t.Errorf("breakdown terms %q", terms)
 	}
 }

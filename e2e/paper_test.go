@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestPaperPage(t *testing.T) {
 	// The kernel choice goes into the address and redraws the chart.
 	b.choose(t, "#across-kernel", "quicksort")
 	b.waitFor(t, "kernel in the URL", `location.hash === "#kernel=quicksort"`)
-	b.waitFor(t, "one line per machine", `echarts.getInstanceByDom(document.getElementById("across-chart")).getOption().series.length === 6`)
+	b.waitFor(t, "one line per machine", fmt.Sprintf(`echarts.getInstanceByDom(document.getElementById("across-chart")).getOption().series.length === %d`, len(presets.Machines())+1))
 	b.noErrors(t, "paper")
 
 	b.phone(t)
