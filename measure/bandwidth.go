@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"time"
 )
 
 // Bandwidth methods (the MBRAM paper, II.a and III.A: "the benchmarks access each
@@ -174,4 +175,61 @@ func randomOn(ctx context.Context, a []uint64, accesses, reps int) (Stat, error)
 		return Stat{}, err
 	}
 	return Summarize(per(secs, float64(accesses))), nil
+}
+
+// memSampler takes the sequential variants and the random reads one
+// timed run at a time, so that Calibrate can spread its samples over the
+// whole calibration (a sample between two rounds of the curves) instead
+// of taking them in one burst of a fraction of a second: on a shared
+// machine a neighbour's burst of memory traffic lasts seconds, and a
+// burst of samples either misses it or lies entirely within it.
+type memSampler struct {
+	a, b, buf []uint64
+	accesses  int
+	seed      uint64
+	warm      bool
+	seq       [4][]float64 // seconds per run of Read1, Read2, RW1, RW2
+	rnd       []float64    // seconds per random read
+}
+
+func newMemSampler(buf []uint64, accesses int) *memSampler {
+	half := len(buf) / 2
+	return &memSampler{a: buf[:half], b: buf[half:], buf: buf, accesses: accesses &^ 3, seed: 1}
+}
+
+// sample times one run of each variant and one of the random reads; the
+// first call is an untimed warm-up, as in repeat.
+func (s *memSampler) sample() {
+	runs := [4]func(){
+		func() { sink += seqRead1(s.a) },
+		func() { sink += seqRead2(s.a, s.b) },
+		func() { seqRW1(s.a) },
+		func() { seqRW2(s.b, s.a) },
+	}
+	keep := s.warm
+	s.warm = true
+	for v, run := range runs {
+		t0 := time.Now()
+		run()
+		if keep {
+			s.seq[v] = append(s.seq[v], time.Since(t0).Seconds())
+		}
+	}
+	t0 := time.Now()
+	sink += randomRead(s.buf, s.accesses, s.seed)
+	s.seed++
+	if keep {
+		s.rnd = append(s.rnd, time.Since(t0).Seconds()/float64(s.accesses))
+	}
+}
+
+// results summarizes the samples as sequentialOn and randomOn do.
+func (s *memSampler) results() (SeqResult, Stat) {
+	n := float64(len(s.a) * 8)
+	return SeqResult{
+		Read1: Summarize(rates(s.seq[0], n)),
+		Read2: Summarize(rates(s.seq[1], 2*n)),
+		RW1:   Summarize(rates(s.seq[2], 2*n)),
+		RW2:   Summarize(rates(s.seq[3], 3*n)),
+	}, Summarize(s.rnd)
 }

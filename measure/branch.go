@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sort"
+	"time"
 )
 
 // Branch-misprediction method: the same loop runs over two arrays holding the
@@ -42,6 +43,26 @@ func branchLoop(data, out []byte) int {
 // Mispredict measures the branch-misprediction penalty in seconds and the
 // per-iteration times of both loops.
 func Mispredict(ctx context.Context, reps int) (m Stat, random, sorted Stat, err error) {
+	b := newBranchSampler()
+	for r := 0; r <= reps; r++ {
+		if err := ctx.Err(); err != nil {
+			return Stat{}, Stat{}, Stat{}, err
+		}
+		b.sample()
+	}
+	m, random, sorted = b.results()
+	return m, random, sorted, nil
+}
+
+// branchSampler runs the two loops one round at a time (Calibrate takes
+// its rounds between those of its curves, memSampler says why).
+type branchSampler struct {
+	rnd, srt, out []byte
+	warm          bool
+	ms, rs, ss    []float64 // penalty, and seconds per iteration of either loop
+}
+
+func newBranchSampler() *branchSampler {
 	rng := rand.New(rand.NewPCG(3, 4))
 	rnd := make([]byte, branchLen)
 	for i := range rnd {
@@ -49,26 +70,31 @@ func Mispredict(ctx context.Context, reps int) (m Stat, random, sorted Stat, err
 	}
 	srt := append([]byte(nil), rnd...)
 	sort.Slice(srt, func(i, j int) bool { return srt[i] < srt[j] })
-	out := make([]byte, branchLen)
-	// Interleave the two loops so that noise hits both alike, and take the
-	// difference per round.
-	var ms, rs, ss []float64
-	for r := 0; r <= reps; r++ {
-		a, err := repeat(ctx, 1, func() { sink += uint64(branchLoop(rnd, out)) })
-		if err != nil {
-			return Stat{}, Stat{}, Stat{}, err
-		}
-		b, err := repeat(ctx, 1, func() { sink += uint64(branchLoop(srt, out)) })
-		if err != nil {
-			return Stat{}, Stat{}, Stat{}, err
-		}
-		if r == 0 {
-			continue
-		}
-		tr, ts := a[0]/branchLen, b[0]/branchLen
-		rs = append(rs, tr)
-		ss = append(ss, ts)
-		ms = append(ms, 2*(tr-ts))
+	return &branchSampler{rnd: rnd, srt: srt, out: make([]byte, branchLen)}
+}
+
+// sample times the two loops back to back, so that noise hits both alike,
+// and keeps their difference. Each timed run follows an untimed one that
+// brings its array back into the caches after whatever ran between
+// samples; the first round is a warm-up and is not kept.
+func (b *branchSampler) sample() {
+	timed := func(data []byte) float64 {
+		sink += uint64(branchLoop(data, b.out))
+		t0 := time.Now()
+		sink += uint64(branchLoop(data, b.out))
+		return time.Since(t0).Seconds() / branchLen
 	}
-	return Summarize(ms), Summarize(rs), Summarize(ss), nil
+	tr := timed(b.rnd)
+	ts := timed(b.srt)
+	if !b.warm {
+		b.warm = true
+		return
+	}
+	b.rs = append(b.rs, tr)
+	b.ss = append(b.ss, ts)
+	b.ms = append(b.ms, 2*(tr-ts))
+}
+
+func (b *branchSampler) results() (m, random, sorted Stat) {
+	return Summarize(b.ms), Summarize(b.rs), Summarize(b.ss)
 }

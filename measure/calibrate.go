@@ -76,27 +76,23 @@ type plan struct {
 	perOctave  int
 	latSteps   int
 	latReps    int
-	seqReps    int
 	randAccess int
-	randReps   int
 	lineSteps  int
 	lineRounds int
-	branchReps int
 	tpLo       int64 // throughput curve: smallest size,
 	tpPerOct   int   // sizes per doubling,
 	tpAccess   int   // random reads per sample,
 	tpRounds   int   // samples per size
-	coreReps   int   // samples per kernel of the core rates
 }
 
 func makePlan(o Options, os OSInfo) plan {
-	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5, seqReps: 7,
-		randAccess: 4_000_000, randReps: 7, lineSteps: 200_000, lineRounds: 9, branchReps: 15,
-		tpLo: 4 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7, coreReps: 7}
+	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5,
+		randAccess: 4_000_000, lineSteps: 200_000, lineRounds: 9,
+		tpLo: 4 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7}
 	if o.Quick {
-		p = plan{latLo: 4 << 10, perOctave: 3, latSteps: 40_000, latReps: 3, seqReps: 3,
-			randAccess: 1_000_000, randReps: 3, lineSteps: 100_000, lineRounds: 5, branchReps: 5,
-			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3, coreReps: 3}
+		p = plan{latLo: 4 << 10, perOctave: 3, latSteps: 40_000, latReps: 3,
+			randAccess: 1_000_000, lineSteps: 100_000, lineRounds: 5,
+			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3}
 	}
 	want := int64(512 << 20)
 	mult := int64(4)
@@ -130,7 +126,12 @@ func makePlan(o Options, os OSInfo) plan {
 // MBRAM paper, section II): the latency curve (kept as a chart), the random-read
 // throughput curve and from it C (DetectCache), the line size B, the
 // sequential bandwidths and beta1, the random-line bandwidth beta2, and the
-// branch-misprediction penalty m. It stops with ctx's error when ctx is
+// branch-misprediction penalty m, and with levels found, each level's
+// parameters (withLevels) and the reference kernels' core rates. Memory's
+// bandwidths, the branch loops and the core rates are sampled between the
+// rounds of the curves, so every parameter's samples spread over the whole
+// run, and each is read from its fastest samples (memSampler and
+// fitLevels say why). It stops with ctx's error when ctx is
 // cancelled. mu1 is not measured: the paper's value 2 is kept, and the 1- and
 // 2-stream bandwidths are recorded in the notes.
 func Calibrate(ctx context.Context, o Options) (Result, error) {
@@ -142,7 +143,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 2*pl.tpRounds + 6
+	total := pl.latReps + 2*pl.tpRounds + 3
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -176,19 +177,55 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("line size: no clear step in the offset test; using %d B", line))
 	}
 
-	res.Latency, err = latencyCurve(ctx, buf, sizes, pl.latSteps, pl.latReps, step)
+	// Between two rounds of the curves, one sample of memory's sequential
+	// and random bandwidth (memSampler says why).
+	mem := newMemSampler(buf, pl.randAccess)
+	mem.sample()
+	round := func(s string) {
+		step(s)
+		mem.sample()
+	}
+	res.Latency, err = latencyCurve(ctx, buf, sizes, pl.latSteps, pl.latReps, round)
 	if err != nil {
 		return res, err
 	}
 	res.Detected.CacheLatency = DetectCacheLatency(res.Latency, line)
 
+	// From here the rounds also time the branch loops and the kernels'
+	// core rates, which need the first level's size from the latency
+	// curve (and a cache for the two-pass product's blocks, far larger
+	// than its core-rate data whatever it is).
+	l1, cGuess := int64(32<<10), osInfo.LastCache
+	if lv := DetectLevels(res.Latency, line); len(lv) > 0 {
+		l1 = lv[0]
+	}
+	if cGuess == 0 {
+		cGuess = max(res.Detected.CacheLatency, 8<<20)
+	}
+	branch := newBranchSampler()
+	branch.sample()
+	timers := make([]*coreTimer, len(CoreKernels))
+	for i, k := range CoreKernels {
+		if timers[i], err = newCoreTimer(k, l1, cGuess); err != nil {
+			return res, err
+		}
+	}
+	round = func(s string) {
+		step(s)
+		mem.sample()
+		branch.sample()
+		for _, t := range timers {
+			t.sample(0)
+		}
+	}
+
 	// C from the throughput curve (DetectCache explains why not latency).
 	tpSizes := latencySizes(pl.tpLo, pl.buf, pl.tpPerOct)
-	res.Throughput, err = throughputCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, step)
+	res.Throughput, err = throughputCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, round)
 	if err != nil {
 		return res, err
 	}
-	res.SeqLines, err = seqCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, step)
+	res.SeqLines, err = seqCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, round)
 	if err != nil {
 		return res, err
 	}
@@ -205,32 +242,15 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	}
 	cSpread := cacheSpread(res.Throughput, line)
 
-	step("sequential bandwidth")
-	half := len(buf) / 2
-	res.Sequential, err = sequentialOn(ctx, buf[:half], buf[half:], pl.seqReps)
-	if err != nil {
-		return res, err
-	}
-
-	step("random-line bandwidth")
-	res.RandomTime, err = randomOn(ctx, buf, pl.randAccess, pl.randReps)
-	if err != nil {
-		return res, err
-	}
+	mem.sample() // the last round's sample
+	res.Sequential, res.RandomTime = mem.results()
 	b2 := make([]float64, len(res.RandomTime.Samples))
 	for i, t := range res.RandomTime.Samples {
 		b2[i] = float64(line) / t
 	}
 	res.Beta2 = Summarize(b2)
 
-	step("branch misprediction")
-	res.Mispredict, _, _, err = Mispredict(ctx, pl.branchReps)
-	if err != nil {
-		return res, err
-	}
-	if o.Progress != nil {
-		o.Progress(Progress{Step: "done", Done: total, Total: total})
-	}
+	res.Mispredict, _, _ = branch.results()
 
 	now := o.Now
 	if now.IsZero() {
@@ -246,12 +266,17 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.Warnings = append(res.Warnings, warn...)
 	if len(m.Levels) > 0 {
 		step("core rates")
-		rates, med, err := CoreRates(ctx, m, pl.coreReps)
-		if err != nil {
-			return res, err
+		rates := map[string]Stat{}
+		for _, t := range timers {
+			if rates[t.kernel], err = t.rates(m); err != nil {
+				return res, err
+			}
 		}
 		res.CoreRates = rates
-		setCoreRates(&m, rates, med)
+		setCoreRates(&m, rates, medianRate(rates))
+	}
+	if o.Progress != nil {
+		o.Progress(Progress{Step: "done", Done: total, Total: total})
 	}
 	m.Name, m.Source = "this machine", "measured by memwall calibrate"
 	m.Notes["cpu"] = orUnknown(osInfo.CPU)
@@ -275,8 +300,11 @@ func measuredMachine(res Result, c, line int64, cSpread float64, mode string, no
 		// streams) in the model's own byte count, the pattern the formulas
 		// charge at beta1 most often (X read and Z written in the
 		// permutation product, the partition and merge passes).
-		Beta1: seq.RW2.Median,
-		Beta2: res.Beta2.Median,
+		//
+		// Both are the fastest sample's: another guest's memory traffic
+		// only ever slows a sample (fitLevels says more).
+		Beta1: seq.RW2.Max,
+		Beta2: res.Beta2.Max,
 		Mu1:   2,
 		C:     c,
 		B:     line,
@@ -292,12 +320,12 @@ func measuredMachine(res Result, c, line int64, cSpread float64, mode string, no
 			"date":              now.Format("2006-01-02"),
 			"go":                runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 			"mode":              mode,
-			"beta1_read_1":      units.FormatBandwidth(seq.Read1.Median),
-			"beta1_read_2":      units.FormatBandwidth(seq.Read2.Median),
-			"beta1_readwrite_1": units.FormatBandwidth(seq.RW1.Median),
-			"beta1_copy_2":      units.FormatBandwidth(seq.RW2.Median),
-			"random_access":     units.FormatSeconds(res.RandomTime.Median),
-			"spread":            "relative interquartile range over repetitions",
+			"beta1_read_1":      units.FormatBandwidth(seq.Read1.Max),
+			"beta1_read_2":      units.FormatBandwidth(seq.Read2.Max),
+			"beta1_readwrite_1": units.FormatBandwidth(seq.RW1.Max),
+			"beta1_copy_2":      units.FormatBandwidth(seq.RW2.Max),
+			"random_access":     units.FormatSeconds(res.RandomTime.Min),
+			"spread":            "relative interquartile range over repetitions; each value is the fastest repetition's",
 			"cache_method":      "random-read throughput curve: C where the time per independent random read climbs from the cache's level to memory's (DetectCache)",
 		},
 	}

@@ -32,7 +32,13 @@ import (
 var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
 
 // coreSize is the largest power of two n whose data fit in half of l1
-// bytes (at least 256, or 16 for the matrix dimension).
+// bytes (at least 256). The matrix dimension is seven eighths of the
+// largest such power of two (at least 16): three matrices of a power of
+// two's rows sit 4 KiB apart (32×32 of 4 bytes) or a multiple of it, and a
+// load whose address matches an earlier store's in the low 12 bits waits
+// for it ("4K aliasing"), which ran the same product at 1.12e10 and 1.57e10
+// operations a second in two calibrations depending on where the
+// allocator put the three.
 func coreSize(kernel string, l1 int64) int64 {
 	per := map[string]float64{"perm": 12, "perm-twopass": 16, "quicksort": 4, "mergesort": 8, "heapsort": 4, "bucket": 14, "bucket-count": 8, "radix": 14, "radix-count": 8}
 	if kernel == "matmul" {
@@ -40,7 +46,7 @@ func coreSize(kernel string, l1 int64) int64 {
 		for 3*4*(2*n)*(2*n) <= l1/2 {
 			n *= 2
 		}
-		return n
+		return max(16, n-n/8)
 	}
 	n := int64(256)
 	for float64(2*n)*per[kernel] <= float64(l1)/2 {
@@ -49,29 +55,12 @@ func coreSize(kernel string, l1 int64) int64 {
 	return n
 }
 
-// CoreRates measures every CoreKernels rate on m (whose levels,
-// mispredict penalty and C the model needs) with reps samples each; a
-// sample times enough calls to last about a millisecond and keeps the
-// fastest call. It returns the rates with their spreads, and the median
-// rate.
-func CoreRates(ctx context.Context, m machine.Machine, reps int) (map[string]Stat, float64, error) {
-	out := map[string]Stat{}
-	for _, k := range CoreKernels {
-		st, err := coreRate(ctx, m, k, reps, 0)
-		if err != nil {
-			return nil, 0, err
-		}
-		out[k] = st
-	}
-	return out, medianRate(out), nil
-}
-
-// medianRate is the median of the kernels' median rates: the compute rate
-// of a program that is none of them.
+// medianRate is the median of the kernels' fastest rates: the compute
+// rate of a program that is none of them.
 func medianRate(rates map[string]Stat) float64 {
 	var meds []float64
 	for _, st := range rates {
-		meds = append(meds, st.Median)
+		meds = append(meds, st.Max)
 	}
 	if len(meds) == 0 {
 		return 0
@@ -80,65 +69,102 @@ func medianRate(rates map[string]Stat) float64 {
 	return meds[len(meds)/2]
 }
 
-// coreRate measures one kernel's rate. With batch zero a sample keeps the
-// fastest of single calls (natively a call of tens of microseconds is
-// well resolved); with batch positive, for a clock coarsened to 100 µs (a
-// browser's), a sample times calls back to back for at least that long
-// and takes out the time of their setups, timed the same way.
+// coreRate measures one kernel's rate: reps samples of a coreTimer, then
+// their rates on m.
 func coreRate(ctx context.Context, m machine.Machine, k string, reps int, batch time.Duration) (Stat, error) {
 	l1 := m.C
 	if len(m.Levels) > 0 {
 		l1 = m.Levels[0].Size
 	}
-	bare := m
-	// The rate holds the kernel's mispredictions (hier.Model charges no
-	// branch term beside a kernel's own rate): only the lines the model
-	// moves are taken out.
-	bare.ComputeRate, bare.CoreRates, bare.M = 0, nil, 0
-	n := coreSize(k, l1)
-	e, err := hier.Model(bare, k, mbram.DefaultParams(n))
-	if err != nil {
-		return Stat{}, fmt.Errorf("core rate of %s: %v", k, err)
-	}
-	rn, err := NewRunner(k, RunOptions{N: int(n), C: m.C, Seed: 11, FreshKeys: true})
+	t, err := newCoreTimer(k, l1, m.C)
 	if err != nil {
 		return Stat{}, err
 	}
-	setup, run := rn.Setup, rn.Call
-	setup()
-	run() // warm the caches and the predictors' tables
-	var rates []float64
 	for r := 0; r < reps; r++ {
 		if err := ctx.Err(); err != nil {
 			return Stat{}, err
 		}
-		var t float64
-		if batch <= 0 {
-			for spent := 0.0; spent < 1e-3; {
-				setup()
-				t0 := time.Now()
-				run()
-				d := time.Since(t0).Seconds()
-				spent += d
-				if t == 0 || d < t {
-					t = d
-				}
-			}
-		} else {
-			calls := 0
+		t.sample(batch)
+	}
+	return t.rates(m)
+}
+
+// coreTimer times one reference kernel on data that fit in half of the
+// first cache level, one sample at a time, so that Calibrate can take its
+// samples between the rounds of its curves (memSampler says why); rates
+// turns them into operations per second once the machine is known.
+type coreTimer struct {
+	kernel string
+	n      int64
+	rn     Runner
+	secs   []float64 // seconds per call, one per sample
+}
+
+// newCoreTimer builds kernel's inputs for a first cache level of l1 bytes
+// (c is the cache the two-pass permutation product blocks for) and warms
+// the caches and the predictors' tables with one call.
+func newCoreTimer(kernel string, l1, c int64) (*coreTimer, error) {
+	n := coreSize(kernel, l1)
+	rn, err := NewRunner(kernel, RunOptions{N: int(n), C: c, Seed: 11, FreshKeys: true})
+	if err != nil {
+		return nil, err
+	}
+	rn.Setup()
+	rn.Call()
+	return &coreTimer{kernel: kernel, n: n, rn: rn}, nil
+}
+
+// sample times the kernel once. With batch zero it keeps the fastest of
+// single calls over a millisecond (natively a call of tens of
+// microseconds is well resolved); with batch positive, for a clock
+// coarsened to 100 µs (a browser's), it times calls back to back for at
+// least that long and takes out the time of their setups, timed the same
+// way.
+func (c *coreTimer) sample(batch time.Duration) {
+	setup, run := c.rn.Setup, c.rn.Call
+	var t float64
+	if batch <= 0 {
+		for spent := 0.0; spent < 1e-3; {
+			setup()
 			t0 := time.Now()
-			for time.Since(t0) < batch || calls == 0 {
-				setup()
-				run()
-				calls++
+			run()
+			d := time.Since(t0).Seconds()
+			spent += d
+			if t == 0 || d < t {
+				t = d
 			}
-			both := time.Since(t0).Seconds()
-			t1 := time.Now()
-			for i := 0; i < calls; i++ {
-				setup()
-			}
-			t = (both - time.Since(t1).Seconds()) / float64(calls)
 		}
+	} else {
+		calls := 0
+		t0 := time.Now()
+		for time.Since(t0) < batch || calls == 0 {
+			setup()
+			run()
+			calls++
+		}
+		both := time.Since(t0).Seconds()
+		t1 := time.Now()
+		for i := 0; i < calls; i++ {
+			setup()
+		}
+		t = (both - time.Since(t1).Seconds()) / float64(calls)
+	}
+	c.secs = append(c.secs, t)
+}
+
+// rates turns the samples into the kernel's rate on m: its operations
+// over its time less what the model charges for the lines it moves. The
+// rate holds the kernel's mispredictions (hier.Model charges no branch
+// term beside a kernel's own rate), so the branch penalty is left out.
+func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
+	bare := m
+	bare.ComputeRate, bare.CoreRates, bare.M = 0, nil, 0
+	e, err := hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
+	if err != nil {
+		return Stat{}, fmt.Errorf("core rate of %s: %v", c.kernel, err)
+	}
+	var rates []float64
+	for _, t := range c.secs {
 		// What the model charges besides the work; at least a tenth
 		// of the time is left to the work, so a rate stays finite.
 		left := max(t-e.Seconds, t/10)
@@ -148,7 +174,7 @@ func coreRate(ctx context.Context, m machine.Machine, k string, reps int, batch 
 		rates = append(rates, e.Work.Ops/left)
 	}
 	if len(rates) == 0 {
-		return Stat{}, fmt.Errorf("core rate of %s: the clock resolved no run", k)
+		return Stat{}, fmt.Errorf("core rate of %s: the clock resolved no run", c.kernel)
 	}
 	return Summarize(rates), nil
 }

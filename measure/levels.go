@@ -341,17 +341,28 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	}
 	b := float64(line)
 	blocks := math.Max(1, b/nodeStride) // 64-byte blocks per line
-	tpR, seqR := levelsOf(throughputCurveOf(tp), true), levelsOf(seqCurveOf(seq), false)
+	// Each parameter's value is read off the fastest curve (every size's
+	// fastest round), its spread off the rounds one by one. On a shared
+	// machine another guest's burst of memory traffic slows whole rounds
+	// by up to half (random reads from memory at 9.6 to 18.6 ns within a
+	// minute on the development VM): it only ever adds time, so the
+	// fastest round is the machine's own cost, and it is what a second
+	// calibration finds again where a median drifts with the neighbours.
+	tpC, seqC := throughputCurveOf(tp), seqCurveOf(seq)
+	tpR, seqR := levelsOf(tpC, true), levelsOf(seqC, false)
+	tpB, seqB := levelsOf(fastestCurve(tpC), true)[0], levelsOf(fastestCurve(seqC), false)[0]
 	var latR [][]float64
+	var latB []float64
 	if len(lat) >= 2 {
-		latR = levelsOf(latencyCurveOf(lat), false)
+		latC := latencyCurveOf(lat)
+		latR, latB = levelsOf(latC, false), levelsOf(fastestCurve(latC), false)[0]
 	}
-	median := func(rs [][]float64, j int) Stat {
+	spreadOf := func(rs [][]float64, j int) float64 {
 		var xs []float64
 		for _, r := range rs {
 			xs = append(xs, r[j])
 		}
-		return Summarize(xs)
+		return Summarize(xs).Spread
 	}
 	n := len(sizes)
 	f.levels = make([]machine.Level, n)
@@ -368,9 +379,9 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 		}
 		name := fmt.Sprintf("L%d", i+1)
 		key := fmt.Sprintf("levels[%d]", i)
-		b1, b2 := positiveMedian(b1s), positiveMedian(b2s)
-		tr, tn := median(tpR, i).Median, median(tpR, i+1).Median
-		sr, sn := median(seqR, i).Median, median(seqR, i+1).Median
+		tr, tn := tpB[i], tpB[i+1]
+		sr, sn := seqB[i], seqB[i+1]
+		b1, b2 := b/(blocks*(sn-sr)), b/(tn-tr)
 		// A step too small to measure (less than 2% of the plateau, or
 		// negative from noise) is charged as 2% of the plateau: the
 		// level is there, its fill cost below what the clock resolves.
@@ -393,16 +404,15 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 		f.spread[key+".beta1"] = positiveSpread(b1s)
 		f.spread[key+".beta2"] = positiveSpread(b2s)
 		if latR != nil {
-			st := median(latR, i)
-			lv.Latency = round3g(st.Median)
-			f.spread[key+".latency"] = round3(st.Spread)
+			lv.Latency = round3g(latB[i])
+			f.spread[key+".latency"] = round3(spreadOf(latR, i))
 		}
 		f.levels[i] = lv
 		f.random = append(f.random, tr)
 		f.seq = append(f.seq, sr)
 	}
-	f.random = append(f.random, median(tpR, n).Median)
-	f.seq = append(f.seq, median(seqR, n).Median)
+	f.random = append(f.random, tpB[n])
+	f.seq = append(f.seq, seqB[n])
 	if latR != nil {
 		for i := 0; i < n; i++ {
 			f.latency = append(f.latency, f.levels[i].Latency)
@@ -411,27 +421,28 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 		// last cache (a browser's stops at 32 MiB): the extrapolation
 		// from a point inside the last cache's step would amplify noise.
 		if float64(lat[len(lat)-1].Size) >= 8*c {
-			st := median(latR, n)
-			if st.Median > f.levels[n-1].Latency {
-				f.memLatency = round3g(st.Median)
-				f.spread["mem_latency"] = round3(st.Spread)
-				f.latency = append(f.latency, st.Median)
+			if latB[n] > f.levels[n-1].Latency {
+				f.memLatency = round3g(latB[n])
+				f.spread["mem_latency"] = round3(spreadOf(latR, n))
+				f.latency = append(f.latency, latB[n])
 			}
 		}
 	}
 	return f
 }
 
-// positiveMedian is the median of the positive values (0 when none): a
-// round whose step came out negative is noise, not a bandwidth.
-func positiveMedian(xs []float64) float64 {
-	var p []float64
-	for _, x := range xs {
-		if x > 0 && !math.IsInf(x, 0) {
-			p = append(p, x)
+// fastestCurve is cv reduced to one round: each size's least positive
+// time over the rounds (fitLevels says why).
+func fastestCurve(cv curve) curve {
+	best := make([]float64, len(cv.size))
+	for _, ys := range cv.rounds {
+		for i, y := range ys {
+			if y > 0 && (best[i] == 0 || y < best[i]) {
+				best[i] = y
+			}
 		}
 	}
-	return Summarize(p).Median
+	return curve{size: cv.size, rounds: [][]float64{best}}
 }
 
 // positiveSpread is the spread of the positive values, rounded; a round
@@ -498,12 +509,13 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	return lm, f.warnings
 }
 
-// setCoreRates stores measured per-kernel rates (three digits) and their
-// median as the compute rate.
+// setCoreRates stores measured per-kernel rates (three digits, the
+// fastest sample's, as for the bandwidths) and their median as the
+// compute rate.
 func setCoreRates(m *machine.Machine, rates map[string]Stat, median float64) {
 	m.CoreRates = map[string]float64{}
 	for k, st := range rates {
-		m.CoreRates[k] = round3g(st.Median)
+		m.CoreRates[k] = round3g(st.Max)
 		m.Spread["core_rates."+k] = round3(st.Spread)
 	}
 	m.ComputeRate = round3g(median)

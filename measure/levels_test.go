@@ -130,3 +130,24 @@ func TestCompare(t *testing.T) {
 		t.Errorf("first parameter %q, want beta1", first)
 	}
 }
+
+// TestFastestCurve: each size keeps its least positive time over the
+// rounds (worked by hand: a round slowed by a neighbour never wins, and a
+// round whose clock saw nothing, 0, is skipped).
+func TestFastestCurve(t *testing.T) {
+	cv := curve{size: []float64{1, 2, 3}, rounds: [][]float64{
+		{5, 0, 9},
+		{4, 7, 12},
+		{6, 8, 3},
+	}}
+	got := fastestCurve(cv)
+	want := []float64{4, 7, 3}
+	if len(got.rounds) != 1 {
+		t.Fatalf("rounds = %d, want 1", len(got.rounds))
+	}
+	for i, w := range want {
+		if got.rounds[0][i] != w {
+			t.Errorf("size %v: %v, want %v", cv.size[i], got.rounds[0][i], w)
+		}
+	}
+}

@@ -18,8 +18,10 @@ func init() {
 	register(command{name: "validate", summary: "run the real kernels and compare measured with predicted times", run: runValidate})
 }
 
-// validateRow is one kernel run: its workload, the median of the measured
-// repetitions and the MBRAM prediction for the same workload.
+// validateRow is one kernel run: its workload, the fastest of the measured
+// repetitions (another program can only slow a run, and calibrate reads
+// the machine's parameters from its fastest samples the same way) with
+// their spread, and the predictions for the same workload.
 type validateRow struct {
 	Kernel    string  `json:"kernel"`
 	Params    string  `json:"params"`
@@ -127,7 +129,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		mat2 = *matN
 	}
 	rep := validateReport{Machine: m.ID, Sizes: *sizesArg, MatrixRegime2N: regime2Needed(m),
-		Note: "measured: median of the repetitions; predicted: MBRAM closed form (a lower bound); ratio = measured/predicted"}
+		Note: "measured: the fastest of the repetitions; predicted: MBRAM closed form (a lower bound); ratio = measured/predicted"}
 	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
 	rows, err := runValidateKernels(m, sz, mat2, progress)
 	if err != nil {
@@ -210,12 +212,12 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		if err != nil {
 			return fmt.Errorf("%s: %v", kernel, err)
 		}
-		row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Median, Spread: round4(st.Spread), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
+		row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
 		if b.Seconds > 0 {
-			row.Ratio = round4(st.Median / b.Seconds)
+			row.Ratio = round4(st.Min / b.Seconds)
 		}
 		if e, err := hier.Model(m, kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
-			row.Hier, row.HierRatio = e.Seconds, round4(st.Median/e.Seconds)
+			row.Hier, row.HierRatio = e.Seconds, round4(st.Min/e.Seconds)
 		}
 		rows = append(rows, row)
 		return nil

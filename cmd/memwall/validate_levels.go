@@ -70,7 +70,7 @@ func levelClasses(m machine.Machine) []sizeClass {
 
 func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON bool, stdout, stderr io.Writer) int {
 	rep := validateReport{Machine: m.ID, Sizes: "levels", MatrixRegime2N: regime2Needed(m),
-		Note: "measured: median of the repetitions; ratio = measured/predicted by the MBRAM paper's closed forms (a lower bound on the paper's machines); hier ratio = measured/predicted by the hierarchy model (an estimate)"}
+		Note: "measured: the fastest of the repetitions; ratio = measured/predicted by the MBRAM paper's closed forms (a lower bound on the paper's machines); hier ratio = measured/predicted by the hierarchy model (an estimate)"}
 	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
 	if isSet(fs, "reps") && (reps < 1 || reps > 100) {
 		return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", reps))
