@@ -20,7 +20,7 @@ import (
 // bumped through memory far fewer. So each reference kernel runs here on
 // data that fit in the first cache level, and its rate is its operations
 // over its time less what the model charges for the few lines that still
-// move. The rate keeps the kernel's branch mispredictions: their count
+// move and for the mispredictions of its calls' loops. The rate keeps the kernel's branch mispredictions: their count
 // grows as its operations do, and a sort in L1 spends most of its time on
 // them, so taking them out would leave a small difference of two noisy
 // numbers (Kerncraft analyses a loop's instructions
@@ -153,9 +153,10 @@ func (c *coreTimer) sample(batch time.Duration) {
 }
 
 // rates turns the samples into the kernel's rate on m: its operations
-// over its time less what the model charges for the lines it moves. The
-// rate holds the kernel's mispredictions (hier.Model charges no branch
-// term beside a kernel's own rate), so the branch penalty is left out.
+// over its time less what the model charges for the lines it moves and
+// for its calls' mispredictions. The rate holds the kernel's other
+// mispredictions (hier.Model charges only the calls' beside a kernel's
+// own rate).
 func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	bare := m
 	bare.ComputeRate, bare.CoreRates, bare.M = 0, nil, 0
@@ -165,9 +166,11 @@ func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	}
 	var rates []float64
 	for _, t := range c.secs {
-		// What the model charges besides the work; at least a tenth
-		// of the time is left to the work, so a rate stays finite.
-		left := max(t-e.Seconds, t/10)
+		// What the model charges besides the work (the lines, and the
+		// calls' mispredictions, which it charges beside any rate); at
+		// least a tenth of the time is left to the work, so a rate
+		// stays finite.
+		left := max(t-e.Seconds-e.Work.CallMispredicts*m.M, t/10)
 		if !(left > 0) {
 			continue // a clock that saw nothing
 		}

@@ -34,13 +34,6 @@ const Streams = 16
 // product divides twice per element.
 const DivOps = 32
 
-// SpeculationHit is the chance that a dependent load was already issued
-// on a predicted branch when its turn comes: a walk that goes left or
-// right on a comparison of random keys is guessed right half the time
-// (the MBRAM paper's Model Rule 3), so it waits, on average, for half of each
-// latency step.
-const SpeculationHit = 0.5
-
 // Traffic is the lines one level moves in a run, by kind.
 type Traffic struct {
 	Seq  float64 `json:"sequential"`
@@ -54,6 +47,14 @@ func (t *Traffic) add(o Traffic) { t.Seq += o.Seq; t.Rand += o.Rand; t.Dep += o.
 type Work struct {
 	Ops         float64 `json:"ops"`
 	Mispredicts float64 `json:"mispredictions"`
+	// CallMispredicts are the mispredictions of a recursion's loop exits:
+	// a loop over a call's keys runs a Poisson number of times and its
+	// exit is mispredicted once a call. They grow with the calls, which
+	// small subproblems at the bottom of a most-significant-digit sort
+	// multiply, not with the operations, so a core rate measured at one
+	// size cannot hold them: they are charged at the machine's penalty
+	// beside any rate.
+	CallMispredicts float64 `json:"call_mispredictions,omitempty"`
 }
 
 // LevelEstimate is one level's share of a prediction.
@@ -77,7 +78,8 @@ type Estimate struct {
 	Footprint int64           `json:"footprint_bytes"`
 	NoCompute bool            `json:"no_compute_rate,omitempty"`
 	// BranchInRate says the kernel's own core rate was measured with its
-	// branch mispredictions, so Branch is zero and Compute holds both.
+	// branch mispredictions, so Branch holds only the calls' (Work) and
+	// Compute the rest.
 	BranchInRate bool   `json:"branch_in_rate,omitempty"`
 	Description  string `json:"description"`
 }
@@ -121,6 +123,7 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	} else {
 		e.Branch = e.Work.Mispredicts * m.M
 	}
+	e.Branch += e.Work.CallMispredicts * m.M
 	e.Seconds = e.Compute + e.Branch
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
@@ -129,7 +132,11 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		} else {
 			le.Traffic = kw.traffic(w, lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())})
 		}
-		le.Seconds = levelSeconds(l, le.Traffic, nextLatency(m, levels, i))
+		inFlight := 1.0
+		if kw.depInFlight != nil {
+			inFlight = math.Max(1, kw.depInFlight(w, lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}))
+		}
+		le.Seconds = levelSeconds(l, le.Traffic, nextLatency(m, levels, i), inFlight)
 		e.Seconds += le.Seconds
 		e.Levels = append(e.Levels, le)
 	}
@@ -159,13 +166,14 @@ func nextLatency(m machine.Machine, levels []machine.Level, i int) float64 {
 }
 
 // levelSeconds charges one level's lines. A dependent line waits for the
-// latency step below the level, less what speculation hides; without
-// both latencies it is charged as a random line.
-func levelSeconds(l machine.Level, t Traffic, next float64) float64 {
+// latency step below the level, shared with the dependent lines the
+// kernel has in flight beside it (inFlight, at least 1); without both
+// latencies it is charged as a random line.
+func levelSeconds(l machine.Level, t Traffic, next, inFlight float64) float64 {
 	b := float64(l.Line)
 	dep := b / l.Beta2
 	if l.Latency > 0 && next > l.Latency {
-		dep = (1 - SpeculationHit) * (next - l.Latency)
+		dep = (next - l.Latency) / inFlight
 	}
 	return t.Seq*b/l.Beta1 + t.Rand*b/l.Beta2 + t.Dep*dep
 }
@@ -186,6 +194,9 @@ type kernelForm struct {
 	footprint func(s shape) float64
 	work      func(s shape) Work
 	traffic   func(s shape, l lvl) Traffic
+	// depInFlight is how many of the kernel's dependent lines are
+	// fetched at once (nil: one, each waits for the whole step).
+	depInFlight func(s shape, l lvl) float64
 }
 
 var kernelForms = map[string]kernelForm{
@@ -232,10 +243,11 @@ var kernelForms = map[string]kernelForm{
 		traffic: mergesortTraffic,
 	},
 	"heapsort": {
-		describe:  "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line (the MBRAM paper App. c, per level)",
-		footprint: func(s shape) float64 { return s.n * s.w },
-		work:      heapWork,
-		traffic:   heapTraffic,
+		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight (the MBRAM paper App. c, per level)",
+		footprint:   func(s shape) float64 { return s.n * s.w },
+		work:        heapWork,
+		traffic:     heapTraffic,
+		depInFlight: heapLinesAhead,
 	},
 	"bucket": {
 		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, its b write streams random when b > 16",
@@ -245,7 +257,8 @@ var kernelForms = map[string]kernelForm{
 		// loop (11), and a copy step at the end (3).
 		work: func(s shape) Work {
 			calls, children := msdCalls(s)
-			return Work{Ops: (11*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5)}
+			return Work{Ops: (11*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5),
+				CallMispredicts: calls}
 		},
 		traffic: bucketTraffic(false),
 	},
@@ -254,10 +267,13 @@ var kernelForms = map[string]kernelForm{
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
 		// Counting: load, shift, mask, increment a count, loop (6);
 		// distribution: load, shift, mask, load the position, store,
-		// bump the position, loop (8).
+		// bump the position, loop (8); with an odd number of digits a
+		// copy of the keys first (load, store, a share of the loop: 2),
+		// which turns the recursion round so it ends in the input array.
 		work: func(s shape) Work {
 			calls, children := msdCalls(s)
-			return Work{Ops: 14*digits(s)*s.n + calls*callOps + children*(childOps+3)}
+			return Work{Ops: (14*digits(s)+2*oddDigits(s))*s.n + calls*callOps + children*(childOps+3),
+				CallMispredicts: 2 * calls}
 		},
 		traffic: bucketTraffic(true),
 	},
@@ -282,7 +298,11 @@ var kernelForms = map[string]kernelForm{
 // every such call, empty or not, costs childOps (the bucket's slice, the
 // call, the length test, the return) and, in the caller, the clearing of
 // its counter (half an operation; with counting, clearing, summing and
-// copying it, three).
+// copying it, three). A distributing call also leaves each loop over its
+// keys at a count the predictor cannot know (a Poisson number at the
+// bottom of the recursion), one mispredicted exit per loop: one loop
+// (the distribution) in the simple sort, two (counting, distribution)
+// with counting (Work.CallMispredicts).
 const (
 	callOps  = 15
 	childOps = 14
@@ -312,6 +332,9 @@ func msdCalls(s shape) (internal, children float64) {
 }
 
 func lg(x float64) float64 { return math.Log2(math.Max(x, 1)) }
+
+// oddDigits is 1 when digits(s) is odd, else 0.
+func oddDigits(s shape) float64 { return math.Mod(digits(s), 2) }
 
 // digits is ⌈log_b N⌉, at least 1.
 func digits(s shape) float64 {
@@ -433,6 +456,17 @@ func heapWork(s shape) Work {
 	return Work{Ops: 12 * st, Mispredicts: st/2 + s.n}
 }
 
+// heapLinesAhead is how many lines of a walk down the heap are fetched
+// at once: the descendants of node i k levels down are the 2^k
+// consecutive keys from 2^k·i + 2^k − 1, so for k = log2(B/w) they fill
+// one line, whose address is known k steps before the walk gets there,
+// whichever way it turns on the way (a guess on a wrong path loads the
+// same line). The walk so has k lines in flight, and each waits for a
+// k-th of the latency step. (Measured here: heapsort at 2^22 and 2^23
+// keys ran at 0.80 and 0.68 of the prediction that charged half the
+// step, which assumed only speculation on the coin-toss branch.)
+func heapLinesAhead(s shape, l lvl) float64 { return math.Log2(l.line / s.w) }
+
 func heapTraffic(s shape, l lvl) Traffic {
 	// The top log2(S/w) levels of the heap fill the level and stay
 	// (each is touched by every walk); each deeper step of a walk loads
@@ -464,6 +498,9 @@ func bucketTraffic(counting bool) func(shape, lvl) Traffic {
 		fp := 3.5 * s.w
 		if counting {
 			fp = 2 * s.w
+		}
+		if counting && oddDigits(s) == 1 {
+			t.add(l.stream(s.n*s.w, s.n*s.w)) // the keys copied first
 		}
 		// Pass j works on subproblems of N/b^j keys; it streams through
 		// the level while they do not fit.
@@ -501,6 +538,15 @@ func radixTraffic(counting bool) func(shape, lvl) Traffic {
 	}
 }
 
+// branchCharged is the mispredictions e charges at the machine's penalty.
+func branchCharged(e Estimate) float64 {
+	mis := e.Work.CallMispredicts
+	if !e.BranchInRate {
+		mis += e.Work.Mispredicts
+	}
+	return mis
+}
+
 // Predict is Model as an MBRAM-style breakdown: compute, branches, and a
 // term per level that moves lines.
 func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdown, error) {
@@ -519,9 +565,12 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	} else {
 		b.Warnings = append(b.Warnings, "the machine has no compute rate: work other than memory traffic is not charged")
 	}
-	if e.Work.Mispredicts > 0 && !e.BranchInRate {
-		b.Terms = append(b.Terms, mbram.Term{Name: "branch mispredictions", Seconds: e.Branch,
-			Formula: "mispredictions·m = " + units.FormatCount(int64(e.Work.Mispredicts)) + "·" + units.FormatSeconds(m.M)})
+	if mis := branchCharged(e); mis > 0 {
+		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)
+		if e.Work.CallMispredicts > 0 {
+			f += ", of which " + units.FormatCount(int64(e.Work.CallMispredicts)) + " at the exits of the calls' loops"
+		}
+		b.Terms = append(b.Terms, mbram.Term{Name: "branch mispredictions", Seconds: e.Branch, Formula: f})
 	}
 	levels := m.Hierarchy()
 	for i, le := range e.Levels {

@@ -40,12 +40,13 @@ func TestModelHandCalculations(t *testing.T) {
 		// Heapsort of 2^20 keys (4 MiB). Steps N·(20 − 1) + N = 20·N.
 		// Work 12·20·N ops = 25.165824 ms; mispredictions 10·N + N =
 		// 11·N at 5 ns = 57.67168 ms. L1 keeps log2(32 KiB/4) = 13 heap
-		// levels: 7 missed a walk, each a dependent line (half of the
-		// 4 − 1 ns step: 1.5 ns) and a write-back (64 B / 64 GB/s = 1 ns):
-		// 7·N·2.5 ns = 18.35008 ms. L2 keeps 18 levels: 2 missed, half of
-		// 100 − 4 ns = 48 ns and 64 B / 16 GB/s = 4 ns: 2·N·52 ns =
-		// 109.05190 ms.
-		{"heapsort beyond L2", "heapsort", 1 << 20, 25.165824e-3 + 57.67168e-3 + 18.35008e-3 + 109.051904e-3},
+		// levels: 7 missed a walk, each a dependent line (a quarter of
+		// the 4 − 1 ns step, log2(64/4) = 4 lines in flight: 0.75 ns)
+		// and a write-back (64 B / 64 GB/s = 1 ns): 7·N·1.75 ns =
+		// 12.845056 ms. L2 keeps 18 levels: 2 missed, a quarter of
+		// 100 − 4 ns = 24 ns and 64 B / 16 GB/s = 4 ns: 2·N·28 ns =
+		// 58.720256 ms.
+		{"heapsort beyond L2", "heapsort", 1 << 20, 25.165824e-3 + 57.67168e-3 + 12.845056e-3 + 58.720256e-3},
 		// Radix-count of 2^18 keys, b = 64: 3 digits; 2·N·4 B = 2 MiB
 		// passes both levels. Work 14·3·N = 11 010 048 ops: 1.1010048 ms.
 		// Per digit per level: count reads N·4/64 = 16384 lines, the
@@ -84,6 +85,16 @@ func TestModelUsesCoreRate(t *testing.T) {
 	qr, _ := Model(m, "quicksort", mbram.DefaultParams(1<<10))
 	if !(q.Branch > 0) || qr.Branch != 0 || !qr.BranchInRate || math.Abs(qr.Compute-qr.Work.Ops/5e9) > 1e-18 {
 		t.Errorf("quicksort branch %g without its rate, %g (in rate %v) with it; compute %g", q.Branch, qr.Branch, qr.BranchInRate, qr.Compute)
+	}
+	// The counting bucket sort's calls mispredict the exits of their two
+	// loops over keys beside its own rate. N = 1024 is 10 key bits: one
+	// call on 6 bits, then 64 ranges of 16 values with a Poisson(16)
+	// number of keys, a call where there are two or more (1 − 17·e^−16).
+	m.CoreRates["bucket-count"] = 5e9
+	br, _ := Model(m, "bucket-count", mbram.DefaultParams(1<<10))
+	calls := 1 + 64*(1-17*math.Exp(-16))
+	if want := 2 * calls * m.M; !br.BranchInRate || math.Abs(br.Branch-want) > 1e-12*want {
+		t.Errorf("bucket-count branch %g with its own rate (in rate %v), want 2·%.4f calls·m = %g", br.Branch, br.BranchInRate, calls, want)
 	}
 }
 
