@@ -20,8 +20,9 @@ import (
 // bumped through memory far fewer. So each reference kernel runs here on
 // data that fit in the first cache level, and its rate is its operations
 // over its time less what the model charges for the few lines that still
-// move and for the mispredictions of its calls' loops. The rate keeps the kernel's branch mispredictions: their count
-// grows as its operations do, and a sort in L1 spends most of its time on
+// move and for the mispredictions of its calls' loops. The rate keeps the
+// kernel's other branch mispredictions: their count grows as its
+// operations do, and a sort in L1 spends most of its time on
 // them, so taking them out would leave a small difference of two noisy
 // numbers (Kerncraft analyses a loop's instructions
 // for the same in-core term; memwall measures it). The machine's

@@ -118,23 +118,20 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	// mispredictions: both counts grow alike (N·log N for the sorts), and
 	// taking the penalty out of an in-L1 run of a sort, where it is most
 	// of the time, would divide by the difference of two noisy numbers.
-	if m.CoreRates[kernelID] > 0 {
-		e.BranchInRate = true
-	} else {
-		e.Branch = e.Work.Mispredicts * m.M
-	}
-	e.Branch += e.Work.CallMispredicts * m.M
+	e.BranchInRate = m.CoreRates[kernelID] > 0
+	e.Branch = branchCharged(e) * m.M
 	e.Seconds = e.Compute + e.Branch
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
+		lv := lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
 		if footprint <= float64(l.Size) {
 			le.Warm = true
 		} else {
-			le.Traffic = kw.traffic(w, lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())})
+			le.Traffic = kw.traffic(w, lv)
 		}
 		inFlight := 1.0
 		if kw.depInFlight != nil {
-			inFlight = math.Max(1, kw.depInFlight(w, lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}))
+			inFlight = math.Max(1, kw.depInFlight(w, lv))
 		}
 		le.Seconds = levelSeconds(l, le.Traffic, nextLatency(m, levels, i), inFlight)
 		e.Seconds += le.Seconds
