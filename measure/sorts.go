@@ -40,7 +40,10 @@ func Quicksort(a []uint32) {
 }
 
 // Mergesort sorts a with top-down two-way merging, alternating between a
-// and tmp (len(tmp) >= len(a)) so that no level copies back.
+// and tmp (len(tmp) >= len(a)) so that no level copies back. Kept out of
+// line: PermTraditional says why.
+//
+//go:noinline
 func Mergesort(a, tmp []uint32) {
 	tmp = tmp[:len(a)]
 	copy(tmp, a)

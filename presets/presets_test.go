@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"memwall/engine/hier"
 	"memwall/engine/mbram"
 	"memwall/presets"
 )
@@ -55,7 +56,8 @@ func TestReplication(t *testing.T) {
 
 // TestValidationSets: every shipped table names a preset machine, and its
 // predicted column is what the engine gives for the row on that machine
-// today (so a change of reading or of the preset shows up here).
+// today, by the paper's model and, where the table has it, by the
+// hierarchy model (so a change of reading or of the preset shows up here).
 func TestValidationSets(t *testing.T) {
 	sets, err := presets.ValidationSets()
 	if err != nil {
@@ -70,6 +72,16 @@ func TestValidationSets(t *testing.T) {
 			}
 			if math.Abs(got-r.Predicted) > 1e-9*r.Predicted {
 				t.Errorf("%s %s %s: file says %g, engine gives %g", s.ID, r.Kernel, r.Params, r.Predicted, got)
+			}
+			if r.Hier == 0 {
+				continue
+			}
+			e, err := hier.Model(m, r.Kernel, r.Workload())
+			if err != nil {
+				t.Fatalf("%s %s: %v", s.ID, r.Kernel, err)
+			}
+			if math.Abs(e.Seconds-r.Hier) > 1e-9*r.Hier {
+				t.Errorf("%s %s %s: file says %g by the hierarchy model, engine gives %g", s.ID, r.Kernel, r.Params, r.Hier, e.Seconds)
 			}
 		}
 	}

@@ -27,6 +27,11 @@ type ValidationRow struct {
 	Repetitions int     `json:"repetitions"`
 	Predicted   float64 `json:"predicted_seconds"`
 	Regime      string  `json:"regime"`
+	// Class is the size class of a `--sizes levels` run (l2, llc,
+	// beyond) and Hier the hierarchy model's prediction for the row
+	// (engine/hier), both empty in tables of the paper's sizes.
+	Class string  `json:"class,omitempty"`
+	Hier  float64 `json:"hier_predicted_seconds,omitempty"`
 }
 
 // Workload returns the row's kernel parameters; files that leave out the

@@ -176,25 +176,51 @@ func regime2N(m machine.Machine, sizes string) int64 {
 	return limit
 }
 
+// validateEstimate is a model's time for one run of kernel at n and the
+// median ratio of measured to that model's prediction over rows (1 when
+// there are none): the hierarchy model's when it can predict, else the
+// paper's, whose ratios count as at least 1 since it is a lower bound.
+func validateEstimate(m machine.Machine, kernel string, n int64, rows []validateRow) (secs, ratio float64) {
+	p := mbram.DefaultParams(n)
+	var ratios []float64
+	if e, err := hier.Model(m, kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
+		secs = e.Seconds
+		for _, r := range rows {
+			if r.HierRatio > 0 {
+				ratios = append(ratios, r.HierRatio)
+			}
+		}
+	} else if b, err := mbram.Predict(m, kernel, p); err == nil && b.Seconds > 0 {
+		secs = b.Seconds
+		for _, r := range rows {
+			if r.Ratio > 0 {
+				ratios = append(ratios, max(r.Ratio, 1))
+			}
+		}
+	}
+	if len(ratios) == 0 {
+		return secs, 1
+	}
+	sort.Float64s(ratios)
+	k := len(ratios)
+	return secs, (ratios[(k-1)/2] + ratios[k/2]) / 2
+}
+
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progress func(string)) ([]validateRow, error) {
 	var rows []validateRow
 	began := time.Now()
 	add := func(kernel, params string, n int64, fn func(), setup func()) error {
-		// The estimate is the closed form's time (a lower bound) for each
-		// run, scaled by how far the kernels so far took longer than it.
+		// The estimate is the hierarchy model's time for each run when the
+		// machine carries a compute rate, else the paper's closed form (a
+		// lower bound), scaled by the median of how far the kernels so far
+		// took longer than their predictions: the median, because one
+		// kernel the paper's model misses by a thousand times (a matrix
+		// product in cache) must not make every later estimate absurd.
 		est := ""
-		if b, err := mbram.Predict(m, kernel, mbram.DefaultParams(n)); err == nil && b.Seconds > 0 {
-			scale := 1.0
-			if len(rows) > 0 {
-				sum := 0.0
-				for _, r := range rows {
-					sum += max(r.Ratio, 1)
-				}
-				scale = sum / float64(len(rows))
-			}
-			est = fmt.Sprintf(" (%d runs, about %s; %s elapsed)", sz.reps+1, units.FormatSeconds(scale*b.Seconds*float64(sz.reps+1)), units.FormatSeconds(time.Since(began).Seconds()))
+		if secs, ratio := validateEstimate(m, kernel, n, rows); secs > 0 {
+			est = fmt.Sprintf(" (%d runs, about %s; %s elapsed)", sz.reps+1, units.FormatSeconds(ratio*secs*float64(sz.reps+1)), units.FormatSeconds(time.Since(began).Seconds()))
 		}
 		progress(kernel + " " + params + est)
 		var secs []float64

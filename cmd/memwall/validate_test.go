@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"memwall/engine/hier"
+	"memwall/engine/mbram"
 )
 
 // Spearman's rho against values worked by hand: identical orders give 1,
@@ -100,5 +103,33 @@ func TestValidateBadInput(t *testing.T) {
 		if s := run(tc.args, &out, &errb); s != 2 || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%v: status %d, stderr %q; want 2 and a message naming %s", tc.args, s, errb.String(), tc.want)
 		}
+	}
+}
+
+// The progress estimate of a validate run: the model's time for one run
+// and the median ratio of the rows so far. A machine without levels or a
+// compute rate (the 2.66 GHz Pentium 4) gets the paper's closed form and
+// its ratios floored at 1 (it is a lower bound): ratios 0.5, 3 and 1000
+// count as 1, 3 and 1000, whose median is 3, not the mean 334.7 that one
+// CPU-bound matrix product made of it. A machine with a hierarchy
+// (epyc-kvm-2vcpu) gets the hierarchy model's time and the median of the
+// hierarchy ratios, (0.9 + 1.1)/2 for four rows.
+func TestValidateEstimate(t *testing.T) {
+	p4, _ := loadMachine("p4-2.66-ddr266")
+	rows := []validateRow{{Ratio: 0.5}, {Ratio: 3}, {Ratio: 1000}}
+	secs, ratio := validateEstimate(p4, "quicksort", 1<<20, rows)
+	want, _ := mbram.Predict(p4, "quicksort", mbram.DefaultParams(1<<20))
+	if secs != want.Seconds || ratio != 3 {
+		t.Errorf("paper machine: %g s × %g, want %g s × 3", secs, ratio, want.Seconds)
+	}
+	epyc, _ := loadMachine("epyc-kvm-2vcpu")
+	rows = []validateRow{{Ratio: 900, HierRatio: 0.8}, {HierRatio: 0.9}, {HierRatio: 1.1}, {HierRatio: 1.4}}
+	secs, ratio = validateEstimate(epyc, "quicksort", 1<<20, rows)
+	e, _ := hier.Model(epyc, "quicksort", mbram.DefaultParams(1<<20))
+	if secs != e.Seconds || math.Abs(ratio-1.0) > 1e-12 {
+		t.Errorf("hierarchy machine: %g s × %g, want %g s × 1", secs, ratio, e.Seconds)
+	}
+	if _, ratio = validateEstimate(epyc, "quicksort", 1<<20, nil); ratio != 1 {
+		t.Errorf("no rows yet: ratio %g, want 1", ratio)
 	}
 }
