@@ -16,8 +16,9 @@ import (
 // dataPage compares measured running times of the MBRAM kernels with the
 // model's predictions on the machine each was measured on (docs/readings.md
 // section 4): one import path for CSV and JSON, columns mapped to kernel,
-// N, w, b, machine and time, every row predicted with mbram.Predict, and
-// the relative errors summarised. The built-in data set is the MBRAM paper's own
+// N, w, b, machine and time, every row predicted with mbram.Predict (and,
+// on a machine that gives its cache levels, by the hierarchy model beside
+// it), and the relative errors summarised. The built-in data set is the MBRAM paper's own
 // measured column (Figs. 3–5); imported files stay in the browser and are
 // not carried in links.
 type dataPage struct {
@@ -73,6 +74,9 @@ type dataRow struct {
 	Params    mbram.Params
 	Measured  float64
 	Predicted float64
+	// Hier is the hierarchy model's prediction, 0 where the machine has
+	// no cache levels (the paper's machines: its model is the only one).
+	Hier float64
 }
 
 // comparison is every row that could be predicted, the rows left out with
@@ -81,6 +85,11 @@ type comparison struct {
 	Rows       []dataRow
 	Skipped    []string
 	Rel, Ratio fit.Summary
+	// HierRel and HierRatio summarise the rows the hierarchy model
+	// predicts (HierRel.N of them), HierBand how many of those lie within
+	// [hierBandLo, hierBandHi].
+	HierRel, HierRatio fit.Summary
+	HierBand           int
 }
 
 func (p *dataPage) OnPreRender(ctx app.Context) { p.init(ctx, "") }
@@ -166,10 +175,16 @@ func (p *dataPage) onRole(key string) app.EventHandler {
 
 func (p *dataPage) onDownload(ctx app.Context, e app.Event) {
 	var b strings.Builder
-	b.WriteString("line,kernel,machine,n,w,b,measured_s,predicted_s,ratio,rel_error\n")
+	b.WriteString("line,kernel,machine,n,w,b,measured_s,predicted_s,ratio,rel_error,hier_predicted_s,hier_ratio\n")
 	for _, r := range p.cmp.Rows {
-		fmt.Fprintf(&b, "%d,%s,%s,%d,%d,%d,%g,%g,%g,%g\n", r.Line, r.Kernel.ID, r.Machine.ID, r.Params.N, r.Params.W, r.Params.Buckets,
+		fmt.Fprintf(&b, "%d,%s,%s,%d,%d,%d,%g,%g,%g,%g,", r.Line, r.Kernel.ID, r.Machine.ID, r.Params.N, r.Params.W, r.Params.Buckets,
 			r.Measured, r.Predicted, r.Measured/r.Predicted, fit.RelError(r.Measured, r.Predicted))
+		if r.Hier > 0 {
+			fmt.Fprintf(&b, "%g,%g", r.Hier, r.Measured/r.Hier)
+		} else {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
 	}
 	download("memwall-comparison.csv", "text/csv", []byte(b.String()))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"memwall/engine/dataset"
+	"memwall/engine/estimate"
 	"memwall/engine/fit"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -32,9 +33,9 @@ func compareMBRAMPaper(lib library) comparison {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("row %d (%s): %v", i+1, v.Figure, err))
 			continue
 		}
-		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: v.Figure, Kernel: k, Machine: m, Params: v.Params, Measured: v.Measured, Predicted: b.Seconds})
+		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: v.Figure, Kernel: k, Machine: m, Params: v.Params, Measured: v.Measured, Predicted: b.Seconds, Hier: hierSeconds(m, v.Kernel, v.Params)})
 	}
-	c.Rel, c.Ratio = summarise(c.Rows)
+	c.summarise()
 	return c
 }
 
@@ -73,9 +74,9 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("row %d (%s): %v", i+1, r.Kernel, err))
 			continue
 		}
-		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: r.Params, Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds})
+		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: r.Params, Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: hierSeconds(m, r.Kernel, r.Workload())})
 	}
-	c.Rel, c.Ratio = summarise(c.Rows)
+	c.summarise()
 	return c
 }
 
@@ -198,9 +199,9 @@ func compareTable(t *dataset.Table, roles map[string]string, lib library) compar
 			c.Skipped = append(c.Skipped, fmt.Sprintf("line %d: no prediction (%v)", line, err))
 			continue
 		}
-		c.Rows = append(c.Rows, dataRow{Line: line, Kernel: k, Machine: m, Params: params, Measured: ts[i], Predicted: b.Seconds})
+		c.Rows = append(c.Rows, dataRow{Line: line, Kernel: k, Machine: m, Params: params, Measured: ts[i], Predicted: b.Seconds, Hier: hierSeconds(m, k.ID, params)})
 	}
-	c.Rel, c.Ratio = summarise(c.Rows)
+	c.summarise()
 	return c
 }
 
@@ -263,4 +264,42 @@ func summarise(rows []dataRow) (rel, ratio fit.Summary) {
 		measured[i], predicted[i] = r.Measured, r.Predicted
 	}
 	return fit.Agreement(measured, predicted)
+}
+
+// The band a hierarchy-model estimate is held to: measured/predicted from
+// 0.8 to 1.25 (docs/hierarchy.md), the band memwall validate counts.
+const (
+	hierBandLo = 0.8
+	hierBandHi = 1.25
+)
+
+// summarise fills c's summaries: the paper's model over every row, the
+// hierarchy model over the rows it predicts.
+func (c *comparison) summarise() {
+	c.Rel, c.Ratio = summarise(c.Rows)
+	var measured, predicted []float64
+	c.HierBand = 0
+	for _, r := range c.Rows {
+		if r.Hier <= 0 {
+			continue
+		}
+		measured, predicted = append(measured, r.Measured), append(predicted, r.Hier)
+		if q := r.Measured / r.Hier; q >= hierBandLo && q <= hierBandHi {
+			c.HierBand++
+		}
+	}
+	c.HierRel, c.HierRatio = fit.Agreement(measured, predicted)
+}
+
+// hierSeconds is the hierarchy model's time for the run, 0 when the
+// machine has no cache levels or the model cannot predict it.
+func hierSeconds(m machine.Machine, kernelID string, p mbram.Params) float64 {
+	if estimate.Choose(estimate.Auto, m) != estimate.Hier {
+		return 0
+	}
+	s, err := estimate.Seconds(estimate.Hier, m, kernelID, p)
+	if err != nil || s <= 0 {
+		return 0
+	}
+	return s
 }

@@ -25,7 +25,8 @@ func (p *dataPage) Render() app.UI {
 		app.Section().ID("chart").Class("panel").Aria("label", "Chart").Hidden(p.cmp.Rel.N == 0).Body(
 			app.H2().Text("Measured against predicted, per kernel"),
 			&chart{ID: "compare-chart", Label: "Measured against predicted time, log-log, one series per kernel, with the line where they agree", Option: p.chartOpt, Height: 420},
-			app.P().Class("note").Text("Points above the dashed line took longer than predicted, as a lower bound expects."),
+			app.P().Class("note").Text("Points above the dashed line took longer than predicted, as a lower bound expects."+
+				map[bool]string{true: " The diamonds are the hierarchy model's estimates, which should lie on it.", false: ""}[p.cmp.HierRel.N > 0]),
 		),
 		p.renderRows(),
 	)
@@ -92,22 +93,32 @@ func (p *dataPage) renderSummary() app.UI {
 		return sec.Body(app.H2().Text("Measured against predicted"), app.P().ID("no-rows").Text("No row can be compared yet."),
 			p.renderSkipped())
 	}
-	row := func(name, v string) app.UI {
-		return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().Class("num").Text(v))
+	hs, hq := p.cmp.HierRel, p.cmp.HierRatio
+	both := hs.N > 0
+	// row is one summary line: the paper's model's value and, when some
+	// rows have it, the hierarchy model's beside it.
+	row := func(name, v, h string) app.UI {
+		return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().Class("num").Text(v),
+			app.If(both, app.Td().Class("num").Text(h)))
 	}
 	return sec.Body(
 		app.H2().Text("Measured against predicted"),
-		app.Table().ID("errors").Body(
+		app.Div().Class("table-wrap").Body(app.Table().ID("errors").Body(
 			app.Caption().Text(fmt.Sprintf("%d rows compared", s.N)),
+			app.If(both, app.THead().Body(app.Tr().Body(
+				app.Td(), numTh().Text("MBRAM"), numTh().Text("hierarchy"),
+			))),
 			app.TBody().Body(
-				row("mean relative error", fmtPct(s.Mean)),
-				row("median relative error", fmtPct(s.Median)),
-				row("max relative error", fmtPct(s.Max)),
-				row("measured/predicted, median", fmtRatio(q.Median)),
-				row("measured/predicted, range", fmtRatio(q.Min)+" – "+fmtRatio(q.Max)),
+				row("mean relative error", fmtPct(s.Mean), fmtPct(hs.Mean)),
+				row("median relative error", fmtPct(s.Median), fmtPct(hs.Median)),
+				row("max relative error", fmtPct(s.Max), fmtPct(hs.Max)),
+				row("measured/predicted, median", fmtRatio(q.Median), fmtRatio(hq.Median)),
+				row("measured/predicted, range", fmtRatio(q.Min)+" – "+fmtRatio(q.Max), fmtRatio(hq.Min)+" – "+fmtRatio(hq.Max)),
+				app.If(both, row(fmt.Sprintf("within [%g, %g]", hierBandLo, hierBandHi), "—", fmt.Sprintf("%d of %d", p.cmp.HierBand, hs.N))),
 			),
-		),
-		app.P().Class("note").Text("Relative error = |predicted − measured|/measured. MBRAM predictions are lower bounds (nothing is charged for hits in the smaller caches, TLB misses or instructions), so a ratio measured/predicted of 1 or above is what the model expects."),
+		)),
+		app.P().Class("note").Text("Relative error = |predicted − measured|/measured. MBRAM predictions are lower bounds on the paper's machines (nothing is charged for hits in the smaller caches, TLB misses or instructions), so a ratio measured/predicted of 1 or above is what the model expects there."),
+		app.If(both, app.P().Class("note").Text(fmt.Sprintf("The hierarchy model predicts the %d rows whose machine gives its cache levels: an estimate, not a bound, held to measured/predicted within [%g, %g].", hs.N, hierBandLo, hierBandHi))),
 		p.renderSkipped(),
 	)
 }
@@ -125,13 +136,15 @@ func (p *dataPage) renderSkipped() app.UI {
 
 func (p *dataPage) renderRows() app.UI {
 	rows := p.cmp.Rows
+	both := p.cmp.HierRel.N > 0
 	shown := rows
 	if len(shown) > maxShownRows {
 		shown = shown[:maxShownRows]
 	}
 	return app.Section().ID("rows").Class("panel").Aria("label", "Rows").Hidden(len(rows) == 0).Body(
 		app.H2().Text("Every row"),
-		app.P().Class("note").Text("ratio = measured/predicted; b is shown for the bucket and radix sorts, which read it."),
+		app.P().Class("note").Text("ratio = measured/predicted; b is shown for the bucket and radix sorts, which read it."+
+			map[bool]string{true: " The last two columns are the hierarchy model's, for machines that give their cache levels.", false: ""}[both]),
 		app.P().Body(app.Button().ID("download-comparison").Text("Download the comparison (CSV)").OnClick(p.onDownload)),
 		app.If(len(rows) > len(shown), app.P().Class("note").Text(fmt.Sprintf("The table shows the first %d of %d rows; the CSV has them all.", len(shown), len(rows)))),
 		app.Div().Class("table-wrap").Body(app.Table().ID("row-table").Body(
@@ -146,6 +159,7 @@ func (p *dataPage) renderRows() app.UI {
 				numTh().Text("predicted"),
 				numTh().Text("ratio"),
 				numTh().Text("rel. error"),
+				app.If(both, numTh().Text("hierarchy"), numTh().Text("ratio")),
 			)),
 			app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
 				r := shown[i]
@@ -164,10 +178,27 @@ func (p *dataPage) renderRows() app.UI {
 					app.Td().Class("num").Text(units.FormatSeconds(r.Predicted)),
 					app.Td().Class("num").Text(fmtRatio(r.Measured/r.Predicted)),
 					app.Td().Class("num").Text(fmtPct(fit.RelError(r.Measured, r.Predicted))),
+					app.If(both, app.Td().Class("num").Text(hierCell(r.Hier)), app.Td().Class("num").Text(hierRatio(r))),
 				)
 			})),
 		)),
 	)
+}
+
+// hierCell shows the hierarchy model's prediction, a dash where it has none.
+func hierCell(s float64) string {
+	if s <= 0 {
+		return "—"
+	}
+	return units.FormatSeconds(s)
+}
+
+// hierRatio shows measured over the hierarchy model's prediction.
+func hierRatio(r dataRow) string {
+	if r.Hier <= 0 {
+		return "—"
+	}
+	return fmtRatio(r.Measured / r.Hier)
 }
 
 // fmtRatio shows measured/predicted to three decimals.
@@ -213,12 +244,32 @@ func compareOption(rows []dataRow) string {
 	for _, k := range order {
 		series = append(series, map[string]any{"type": "scatter", "name": k, "data": byKernel[k], "symbolSize": 10})
 	}
+	// The hierarchy model's predictions, where rows have them, as one
+	// series of hollow diamonds: x is then that model's prediction.
+	var hier []any
+	for _, r := range rows {
+		if r.Hier <= 0 {
+			continue
+		}
+		hier = append(hier, map[string]any{
+			"value": []float64{r.Hier, r.Measured},
+			"name":  fmt.Sprintf("line %d: %s, %s, N = %s", r.Line, r.Kernel.Name, r.Machine.Name, units.FormatCount(r.Params.N)),
+		})
+		lo, hi = math.Min(lo, r.Hier), math.Max(hi, r.Hier)
+	}
+	series[0].(map[string]any)["data"] = [][2]float64{{lo, lo}, {hi, hi}}
+	xName := "predicted (MBRAM)"
+	if len(hier) > 0 {
+		xName = "predicted (MBRAM; ◇ the hierarchy model)"
+		series = append(series, map[string]any{"type": "scatter", "name": "hierarchy model, every kernel", "data": hier, "symbol": "diamond", "symbolSize": 11,
+			"itemStyle": map[string]any{"color": "transparent", "borderColor": "#222", "borderWidth": 1.5}})
+	}
 	return chartJSON(map[string]any{
 		"animation": false,
 		"grid":      map[string]any{"left": 16, "right": 40, "top": 64, "bottom": 48, "containLabel": true},
 		"legend":    map[string]any{"top": 4, "left": 0, "right": 90, "type": "scroll"},
 		"tooltip":   map[string]any{"trigger": "item", "valueFormatter": "@seconds"},
-		"xAxis": map[string]any{"type": "log", "name": "predicted (MBRAM)", "nameLocation": "middle", "nameGap": 30,
+		"xAxis": map[string]any{"type": "log", "name": xName, "nameLocation": "middle", "nameGap": 30,
 			"axisLabel": map[string]any{"formatter": "@seconds"}},
 		"yAxis":  map[string]any{"type": "log", "name": "measured", "axisLabel": map[string]any{"formatter": "@seconds"}},
 		"series": series,

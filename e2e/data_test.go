@@ -72,3 +72,32 @@ func TestDataPage(t *testing.T) {
 	b.screenshot(t, "data-import")
 	b.noErrors(t, "data")
 }
+
+// TestDataBothModels opens the development machine's `validate --sizes
+// levels` table: the summary sets the hierarchy model beside the paper's,
+// with the 25 of its 30 rows that validate counted within [0.8, 1.25]
+// when it ran, and each row shows the hierarchy model's ratio (the first,
+// the permutation product in L2: 25.38 µs measured, 27.70 µs predicted,
+// 0.916 as validate printed it).
+func TestDataBothModels(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/data#data=validation-xeon-kvm-2vcpu", "#errors")
+	if got := b.text(t, "#errors caption"); got != "30 rows compared" {
+		t.Errorf("caption %q, want 30 rows", got)
+	}
+	if got := b.text(t, "#errors tbody tr:last-child"); !strings.Contains(got, "25 of 30") {
+		t.Errorf("the band row says %q, want 25 of 30", got)
+	}
+	var last string
+	b.eval(t, `document.querySelector("#row-table tbody tr").lastElementChild.textContent`, &last)
+	if last != "0.916" {
+		t.Errorf("first row's hierarchy ratio %q, want 0.916", last)
+	}
+	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
+	b.screenshot(t, "data-both-models")
+	b.phone(t)
+	b.screenshot(t, "data-both-models-phone")
+	b.noErrors(t, "data, both models")
+}
