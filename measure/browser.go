@@ -160,9 +160,18 @@ func (s *Steps) plan() {
 	for r := 0; r < s.lineRounds; r++ {
 		s.add(fmt.Sprintf("line size, round %d of %d", r+1, s.lineRounds), s.lineRound)
 	}
+	// The curves' samples, round by round, and between them the samples
+	// of memory's bandwidths and of the branch loop, spread evenly over
+	// the whole run as Calibrate spreads them (memSampler says why): taken
+	// in one burst, they all fell into whatever another tab or guest was
+	// doing during those seconds.
+	var curves []stepJob
+	curve := func(name string, run func(ctx context.Context) error) {
+		curves = append(curves, stepJob{name, run})
+	}
 	for r := 0; r < s.latRounds; r++ {
 		for i, size := range s.latSizes {
-			s.add(fmt.Sprintf("latency curve, round %d of %d: %s", r+1, s.latRounds, units.FormatSize(size)), func(ctx context.Context) error {
+			curve(fmt.Sprintf("latency curve, round %d of %d: %s", r+1, s.latRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				return s.latencySample(ctx, i, size)
 			})
 		}
@@ -170,40 +179,60 @@ func (s *Steps) plan() {
 	for r := 0; r < s.tpRounds; r++ {
 		for i, size := range s.tpSizes {
 			seed := uint64(r*len(s.tpSizes) + i + 1)
-			s.add(fmt.Sprintf("random-read throughput curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+			curve(fmt.Sprintf("random-read throughput curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				return s.throughputSample(ctx, i, size, seed)
 			})
 		}
 	}
 	for r := 0; r < s.tpRounds; r++ {
 		for i, size := range s.tpSizes {
-			s.add(fmt.Sprintf("sequential-line curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+			curve(fmt.Sprintf("sequential-line curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				return s.seqLineSample(ctx, i, size)
 			})
 		}
 	}
-	// Round 0 of the sequential variants warms up (as repeat's untimed run
-	// does) and is not kept.
+	// The samples in the order they must run: the branch loop's arrays
+	// first, then round after round of each kind, round 0 of each being
+	// its untimed warm-up (as repeat's untimed run is).
+	samples := []stepJob{{"branch misprediction, preparing", s.branchSetup}}
 	names := [4]string{"read, 1 stream", "read, 2 streams", "read+write, 1 stream", "copy"}
-	for r := 0; r <= s.seqRounds; r++ {
-		for v := range names {
-			s.add(fmt.Sprintf("sequential bandwidth, %s, %s", names[v], roundName(r, s.seqRounds)), func(ctx context.Context) error {
-				return s.sequentialSample(ctx, v, r > 0)
-			})
+	for r := 0; r <= max(s.seqRounds, s.rndReps, s.brReps); r++ {
+		if r <= s.seqRounds {
+			for v := range names {
+				samples = append(samples, stepJob{fmt.Sprintf("sequential bandwidth, %s, %s", names[v], roundName(r, s.seqRounds)), func(ctx context.Context) error {
+					return s.sequentialSample(ctx, v, r > 0)
+				}})
+			}
+		}
+		if r <= s.rndReps {
+			samples = append(samples, stepJob{"random-line bandwidth, " + roundName(r, s.rndReps), func(ctx context.Context) error {
+				return s.randomSample(ctx, uint64(r+1), r > 0)
+			}})
+		}
+		if r <= s.brReps {
+			samples = append(samples, stepJob{"branch misprediction, " + roundName(r, s.brReps), func(ctx context.Context) error {
+				return s.branchSample(ctx, r > 0)
+			}})
 		}
 	}
-	for r := 0; r <= s.rndReps; r++ {
-		s.add("random-line bandwidth, "+roundName(r, s.rndReps), func(ctx context.Context) error {
-			return s.randomSample(ctx, uint64(r+1), r > 0)
-		})
-	}
-	s.add("branch misprediction, preparing", s.branchSetup)
-	for r := 0; r <= s.brReps; r++ {
-		s.add("branch misprediction, "+roundName(r, s.brReps), func(ctx context.Context) error {
-			return s.branchSample(ctx, r > 0)
-		})
-	}
+	s.jobs = append(s.jobs, interleave(curves, samples)...)
 	s.planCore()
+}
+
+// interleave spreads b evenly between the jobs of a, keeping the order
+// within each: b's j-th job comes after a's ⌈(j+1)·len(a)/len(b)⌉-th
+// (all of b after a when a is empty).
+func interleave(a, b []stepJob) []stepJob {
+	out := make([]stepJob, 0, len(a)+len(b))
+	j := 0
+	for i := range a {
+		out = append(out, a[i])
+		for j < len(b) && (j+1)*len(a) <= (i+1)*len(b) {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	return append(out, b[j:]...)
 }
 
 // planCore adds one step per reference kernel's core rate, after the

@@ -3,6 +3,8 @@ package measure
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -93,5 +95,62 @@ func TestStepsBuffer(t *testing.T) {
 		if got := NewSteps(StepOptions{Buffer: c.in, Short: true}).BufferBytes(); got != c.want {
 			t.Errorf("Buffer %d: %d, want %d", c.in, got, c.want)
 		}
+	}
+}
+
+// interleave keeps each list's order and spreads the second evenly: with
+// four curve samples and two others, one other after every two curve
+// samples (worked by hand); an empty list leaves the other as it is.
+func TestInterleave(t *testing.T) {
+	jobs := func(prefix string, n int) []stepJob {
+		var js []stepJob
+		for i := 0; i < n; i++ {
+			js = append(js, stepJob{name: fmt.Sprintf("%s%d", prefix, i)})
+		}
+		return js
+	}
+	for _, c := range []struct {
+		a, b int
+		want string
+	}{
+		{4, 2, "a0 a1 b0 a2 a3 b1"},
+		{3, 3, "a0 b0 a1 b1 a2 b2"},
+		{2, 5, "a0 b0 b1 a1 b2 b3 b4"},
+		{0, 2, "b0 b1"},
+		{2, 0, "a0 a1"},
+	} {
+		var names []string
+		for _, j := range interleave(jobs("a", c.a), jobs("b", c.b)) {
+			names = append(names, j.name)
+		}
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("interleave(%d, %d) = %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// The browser's plan spreads the bandwidth and branch samples over the
+// curves, as Calibrate does: the first random-line sample runs before
+// the random-read curve starts and the last after the sequential-line
+// curve has begun, and every warm-up comes before its kind's timed rounds.
+func TestStepsSpreadSamples(t *testing.T) {
+	s := NewSteps(StepOptions{Buffer: 1 << 20})
+	first, last := map[string]int{}, map[string]int{}
+	for i, j := range s.jobs {
+		for _, k := range []string{"random-line bandwidth", "random-read throughput curve", "sequential-line curve", "branch misprediction, warm-up", "branch misprediction, round", "branch misprediction, preparing"} {
+			if strings.HasPrefix(j.name, k) {
+				if _, ok := first[k]; !ok {
+					first[k] = i
+				}
+				last[k] = i
+			}
+		}
+	}
+	if !(first["random-line bandwidth"] < first["random-read throughput curve"] && last["random-line bandwidth"] > first["sequential-line curve"]) {
+		t.Errorf("random-line samples at %d..%d; the throughput curve starts at %d, the sequential-line curve at %d",
+			first["random-line bandwidth"], last["random-line bandwidth"], first["random-read throughput curve"], first["sequential-line curve"])
+	}
+	if !(first["branch misprediction, preparing"] < first["branch misprediction, warm-up"] && last["branch misprediction, warm-up"] < first["branch misprediction, round"]) {
+		t.Errorf("branch steps out of order: %v %v", first, last)
 	}
 }
