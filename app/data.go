@@ -87,7 +87,7 @@ type comparison struct {
 	Rel, Ratio fit.Summary
 	// HierRel and HierRatio summarise the rows the hierarchy model
 	// predicts (HierRel.N of them), HierBand how many of those lie within
-	// [hierBandLo, hierBandHi].
+	// hier's band.
 	HierRel, HierRatio fit.Summary
 	HierBand           int
 }

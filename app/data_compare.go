@@ -9,6 +9,7 @@ import (
 	"memwall/engine/dataset"
 	"memwall/engine/estimate"
 	"memwall/engine/fit"
+	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/presets"
@@ -266,13 +267,6 @@ func summarise(rows []dataRow) (rel, ratio fit.Summary) {
 	return fit.Agreement(measured, predicted)
 }
 
-// The band a hierarchy-model estimate is held to: measured/predicted from
-// 0.8 to 1.25 (docs/hierarchy.md), the band memwall validate counts.
-const (
-	hierBandLo = 0.8
-	hierBandHi = 1.25
-)
-
 // summarise fills c's summaries: the paper's model over every row, the
 // hierarchy model over the rows it predicts.
 func (c *comparison) summarise() {
@@ -284,7 +278,7 @@ func (c *comparison) summarise() {
 			continue
 		}
 		measured, predicted = append(measured, r.Measured), append(predicted, r.Hier)
-		if q := r.Measured / r.Hier; q >= hierBandLo && q <= hierBandHi {
+		if hier.InBand(r.Measured / r.Hier) {
 			c.HierBand++
 		}
 	}

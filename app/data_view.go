@@ -9,6 +9,7 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
+	"memwall/engine/hier"
 	"memwall/engine/units"
 	"memwall/presets"
 )
@@ -114,11 +115,11 @@ func (p *dataPage) renderSummary() app.UI {
 				row("max relative error", fmtPct(s.Max), fmtPct(hs.Max)),
 				row("measured/predicted, median", fmtRatio(q.Median), fmtRatio(hq.Median)),
 				row("measured/predicted, range", fmtRatio(q.Min)+" – "+fmtRatio(q.Max), fmtRatio(hq.Min)+" – "+fmtRatio(hq.Max)),
-				app.If(both, row(fmt.Sprintf("within [%g, %g]", hierBandLo, hierBandHi), "—", fmt.Sprintf("%d of %d", p.cmp.HierBand, hs.N))),
+				app.If(both, row(fmt.Sprintf("within [%g, %g]", hier.BandLo, hier.BandHi), "—", fmt.Sprintf("%d of %d", p.cmp.HierBand, hs.N))),
 			),
 		)),
 		app.P().Class("note").Text("Relative error = |predicted − measured|/measured. MBRAM predictions are lower bounds on the paper's machines (nothing is charged for hits in the smaller caches, TLB misses or instructions), so a ratio measured/predicted of 1 or above is what the model expects there."),
-		app.If(both, app.P().Class("note").Text(fmt.Sprintf("The hierarchy model predicts the %d rows whose machine gives its cache levels: an estimate, not a bound, held to measured/predicted within [%g, %g].", hs.N, hierBandLo, hierBandHi))),
+		app.If(both, app.P().Class("note").Text(fmt.Sprintf("The hierarchy model predicts the %d rows whose machine gives its cache levels: an estimate, not a bound, held to measured/predicted within [%g, %g].", hs.N, hier.BandLo, hier.BandHi))),
 		p.renderSkipped(),
 	)
 }

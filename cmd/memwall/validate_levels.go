@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
@@ -15,10 +16,6 @@ import (
 // data sit in the L2, in the last cache level, and at least four times
 // beyond it, so that each level of the hierarchy model is what decides
 // one class.
-
-// HierBand is the band a hierarchy-model ratio (measured/predicted) must
-// fall in to count as right.
-var HierBand = [2]float64{0.8, 1.25}
 
 type sizeClass struct {
 	name       string
@@ -95,7 +92,7 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 			}
 			if r.HierRatio > 0 {
 				sum.Rows++
-				if r.HierRatio >= HierBand[0] && r.HierRatio <= HierBand[1] {
+				if hier.InBand(r.HierRatio) {
 					sum.InBand++
 				}
 			}
@@ -126,7 +123,7 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 		hs, hr := "-", "-"
 		if r.Hier > 0 {
 			hs, hr = units.FormatSeconds(r.Hier), fmt.Sprintf("%.2f", r.HierRatio)
-			if r.HierRatio < HierBand[0] || r.HierRatio > HierBand[1] {
+			if !hier.InBand(r.HierRatio) {
 				hr += "*"
 			}
 		}
@@ -135,7 +132,7 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 	fmt.Fprintln(w)
 	for _, c := range rep.Classes {
 		fmt.Fprintf(w, "%-7s hierarchy ratios in [%.2f, %.2f]: %d of %d; sort ranking (Spearman) MBRAM %.3f, hierarchy %.3f; faster permutation product: measured %s, MBRAM %s, hierarchy %s\n",
-			c.Class, HierBand[0], HierBand[1], c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
+			c.Class, hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
 	}
 	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"memwall/engine/hier"
 	"memwall/engine/mbram"
@@ -131,5 +132,41 @@ func TestValidateEstimate(t *testing.T) {
 	}
 	if _, ratio = validateEstimate(epyc, "quicksort", 1<<20, nil); ratio != 1 {
 		t.Errorf("no rows yet: ratio %g, want 1", ratio)
+	}
+}
+
+// timeRuns: a run longer than minTimedRuns is timed the repetitions asked
+// for and no more (the warm-up untimed); instant runs go on to
+// maxTimedRuns; runs of a tenth of minTimedRuns stop once they add up to
+// it, after about ten. setup runs before every run, the warm-up included.
+func TestTimeRuns(t *testing.T) {
+	setups := 0
+	setup := func() { setups++ }
+	if got := timeRuns(func() { time.Sleep(minTimedRuns + time.Millisecond) }, setup, 2); len(got) != 2 || setups != 3 {
+		t.Errorf("long runs: %d timed, %d set-ups; want 2 and 3", len(got), setups)
+	}
+	if got := timeRuns(func() {}, func() {}, 3); len(got) != maxTimedRuns {
+		t.Errorf("instant runs: %d timed, want %d", len(got), maxTimedRuns)
+	}
+	got := timeRuns(func() { time.Sleep(minTimedRuns / 10) }, func() {}, 1)
+	if len(got) < 5 || len(got) > 10 {
+		t.Errorf("runs of a tenth of the budget: %d timed, want 10 at most (fewer when sleeps overshoot)", len(got))
+	}
+}
+
+// On a machine with cache levels, the paper-size table sets the hierarchy
+// model beside the paper's and does not call the paper's a bound there.
+func TestValidateSmallBothModels(t *testing.T) {
+	var out, errb bytes.Buffer
+	if s := run([]string{"validate", "--machine", "epyc-kvm-2vcpu", "--sizes", "small", "--reps", "1"}, &out, &errb); s != 0 {
+		t.Fatalf("status %d: %s", s, errb.String())
+	}
+	text := out.String()
+	header := strings.SplitN(strings.SplitN(text, "\n\n", 2)[1], "\n", 2)[0]
+	if !strings.Contains(header, "hierarchy") {
+		t.Errorf("header %q lacks the hierarchy column", header)
+	}
+	if strings.Contains(text, "the prediction is a lower bound") || !strings.Contains(text, "not on one with several cache levels") {
+		t.Errorf("the footer calls the paper's model a bound on a machine with levels:\n%s", text)
 	}
 }

@@ -34,6 +34,17 @@ const Streams = 16
 // product divides twice per element.
 const DivOps = 32
 
+// The band a hierarchy-model estimate is held to: measured over
+// predicted from BandLo to BandHi counts as right (memwall validate and
+// the Data page count the runs inside it).
+const (
+	BandLo = 0.8
+	BandHi = 1.25
+)
+
+// InBand says whether a ratio measured/predicted lies in [BandLo, BandHi].
+func InBand(ratio float64) bool { return ratio >= BandLo && ratio <= BandHi }
+
 // Traffic is the lines one level moves in a run, by kind.
 type Traffic struct {
 	Seq  float64 `json:"sequential"`
