@@ -256,33 +256,27 @@ func findMachine(lib library, s string) (machine.Machine, bool) {
 	return machine.Machine{}, false
 }
 
-// summarise reports the relative errors |predicted − measured|/measured
-// and the ratios measured/predicted of the rows.
-func summarise(rows []dataRow) (rel, ratio fit.Summary) {
-	measured := make([]float64, len(rows))
-	predicted := make([]float64, len(rows))
-	for i, r := range rows {
-		measured[i], predicted[i] = r.Measured, r.Predicted
-	}
-	return fit.Agreement(measured, predicted)
-}
-
-// summarise fills c's summaries: the paper's model over every row, the
-// hierarchy model over the rows it predicts.
+// summarise fills c's summaries of the relative errors
+// |predicted − measured|/measured and the ratios measured/predicted: the
+// paper's model over every row, the hierarchy model over the rows it
+// predicts, with how many of those lie in its band.
 func (c *comparison) summarise() {
-	c.Rel, c.Ratio = summarise(c.Rows)
-	var measured, predicted []float64
+	measured := make([]float64, len(c.Rows))
+	predicted := make([]float64, len(c.Rows))
+	var hMeasured, hPredicted []float64
 	c.HierBand = 0
-	for _, r := range c.Rows {
+	for i, r := range c.Rows {
+		measured[i], predicted[i] = r.Measured, r.Predicted
 		if r.Hier <= 0 {
 			continue
 		}
-		measured, predicted = append(measured, r.Measured), append(predicted, r.Hier)
+		hMeasured, hPredicted = append(hMeasured, r.Measured), append(hPredicted, r.Hier)
 		if hier.InBand(r.Measured / r.Hier) {
 			c.HierBand++
 		}
 	}
-	c.HierRel, c.HierRatio = fit.Agreement(measured, predicted)
+	c.Rel, c.Ratio = fit.Agreement(measured, predicted)
+	c.HierRel, c.HierRatio = fit.Agreement(hMeasured, hPredicted)
 }
 
 // hierSeconds is the hierarchy model's time for the run, 0 when the

@@ -247,12 +247,12 @@ func compareOption(rows []dataRow) string {
 	}
 	// The hierarchy model's predictions, where rows have them, as one
 	// series of hollow diamonds: x is then that model's prediction.
-	var hier []any
+	var hierPts []any
 	for _, r := range rows {
 		if r.Hier <= 0 {
 			continue
 		}
-		hier = append(hier, map[string]any{
+		hierPts = append(hierPts, map[string]any{
 			"value": []float64{r.Hier, r.Measured},
 			"name":  fmt.Sprintf("line %d: %s, %s, N = %s", r.Line, r.Kernel.Name, r.Machine.Name, units.FormatCount(r.Params.N)),
 		})
@@ -260,9 +260,9 @@ func compareOption(rows []dataRow) string {
 	}
 	series[0].(map[string]any)["data"] = [][2]float64{{lo, lo}, {hi, hi}}
 	xName := "predicted (MBRAM)"
-	if len(hier) > 0 {
+	if len(hierPts) > 0 {
 		xName = "predicted (MBRAM; ◇ the hierarchy model)"
-		series = append(series, map[string]any{"type": "scatter", "name": "hierarchy model, every kernel", "data": hier, "symbol": "diamond", "symbolSize": 11,
+		series = append(series, map[string]any{"type": "scatter", "name": "hierarchy model, every kernel", "data": hierPts, "symbol": "diamond", "symbolSize": 11,
 			"itemStyle": map[string]any{"color": "transparent", "borderColor": "#222", "borderWidth": 1.5}})
 	}
 	return chartJSON(map[string]any{

@@ -374,6 +374,20 @@ func spearman(x, y []float64) float64 {
 	return sxy / math.Sqrt(sxx*syy)
 }
 
+// hierCells are a row's hierarchy prediction and ratio as the tables
+// print them: dashes where the model gave none, a star on a ratio outside
+// the band.
+func hierCells(r validateRow) (secs, ratio string) {
+	if r.Hier <= 0 {
+		return "-", "-"
+	}
+	secs, ratio = units.FormatSeconds(r.Hier), fmt.Sprintf("%.2f", r.HierRatio)
+	if !hier.InBand(r.HierRatio) {
+		ratio += "*"
+	}
+	return secs, ratio
+}
+
 func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
 	fmt.Fprintf(w, "machine %s: beta1 %s, beta2 %s, C %s, B %d B, m %s\n\n", m.ID, units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), units.FormatSize(m.C), m.B, units.FormatSeconds(m.M))
 	// A machine with cache levels gets the hierarchy model beside the
@@ -387,13 +401,7 @@ func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
 	for _, r := range rep.Rows {
 		fmt.Fprintf(w, "%-13s %-22s %12s %7.1f%% %12s %8.2f", r.Kernel, r.Params, units.FormatSeconds(r.Measured), 100*r.Spread, units.FormatSeconds(r.Predicted), r.Ratio)
 		if both {
-			hs, hr := "-", "-"
-			if r.Hier > 0 {
-				hs, hr = units.FormatSeconds(r.Hier), fmt.Sprintf("%.2f", r.HierRatio)
-				if !hier.InBand(r.HierRatio) {
-					hr += "*"
-				}
-			}
+			hs, hr := hierCells(r)
 			fmt.Fprintf(w, " %12s %8s", hs, hr)
 		}
 		fmt.Fprintln(w)

@@ -120,13 +120,7 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 	fmt.Fprintf(w, "; paper's beta1 %s, beta2 %s, m %s\n", units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), units.FormatSeconds(m.M))
 	fmt.Fprintf(w, "\n%-7s %-13s %-20s %11s %7s %11s %7s %11s %7s\n", "class", "kernel", "params", "measured", "spread", "MBRAM", "ratio", "hierarchy", "ratio")
 	for _, r := range rep.Rows {
-		hs, hr := "-", "-"
-		if r.Hier > 0 {
-			hs, hr = units.FormatSeconds(r.Hier), fmt.Sprintf("%.2f", r.HierRatio)
-			if !hier.InBand(r.HierRatio) {
-				hr += "*"
-			}
-		}
+		hs, hr := hierCells(r)
 		fmt.Fprintf(w, "%-7s %-13s %-20s %11s %6.1f%% %11s %7.2f %11s %7s\n", r.Class, r.Kernel, r.Params, units.FormatSeconds(r.Measured), 100*r.Spread, units.FormatSeconds(r.Predicted), r.Ratio, hs, hr)
 	}
 	fmt.Fprintln(w)
