@@ -31,10 +31,10 @@ func ExamplePredict() {
 		fmt.Printf("%s: %s (%s)\n", o.Model.Title(), units.FormatSeconds(o.Breakdown.Seconds), o.Note)
 	}
 	// Output:
-	// Hierarchy model: 154.4 ms (an estimate: per cache level, with the core's own rate and the branch mispredictions)
+	// Hierarchy model: 146.5 ms (an estimate: per cache level, with the core's own rate and the branch mispredictions)
 	//   compute: 25.17 ms
 	//   branch mispredictions: 57.67 ms
-	//   L1 ← L2: 12.85 ms
-	//   L2 ← memory: 58.72 ms
+	//   L1 ← L2: 9.175 ms
+	//   L2 ← memory: 54.53 ms
 	// MBRAM (the paper's model): 210.9 ms (the paper's one-cache model; a lower bound on the paper's machines, not on one with several cache levels)
 }

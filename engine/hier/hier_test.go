@@ -174,8 +174,11 @@ func TestTime(t *testing.T) {
 			t.Fatalf("level %d: %+v", i, c)
 		}
 	}
-	l1 := (99+99)*64/100e9 + (11+1)*64/50e9
-	l2 := (99+99)*64/20e9 + (1+1)*64/5e9 + 10*100e-9
+	// Fills: 99 sequential, 11 random; the 100 write-backs at line/β1
+	// (posted writes); in L2, the last level, the 10 dependent random
+	// fills at the latency instead.
+	l1 := (99+100)*64/100e9 + 11*64/50e9
+	l2 := (99+100)*64/20e9 + 1*64/5e9 + 10*100e-9
 	want := l1 + l2 + 3000/1e9
 	if math.Abs(r.Seconds-want) > 1e-12*want || math.Abs(r.Levels[1].Time.Latency-1e-6) > 1e-18 {
 		t.Errorf("Seconds = %g, want %g; %+v", r.Seconds, want, r.Levels)

@@ -16,9 +16,11 @@ import (
 //
 // with R the compute rate, seq_i, rand_i and dep_i the lines level i moves
 // (fills from the level below and write-backs to it) that continue a
-// stream, come from a random place, or come from a random place at an
-// address that depended on the load before, and d_i the part of the
-// latency step from level i to the next that such a load waits for.
+// stream or are written back, come from a random place, or come from a
+// random place at an address that depended on the load before, and d_i
+// the part of the latency step from level i to the next that such a load
+// waits for. A write-back counts with seq_i wherever its line lies: it is
+// posted, and costs bandwidth, not a wait (engine/hier/doc.go).
 
 // Streams is how many sequential streams at once a level keeps as
 // streams: a pass that writes into more buckets than this has its lines
@@ -258,7 +260,7 @@ var kernelForms = map[string]kernelForm{
 		depInFlight: heapLinesAhead,
 	},
 	"bucket": {
-		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, its b write streams random when b > 16",
+		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b > 16",
 		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
 		// Per element and pass: shift, mask, load the bucket's length,
 		// compare with its capacity, index, store, store the length,
@@ -271,7 +273,7 @@ var kernelForms = map[string]kernelForm{
 		traffic: bucketTraffic(false),
 	},
 	"bucket-count": {
-		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, its b write streams random when b > 16",
+		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b > 16",
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
 		// Counting: load, shift, mask, increment a count, loop (6);
 		// distribution: load, shift, mask, load the position, store,
@@ -286,13 +288,13 @@ var kernelForms = map[string]kernelForm{
 		traffic: bucketTraffic(true),
 	},
 	"radix": {
-		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
+		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
 		work:      func(s shape) Work { return Work{Ops: (11*digits(s) + 3) * s.n} },
 		traffic:   radixTraffic(false),
 	},
 	"radix-count": {
-		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
+		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
 		work:      func(s shape) Work { return Work{Ops: 14 * digits(s) * s.n} },
 		traffic:   radixTraffic(true),
@@ -375,7 +377,7 @@ func permTraffic(s shape, l lvl) Traffic {
 		return Traffic{Seq: 3 * m, Rand: s.n}
 	}
 	p := pl[0]
-	return Traffic{Seq: p.SeqFills + p.SeqWritebacks, Rand: p.RandFills + p.Writebacks - p.SeqWritebacks}
+	return Traffic{Seq: p.SeqFills + p.Writebacks, Rand: p.RandFills}
 }
 
 func twoPassTraffic(s shape, l lvl) Traffic {
@@ -387,12 +389,12 @@ func twoPassTraffic(s shape, l lvl) Traffic {
 	t.Seq += 2*m + 2*m + 2*m
 	// D written in phase I and read in phase III through one stream per
 	// block, and written back twice (phases I and II).
-	dStreams := 2*m + 2*m
 	if blocks+1 > Streams {
-		t.Rand += dStreams
+		t.Rand += 2 * m
 	} else {
-		t.Seq += dStreams
+		t.Seq += 2 * m
 	}
+	t.Seq += 2 * m // the write-backs
 	// Phase II reads Y within a block: Y's lines come in once where a
 	// block's share of Y fits (with the D stream beside it), else each
 	// read hits with the chance that its line is held.
@@ -479,22 +481,22 @@ func heapTraffic(s shape, l lvl) Traffic {
 	// The top log2(S/w) levels of the heap fill the level and stay
 	// (each is touched by every walk); each deeper step of a walk loads
 	// its children's line, at an address that depended on the step
-	// before, and leaves the parent's line dirty.
+	// before, and leaves the parent's line dirty: a write-back, at β1.
 	cached := math.Log2(l.size / s.w)
 	miss := math.Max(0, math.Min(lg(s.n), lg(s.n)-cached))
-	return Traffic{Dep: s.n * miss, Rand: s.n * miss}
+	return Traffic{Dep: s.n * miss, Seq: s.n * miss}
 }
 
 // scatter is a distribution pass of n keys over a level: read the source
-// in a stream, write b streams (filled and written back), random when b
-// exceeds Streams.
+// in a stream, write b streams (filled, and written back at β1), whose
+// fills are random when b exceeds Streams.
 func scatter(s shape, l lvl, n float64) Traffic {
 	m := l.of(n * s.w)
-	t := Traffic{Seq: m}
+	t := Traffic{Seq: m + m} // the source, and the write-backs
 	if s.b+1 > Streams {
-		t.Rand += 2 * m
+		t.Rand += m
 	} else {
-		t.Seq += 2 * m
+		t.Seq += m
 	}
 	return t
 }

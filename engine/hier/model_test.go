@@ -42,20 +42,20 @@ func TestModelHandCalculations(t *testing.T) {
 		// 11·N at 5 ns = 57.67168 ms. L1 keeps log2(32 KiB/4) = 13 heap
 		// levels: 7 missed a walk, each a dependent line (a quarter of
 		// the 4 − 1 ns step, log2(64/4) = 4 lines in flight: 0.75 ns)
-		// and a write-back (64 B / 64 GB/s = 1 ns): 7·N·1.75 ns =
-		// 12.845056 ms. L2 keeps 18 levels: 2 missed, a quarter of
-		// 100 − 4 ns = 24 ns and 64 B / 16 GB/s = 4 ns: 2·N·28 ns =
-		// 58.720256 ms.
-		{"heapsort beyond L2", "heapsort", 1 << 20, 25.165824e-3 + 57.67168e-3 + 12.845056e-3 + 58.720256e-3},
+		// and a write-back, posted (64 B / 128 GB/s = 0.5 ns): 7·N·1.25 ns
+		// = 9.17504 ms. L2 keeps 18 levels: 2 missed, a quarter of
+		// 100 − 4 ns = 24 ns and 64 B / 32 GB/s = 2 ns: 2·N·26 ns =
+		// 54.525952 ms.
+		{"heapsort beyond L2", "heapsort", 1 << 20, 25.165824e-3 + 57.67168e-3 + 9.17504e-3 + 54.525952e-3},
 		// Radix-count of 2^18 keys, b = 64: 3 digits; 2·N·4 B = 2 MiB
 		// passes both levels. Work 14·3·N = 11 010 048 ops: 1.1010048 ms.
 		// Per digit per level: count reads N·4/64 = 16384 lines, the
-		// distribution reads 16384 and fills and writes back 32768 random
-		// (65 streams > 16); 3 digits and a copy back (3 is odd: 16384
-		// read + 32768 written, sequential). L1: seq 3·32768 + 49152 =
-		// 147 456 at 0.5 ns, random 98 304 at 1 ns: 172.032 µs. L2: seq
-		// at 2 ns, random at 4 ns: 688.128 µs.
-		{"radix-count", "radix-count", 1 << 18, 1.1010048e-3 + 172.032e-6 + 688.128e-6},
+		// distribution reads 16384, fills 16384 random (65 streams > 16)
+		// and writes them back (posted: at β1); 3 digits and a copy back
+		// (3 is odd: 16384 read + 32768 written, sequential). L1: seq
+		// 3·49152 + 49152 = 196 608 at 0.5 ns, random 49 152 at 1 ns:
+		// 147.456 µs. L2: seq at 2 ns, random at 4 ns: 589.824 µs.
+		{"radix-count", "radix-count", 1 << 18, 1.1010048e-3 + 147.456e-6 + 589.824e-6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, err := Model(m, c.kernel, mbram.DefaultParams(c.n))

@@ -80,7 +80,7 @@ func PermProduct(c Config, n, w int64) ([]PermLevel, float64, error) {
 		p.RandFills = p.Fills - p.SeqFills
 		p.Writebacks = m // the lines of Z
 		p.SeqWritebacks = (m - 1) * seq
-		p.Seconds = (p.SeqFills+p.SeqWritebacks)*b/l.Beta1 + (p.RandFills+p.Writebacks-p.SeqWritebacks)*b/l.Beta2
+		p.Seconds = (p.SeqFills+p.Writebacks)*b/l.Beta1 + p.RandFills*b/l.Beta2 // write-backs as in Config.Time
 		total += p.Seconds
 		out = append(out, p)
 	}

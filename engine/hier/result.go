@@ -4,9 +4,9 @@ import "memwall/engine/machine"
 
 // LevelTime is the time charged to one level's traffic, in seconds.
 type LevelTime struct {
-	// Sequential is the sequential fills and write-backs at line/β1.
+	// Sequential is the sequential fills and all write-backs at line/β1.
 	Sequential float64 `json:"sequential"`
-	// Random is the other fills and write-backs at line/β2.
+	// Random is the other fills at line/β2.
 	Random float64 `json:"random"`
 	// Latency is the last level's dependent random fills at the memory
 	// latency each, when it is given (they are then not in Random).
@@ -42,8 +42,11 @@ func (c Config) Time(l machine.Level, n LevelCounts, last bool) LevelTime {
 		lat = n.DependentRandFills
 	}
 	var t LevelTime
-	t.Sequential = float64(n.SeqFills+n.SeqWritebacks) * b / l.Beta1
-	t.Random = float64(n.RandFills-lat+n.Writebacks-n.SeqWritebacks) * b / l.Beta2
+	// A write-back is a posted write: no load waits for it, so it costs
+	// the level's bandwidth, line/β1, wherever the line lies. β2 is what
+	// a fill from a random place costs a core that waits for it.
+	t.Sequential = float64(n.SeqFills+n.Writebacks) * b / l.Beta1
+	t.Random = float64(n.RandFills-lat) * b / l.Beta2
 	t.Latency = float64(lat) * c.MemLatency
 	t.Seconds = t.Sequential + t.Random + t.Latency
 	return t
