@@ -85,6 +85,9 @@ type plan struct {
 	tpRounds   int   // samples per size
 }
 
+// maxBuffer is the largest buffer a native calibration allocates.
+const maxBuffer = 2 << 30
+
 func makePlan(o Options, os OSInfo) plan {
 	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5,
 		randAccess: 4_000_000, lineSteps: 200_000, lineRounds: 9,
@@ -94,13 +97,17 @@ func makePlan(o Options, os OSInfo) plan {
 			randAccess: 1_000_000, lineSteps: 100_000, lineRounds: 5,
 			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3}
 	}
+	// The curves must pass the last cache far enough for memory's
+	// latency, which fitLevels reads at eight times the last cache: a
+	// server guest's share of a last cache is 100 to 500 MiB, so the
+	// buffer goes up to maxBuffer, within a quarter of the memory.
 	want := int64(512 << 20)
-	mult := int64(4)
+	mult := int64(8)
 	if os.LastCache > 0 && mult*os.LastCache > want {
 		want = mult * os.LastCache
 	}
-	if want > 1<<30 {
-		want = 1 << 30
+	if want > maxBuffer {
+		want = maxBuffer
 	}
 	if os.Memory > 0 && want > os.Memory/4 {
 		want = os.Memory / 4
@@ -115,7 +122,7 @@ func makePlan(o Options, os OSInfo) plan {
 	if b < want {
 		b *= 2 // round up: the curve must pass the cache by a margin
 	}
-	if o.MaxBytes > 0 && b > o.MaxBytes {
+	if o.MaxBytes > 0 && b > o.MaxBytes || o.MaxBytes == 0 && os.Memory > 0 && b > os.Memory/4 {
 		b /= 2
 	}
 	p.buf = b

@@ -216,3 +216,30 @@ func TestParseSysfsSize(t *testing.T) {
 		}
 	}
 }
+
+// TestMakePlanBuffer checks the buffer's size: eight times the last cache
+// the OS reports (fitLevels reads memory's latency there), at least
+// 512 MiB, at most maxBuffer and a quarter of the memory, a power of two
+// rounded up, and MaxBytes when given. Each want is worked by hand.
+func TestMakePlanBuffer(t *testing.T) {
+	const mi, gi = int64(1 << 20), int64(1 << 30)
+	cases := []struct {
+		name string
+		o    Options
+		os   OSInfo
+		want int64
+	}{
+		{"laptop, 16 MiB L3: the 512 MiB floor", Options{}, OSInfo{Memory: 16 * gi, LastCache: 16 * mi}, 512 * mi},
+		{"server guest, 480 MiB L3: 8·480 MiB capped at 2 GiB", Options{}, OSInfo{Memory: 24 * gi, LastCache: 480 * mi}, 2 * gi},
+		{"96 MiB L3: 768 MiB rounded up to 1 GiB", Options{}, OSInfo{Memory: 16 * gi, LastCache: 96 * mi}, 1 * gi},
+		{"6 GiB of memory: 1.5 GiB, not rounded up past a quarter", Options{}, OSInfo{Memory: 6 * gi, LastCache: 480 * mi}, 1 * gi},
+		{"1 GiB of memory: a quarter", Options{}, OSInfo{Memory: 1 * gi, LastCache: 8 * mi}, 256 * mi},
+		{"nothing known: the floor", Options{}, OSInfo{}, 512 * mi},
+		{"MaxBytes wins", Options{MaxBytes: 8 * mi}, OSInfo{Memory: 24 * gi, LastCache: 480 * mi}, 8 * mi},
+	}
+	for _, c := range cases {
+		if got := makePlan(c.o, c.os).buf; got != c.want {
+			t.Errorf("%s: buffer %d MiB, want %d MiB", c.name, got/mi, c.want/mi)
+		}
+	}
+}

@@ -420,7 +420,14 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 		// Memory's latency only when the curve reaches well beyond the
 		// last cache (a browser's stops at 32 MiB): the extrapolation
 		// from a point inside the last cache's step would amplify noise.
-		if float64(lat[len(lat)-1].Size) >= 8*c {
+		// It is read at 8·C, or at the curve's end from memReach·C on: a
+		// last cache that comes out at 250 MiB in one calibration and
+		// 280 in the next (the Intel guest's, a share of a host L3) would
+		// otherwise give the parameter in one and not the other, and at
+		// 6·C a cache with random replacement still holds a sixth of the
+		// set, which reads memory's latency at most a sixth of its step
+		// low (a fixed cycle under LRU misses every load there).
+		if float64(lat[len(lat)-1].Size) >= memReach*c {
 			if latB[n] > f.levels[n-1].Latency {
 				f.memLatency = round3g(latB[n])
 				f.spread["mem_latency"] = round3(spreadOf(latR, n))
@@ -430,6 +437,10 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	}
 	return f
 }
+
+// memReach is how far past the last cache the latency curve must reach
+// for memory's latency to be read.
+const memReach = 6
 
 // fastestCurve is cv reduced to one round: each size's least positive
 // time over the rounds (fitLevels says why).

@@ -151,3 +151,41 @@ func TestFastestCurve(t *testing.T) {
 		}
 	}
 }
+
+// TestMemLatencyReach: memory's latency is read when the latency curve
+// reaches memReach times the last cache and not when it stops short. The
+// synthetic curve (TestFitLevels') jumps to 100 ns past its 16 MiB cache,
+// so a read anywhere past the step gives 100 ns exactly.
+func TestMemLatencyReach(t *testing.T) {
+	caches := []float64{32 << 10, 1 << 20, 16 << 20}
+	sizes := []int64{32 << 10, 1 << 20, 16 << 20}
+	_, tpY := stepCurve(caches, []float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, 4, false)
+	_, sqY := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, 4, true)
+	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)
+	for _, c := range []struct {
+		reach float64 // the curves' end, in last caches
+		want  float64
+	}{
+		// The grid has four sizes a doubling: 16 MiB·2^(k/4).
+		{4, 0},                      // 64 MiB
+		{math.Pow(2, 2.5), 0},       // 90.5 MiB, short of 6·C = 96 MiB
+		{math.Pow(2, 2.75), 100e-9}, // 107.6 MiB
+		{16, 100e-9},                // 256 MiB
+	} {
+		var tp []ThroughputPoint
+		var sq []SeqPoint
+		var lat []LatencyPoint
+		for i := range ls {
+			if ls[i] > c.reach*(16<<20)*1.0001 {
+				break
+			}
+			tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize([]float64{tpY[i]})})
+			sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize([]float64{sqY[i]})})
+			lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
+		}
+		f := fitLevels(sizes, 64, lat, tp, sq)
+		if math.Abs(f.memLatency-c.want) > 0.01*c.want {
+			t.Errorf("curves to %g·C: memory latency %g, want %g", c.reach, f.memLatency, c.want)
+		}
+	}
+}

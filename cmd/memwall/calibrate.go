@@ -23,13 +23,13 @@ func init() {
 
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME] [--force] [--compare PREV.json [--against NEW.json]]", stderr)
-	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of about a minute")
+	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of one to three minutes")
 	out := fs.String("out", "", "write the machine file here (default: standard output)")
 	curves := fs.String("curves", "", "write the latency and random-throughput curves and the line-size offsets as CSV here")
 	id := fs.String("id", "", "machine id to record in the file")
 	name := fs.String("name", "", "machine name to record in the file (default: the CPU model)")
 	force := forceFlag(fs)
-	maxMem := fs.String("max-memory", "", "largest buffer to use, e.g. 256MiB (default: 4x the last cache the OS reports, 512 MiB to 1 GiB)")
+	maxMem := fs.String("max-memory", "", "largest buffer to use, e.g. 256MiB (default: 8x the last cache the OS reports, 512 MiB to 2 GiB and at most a quarter of the memory)")
 	compare := fs.String("compare", "", "a machine file (or preset id) from an earlier calibration: print every parameter beside this one's, with the relative difference")
 	against := fs.String("against", "", "with --compare: compare with this machine file instead of measuring")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
