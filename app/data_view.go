@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -98,9 +99,14 @@ func (p *dataPage) renderSummary() app.UI {
 	both := hs.N > 0
 	// row is one summary line: the paper's model's value and, when some
 	// rows have it, the hierarchy model's beside it.
+	// A range may break after its dash, so that both columns fit a phone.
 	row := func(name, v, h string) app.UI {
-		return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().Class("num").Text(v),
-			app.If(both, app.Td().Class("num").Text(h)))
+		cls := "num"
+		if strings.Contains(v+h, " – ") {
+			cls = "num wrap"
+		}
+		return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().Class(cls).Text(v),
+			app.If(both, app.Td().Class(cls).Text(h)))
 	}
 	return sec.Body(
 		app.H2().Text("Measured against predicted"),
@@ -145,7 +151,7 @@ func (p *dataPage) renderRows() app.UI {
 	return app.Section().ID("rows").Class("panel").Aria("label", "Rows").Hidden(len(rows) == 0).Body(
 		app.H2().Text("Every row"),
 		app.P().Class("note").Text("ratio = measured/predicted; b is shown for the bucket and radix sorts, which read it."+
-			map[bool]string{true: " The last two columns are the hierarchy model's, for machines that give their cache levels.", false: ""}[both]),
+			map[bool]string{true: " The two columns after the MBRAM ratio are the hierarchy model's prediction and ratio, for machines that give their cache levels; the relative error is the MBRAM model's.", false: ""}[both]),
 		app.P().Body(app.Button().ID("download-comparison").Text("Download the comparison (CSV)").OnClick(p.onDownload)),
 		app.If(len(rows) > len(shown), app.P().Class("note").Text(fmt.Sprintf("The table shows the first %d of %d rows; the CSV has them all.", len(shown), len(rows)))),
 		app.Div().Class("table-wrap").Body(app.Table().ID("row-table").Body(
@@ -159,8 +165,8 @@ func (p *dataPage) renderRows() app.UI {
 				numTh().Text("measured"),
 				numTh().Text("predicted"),
 				numTh().Text("ratio"),
-				numTh().Text("rel. error"),
 				app.If(both, numTh().Text("hierarchy"), numTh().Text("ratio")),
+				numTh().Text("rel. error"),
 			)),
 			app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
 				r := shown[i]
@@ -171,19 +177,29 @@ func (p *dataPage) renderRows() app.UI {
 				return app.Tr().Body(
 					app.Td().Class("num").Text(line),
 					app.Td().Text(r.Kernel.Name),
-					app.Td().Text(r.Machine.Name),
+					machineCell(r.Machine.ID, r.Machine.Name),
 					app.Td().Class("num").Text(units.FormatCount(r.Params.N)),
 					app.Td().Class("num").Text(strconv.FormatInt(r.Params.W, 10)),
 					app.Td().Class("num").Text(buckets(r)),
 					app.Td().Class("num").Text(units.FormatSeconds(r.Measured)),
 					app.Td().Class("num").Text(units.FormatSeconds(r.Predicted)),
 					app.Td().Class("num").Text(fmtRatio(r.Measured/r.Predicted)),
-					app.Td().Class("num").Text(fmtPct(fit.RelError(r.Measured, r.Predicted))),
 					app.If(both, app.Td().Class("num").Text(hierCell(r.Hier)), app.Td().Class("num").Text(hierRatio(r))),
+					app.Td().Class("num").Text(fmtPct(fit.RelError(r.Measured, r.Predicted))),
 				)
 			})),
 		)),
 	)
+}
+
+// machineCell names a row's machine by its id, one short line, with the
+// full name on hover: a machine's name runs to seventy characters, and
+// every row of a table carries it.
+func machineCell(id, name string) app.UI {
+	if id == "" {
+		return app.Td().Text(name)
+	}
+	return app.Td().Class("nowrap").Title(name).Text(id)
 }
 
 // hierCell shows the hierarchy model's prediction, a dash where it has none.

@@ -91,9 +91,16 @@ func TestDataBothModels(t *testing.T) {
 		t.Errorf("the band row says %q, want 25 of 30", got)
 	}
 	var last string
-	b.eval(t, `document.querySelector("#row-table tbody tr").lastElementChild.textContent`, &last)
+	b.eval(t, `document.querySelector("#row-table tbody tr").lastElementChild.previousElementSibling.textContent`, &last)
 	if last != "0.894" {
 		t.Errorf("first row's hierarchy ratio %q, want 0.894", last)
+	}
+	// The machine column names the machine by its id, one line, with its
+	// name on hover.
+	var machine []string
+	b.eval(t, `(c => [c.textContent, c.title])(document.querySelector("#row-table tbody tr").children[2])`, &machine)
+	if len(machine) != 2 || machine[0] != "xeon-kvm-2vcpu" || !strings.HasPrefix(machine[1], "Intel Xeon, KVM guest") {
+		t.Errorf("first row's machine cell %q, want the id xeon-kvm-2vcpu titled with the name", machine)
 	}
 	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
 	b.screenshot(t, "data-both-models")
