@@ -63,26 +63,39 @@ func TestDetectLevels(t *testing.T) {
 	}
 }
 
-// TestFitLevels checks the bandwidths and latencies read off synthetic
-// curves against the hand values: B over the step between plateaus.
-func TestFitLevels(t *testing.T) {
+// fitSizes are the caches of the synthetic curves of fitCurves.
+var fitSizes = []int64{32 << 10, 1 << 20, 16 << 20}
+
+// fitCurves is three synthetic curves over caches of 32 KiB, 1 MiB and
+// 16 MiB, from 4 KiB to upTo bytes, four sizes a doubling:
+//
+//   - random reads: 0.5, 0.7, 1.5, 9.5 ns per read; steps 0.2, 0.8, 8 ns;
+//   - in order: 0.3, 0.5, 1.3, 4.3 ns per 64 B; steps 0.2, 0.8, 3 ns;
+//   - latency: 1, 4, 15 and 100 ns, jumping at each cache.
+func fitCurves(upTo float64) ([]LatencyPoint, []ThroughputPoint, []SeqPoint) {
 	caches := []float64{32 << 10, 1 << 20, 16 << 20}
-	sizes := []int64{32 << 10, 1 << 20, 16 << 20}
-	// Random reads: 0.5, 0.7, 1.5, 9.5 ns per read; steps 0.2, 0.8, 8 ns.
 	_, tpY := stepCurve(caches, []float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, 4, false)
-	// In order: 0.3, 0.5, 1.3, 4.3 ns per 64 B; steps 0.2, 0.8, 3 ns.
 	_, sqY := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, 4, true)
 	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)
+	var lat []LatencyPoint
 	var tp []ThroughputPoint
 	var sq []SeqPoint
 	for i := range ls {
+		if ls[i] > upTo {
+			break
+		}
+		lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
 		tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize([]float64{tpY[i]})})
 		sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize([]float64{sqY[i]})})
 	}
-	var lat []LatencyPoint
-	for i := range ls {
-		lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
-	}
+	return lat, tp, sq
+}
+
+// TestFitLevels checks the bandwidths and latencies read off synthetic
+// curves against the hand values: B over the step between plateaus.
+func TestFitLevels(t *testing.T) {
+	lat, tp, sq := fitCurves(math.Inf(1))
+	sizes := fitSizes
 	f := fitLevels(sizes, 64, lat, tp, sq)
 	if len(f.levels) != 3 {
 		t.Fatalf("levels %+v", f.levels)
@@ -154,14 +167,9 @@ func TestFastestCurve(t *testing.T) {
 
 // TestMemLatencyReach: memory's latency is read when the latency curve
 // reaches memReach times the last cache and not when it stops short. The
-// synthetic curve (TestFitLevels') jumps to 100 ns past its 16 MiB cache,
+// synthetic latency curve (fitCurves) jumps to 100 ns past its 16 MiB cache,
 // so a read anywhere past the step gives 100 ns exactly.
 func TestMemLatencyReach(t *testing.T) {
-	caches := []float64{32 << 10, 1 << 20, 16 << 20}
-	sizes := []int64{32 << 10, 1 << 20, 16 << 20}
-	_, tpY := stepCurve(caches, []float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, 4, false)
-	_, sqY := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, 4, true)
-	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)
 	for _, c := range []struct {
 		reach float64 // the curves' end, in last caches
 		want  float64
@@ -172,17 +180,8 @@ func TestMemLatencyReach(t *testing.T) {
 		{math.Pow(2, 2.75), 100e-9}, // 107.6 MiB
 		{16, 100e-9},                // 256 MiB
 	} {
-		var tp []ThroughputPoint
-		var sq []SeqPoint
-		var lat []LatencyPoint
-		for i := range ls {
-			if ls[i] > c.reach*(16<<20)*1.0001 {
-				break
-			}
-			tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize([]float64{tpY[i]})})
-			sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize([]float64{sqY[i]})})
-			lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
-		}
+		lat, tp, sq := fitCurves(c.reach * (16 << 20) * 1.0001)
+		sizes := fitSizes
 		f := fitLevels(sizes, 64, lat, tp, sq)
 		if math.Abs(f.memLatency-c.want) > 0.01*c.want {
 			t.Errorf("curves to %g·C: memory latency %g, want %g", c.reach, f.memLatency, c.want)
