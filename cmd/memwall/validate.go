@@ -52,6 +52,12 @@ type classSummary struct {
 	PermPredictedHier string  `json:"perm_winner_predicted_hier"`
 	InBand            int     `json:"hier_in_band"`
 	Rows              int     `json:"rows"`
+	// SortPairs is the pairs of sorts in the class; the two lists are
+	// the pairs each model orders against the measurement, as
+	// "a < b": a ran faster than b, the model predicts b faster.
+	SortPairs       int      `json:"sort_pairs"`
+	MisorderedPairs []string `json:"sort_pairs_misordered"`
+	MisorderedHier  []string `json:"sort_pairs_misordered_hier"`
 }
 
 type validateReport struct {
@@ -345,6 +351,26 @@ func ranks(v []float64) []float64 {
 		i = j + 1
 	}
 	return r
+}
+
+// misordered lists the pairs whose predicted order is the opposite of
+// their measured one, each as "a < b" with a the one measured faster. A
+// tie on either side orders nothing.
+func misordered(names []string, meas, pred []float64) []string {
+	var out []string
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			if (meas[i]-meas[j])*(pred[i]-pred[j]) >= 0 {
+				continue
+			}
+			a, b := names[i], names[j]
+			if meas[j] < meas[i] {
+				a, b = b, a
+			}
+			out = append(out, a+" < "+b)
+		}
+	}
+	return out
 }
 
 // spearman is the Pearson correlation of the ranks (ties averaged). It

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"memwall/engine/hier"
 	"memwall/engine/machine"
@@ -83,11 +84,13 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 			return fail(stderr, "validate", err)
 		}
 		sum := classSummary{Class: c.name}
+		var names []string
 		var meas, pred, hp []float64
 		for i := range rows {
 			rows[i].Class = c.name
 			r := rows[i]
 			if k, _ := mbram.Lookup(r.Kernel); k.Family == mbram.Sort {
+				names = append(names, r.Kernel)
 				meas, pred, hp = append(meas, r.Measured), append(pred, r.Predicted), append(hp, r.Hier)
 			}
 			if r.HierRatio > 0 {
@@ -98,6 +101,8 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 			}
 		}
 		sum.SpearmanSorts, sum.SpearmanSortsHier = round4(spearman(meas, pred)), round4(spearman(meas, hp))
+		sum.SortPairs = len(names) * (len(names) - 1) / 2
+		sum.MisorderedPairs, sum.MisorderedHier = misordered(names, meas, pred), misordered(names, meas, hp)
 		sum.PermWinner, sum.PermPredicted, sum.PermPredictedHier = permWinners(rows)
 		rep.Classes = append(rep.Classes, sum)
 		rep.Rows = append(rep.Rows, rows...)
@@ -127,6 +132,16 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 	for _, c := range rep.Classes {
 		fmt.Fprintf(w, "%-7s hierarchy ratios in [%.2f, %.2f]: %d of %d; sort ranking (Spearman) MBRAM %.3f, hierarchy %.3f; faster permutation product: measured %s, MBRAM %s, hierarchy %s\n",
 			c.Class, hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
+		fmt.Fprintf(w, "%-7s sort pairs ordered against the measurement (a < b: a ran faster): MBRAM %s; hierarchy %s\n",
+			"", pairList(c.MisorderedPairs, c.SortPairs), pairList(c.MisorderedHier, c.SortPairs))
 	}
 	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")
+}
+
+// pairList shows the misordered pairs: how many of all, and which.
+func pairList(ps []string, all int) string {
+	if len(ps) == 0 {
+		return fmt.Sprintf("none of %d", all)
+	}
+	return fmt.Sprintf("%d of %d (%s)", len(ps), all, strings.Join(ps, ", "))
 }

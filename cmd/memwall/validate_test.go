@@ -34,6 +34,33 @@ func TestSpearman(t *testing.T) {
 	}
 }
 
+// TestMisordered: the pairs a prediction orders against the measurement,
+// worked by hand. Measured a < b < c < d; predicted a < c < b, d first:
+// (b, c) is swapped and d is predicted faster than all three.
+func TestMisordered(t *testing.T) {
+	names := []string{"a", "b", "c", "d"}
+	meas := []float64{1, 2, 3, 4}
+	for _, tc := range []struct {
+		pred []float64
+		want string
+	}{
+		{[]float64{10, 20, 30, 40}, ""},
+		{[]float64{1, 3, 2, 0.5}, "a < d, b < c, b < d, c < d"},
+		// A tie in the prediction orders nothing.
+		{[]float64{1, 2, 2, 4}, ""},
+		// Listed with the faster one first whichever comes first.
+		{[]float64{4, 3, 2, 1}, "a < b, a < c, a < d, b < c, b < d, c < d"},
+	} {
+		if got := strings.Join(misordered(names, meas, tc.pred), ", "); got != tc.want {
+			t.Errorf("pred %v: %q, want %q", tc.pred, got, tc.want)
+		}
+	}
+	// Measured in the other order, the pair is named the other way round.
+	if got := misordered([]string{"x", "y"}, []float64{2, 1}, []float64{1, 2}); len(got) != 1 || got[0] != "y < x" {
+		t.Errorf("got %q, want y < x", got)
+	}
+}
+
 func TestRegime2Needed(t *testing.T) {
 	// The 2.66 GHz Pentium 4: C = 512 KiB, B = 128: n >= 524288/132 = 3971.9, so 3972.
 	m, _ := loadMachine("p4-2.66-ddr266")
@@ -176,5 +203,22 @@ func TestValidateSmallBothModels(t *testing.T) {
 	}
 	if strings.Contains(text, "the prediction is a lower bound") || !strings.Contains(text, "not on one with several cache levels") {
 		t.Errorf("the footer calls the paper's model a bound on a machine with levels:\n%s", text)
+	}
+}
+
+// TestPrintValidateLevelsPairs: each class's summary names the sort pairs
+// each model orders against the measurement, or says none of how many.
+func TestPrintValidateLevelsPairs(t *testing.T) {
+	m, err := loadMachine("xeon-kvm-2vcpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := validateReport{Classes: []classSummary{{Class: "llc", SortPairs: 21,
+		MisorderedHier: []string{"radix < radix-count", "bucket < bucket-count"}}}}
+	var out strings.Builder
+	printValidateLevels(&out, m, rep)
+	want := "sort pairs ordered against the measurement (a < b: a ran faster): MBRAM none of 21; hierarchy 2 of 21 (radix < radix-count, bucket < bucket-count)"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
 }
