@@ -101,19 +101,21 @@ func makePlan(o Options, os OSInfo) plan {
 	// latency, which fitLevels reads at eight times the last cache: a
 	// server guest's share of a last cache is 100 to 500 MiB, so the
 	// buffer goes up to maxBuffer, within a quarter of the memory.
+	// limit is what the buffer may not pass: MaxBytes when given, else
+	// a quarter of the memory (0: not known).
+	limit := o.MaxBytes
+	if limit == 0 && os.Memory > 0 {
+		limit = os.Memory / 4
+	}
 	want := int64(512 << 20)
-	mult := int64(8)
-	if os.LastCache > 0 && mult*os.LastCache > want {
+	if mult := int64(8); os.LastCache > 0 && mult*os.LastCache > want {
 		want = mult * os.LastCache
 	}
-	if want > maxBuffer {
-		want = maxBuffer
-	}
-	if os.Memory > 0 && want > os.Memory/4 {
-		want = os.Memory / 4
-	}
+	want = min(want, maxBuffer)
 	if o.MaxBytes > 0 {
 		want = o.MaxBytes
+	} else if limit > 0 {
+		want = min(want, limit)
 	}
 	b := int64(1 << 20)
 	for b*2 <= want {
@@ -122,7 +124,7 @@ func makePlan(o Options, os OSInfo) plan {
 	if b < want {
 		b *= 2 // round up: the curve must pass the cache by a margin
 	}
-	if o.MaxBytes > 0 && b > o.MaxBytes || o.MaxBytes == 0 && os.Memory > 0 && b > os.Memory/4 {
+	if limit > 0 && b > limit {
 		b /= 2
 	}
 	p.buf = b

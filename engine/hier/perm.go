@@ -80,7 +80,8 @@ func PermProduct(c Config, n, w int64) ([]PermLevel, float64, error) {
 		p.RandFills = p.Fills - p.SeqFills
 		p.Writebacks = m // the lines of Z
 		p.SeqWritebacks = (m - 1) * seq
-		p.Seconds = (p.SeqFills+p.Writebacks)*b/l.Beta1 + p.RandFills*b/l.Beta2 // write-backs as in Config.Time
+		sq, rd := lineSeconds(l, p.SeqFills, p.RandFills, p.Writebacks)
+		p.Seconds = sq + rd
 		total += p.Seconds
 		out = append(out, p)
 	}

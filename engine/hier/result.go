@@ -36,20 +36,26 @@ type Result struct {
 // Time charges one level's counts (see doc.go): last says the level is
 // the last one, filled from memory.
 func (c Config) Time(l machine.Level, n LevelCounts, last bool) LevelTime {
-	b := float64(l.Line)
 	lat := int64(0)
 	if last && c.MemLatency > 0 {
 		lat = n.DependentRandFills
 	}
 	var t LevelTime
-	// A write-back is a posted write: no load waits for it, so it costs
-	// the level's bandwidth, line/β1, wherever the line lies. β2 is what
-	// a fill from a random place costs a core that waits for it.
-	t.Sequential = float64(n.SeqFills+n.Writebacks) * b / l.Beta1
-	t.Random = float64(n.RandFills-lat) * b / l.Beta2
+	t.Sequential, t.Random = lineSeconds(l, float64(n.SeqFills), float64(n.RandFills-lat), float64(n.Writebacks))
 	t.Latency = float64(lat) * c.MemLatency
 	t.Seconds = t.Sequential + t.Random + t.Latency
 	return t
+}
+
+// lineSeconds charges one level's lines, the simulator's counts and the
+// permutation product's form alike: sequential fills and every
+// write-back at line/β1, random fills at line/β2. A write-back is a
+// posted write: no load waits for it, so it costs the level's bandwidth
+// wherever its line lies; β2 is what a fill from a random place costs a
+// core that waits for it.
+func lineSeconds(l machine.Level, seqFills, randFills, writebacks float64) (sequential, random float64) {
+	b := float64(l.Line)
+	return (seqFills + writebacks) * b / l.Beta1, randFills * b / l.Beta2
 }
 
 // Result is the breakdown of the run so far; call Finish first to count
