@@ -32,8 +32,14 @@ func TestMachineLibrary(t *testing.T) {
 	b.waitFor(t, "the line-size message", `(document.querySelector("#m-line-err")||{}).textContent?.includes("power of two")`)
 	b.typeInto(t, "#m-line", "64 B")
 	b.typeInto(t, "#m-cache", "24 MiB")
+	// Save once the form holds every value typed and marks no field: on
+	// a loaded machine the app may still be reading the last keys.
+	b.waitFor(t, "the form to settle", `document.querySelector("#m-cache").value === "24 MiB" && !document.querySelector("#machine-form .error")`)
 	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
-	b.waitFor(t, "the saved machine", `document.querySelector('#user-table tr[data-id="my-test-rig"]')`)
+	b.waitFor(t, "the saved machine or a notice", `document.querySelector('#user-table tr[data-id="my-test-rig"]') || (document.querySelector("#notice")||{}).textContent?.includes("Not saved")`)
+	if n := b.text(t, "#notice"); !strings.HasPrefix(n, "Saved") {
+		t.Fatalf("after Save the page says %q", n)
+	}
 
 	// Export writes a machine file that reads back.
 	exported, err := os.ReadFile(b.download(t, t.TempDir(), "#export-all", `"Test rig"`))
