@@ -126,9 +126,30 @@ func latencyAt(ctx context.Context, buf []uint64, size int64, steps, reps int) (
 	return Summarize(per(secs, float64(steps))), nil
 }
 
+// placed is the part of buf where round r of rounds puts a working set
+// of size bytes: round r starts r/rounds of the way into buf (on a 4 KiB
+// boundary, and early enough for the set to fit), so each round's set lies
+// on other physical pages. A physically indexed cache holds a set of pages
+// as well as their colours spread over its sets: at the L2's size the
+// latency's knee moved by ±5 % from one placement to the next on the
+// development machine (1.52 to 1.69 MiB over seven) and the third level's
+// by ±15 %. One buffer gave each calibration one placement, so two
+// calibrations in a row differed by that much; the curves keep each
+// size's fastest round, which over several placements is the placement
+// with the fewest conflicts (1.65 and 1.69 MiB from two sets of five).
+func placed(buf []uint64, size int64, r, rounds int) []uint64 {
+	words := int(min(size/8, int64(len(buf))))
+	if rounds <= 1 || words >= len(buf) {
+		return buf
+	}
+	start := r * (len(buf) / rounds) % (len(buf) - words + 1)
+	return buf[start&^511:]
+}
+
 // latencyCurve measures every size once per round, rounds times, so that a
 // burst of load from other processes spoils one sample of many sizes rather
-// than every sample of one size.
+// than every sample of one size; each round places its sets elsewhere in
+// buf (placed).
 func latencyCurve(ctx context.Context, buf []uint64, sizes []int64, steps, rounds int, step func(string)) ([]LatencyPoint, error) {
 	samples := make([][]float64, len(sizes))
 	for r := 0; r < rounds; r++ {
@@ -136,7 +157,7 @@ func latencyCurve(ctx context.Context, buf []uint64, sizes []int64, steps, round
 			step(fmt.Sprintf("latency curve, round %d of %d", r+1, rounds))
 		}
 		for i, size := range sizes {
-			st, err := latencyAt(ctx, buf, size, steps, 1)
+			st, err := latencyAt(ctx, placed(buf, size, r, rounds), size, steps, 1)
 			if err != nil {
 				return nil, err
 			}

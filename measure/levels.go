@@ -75,7 +75,8 @@ type SeqPoint struct {
 	Block Stat  `json:"block"` // seconds per 64-byte block read in order
 }
 
-// seqCurve measures every size once per round, rounds times.
+// seqCurve measures every size once per round, rounds times, each round's
+// sets placed elsewhere in buf (placed).
 func seqCurve(ctx context.Context, buf []uint64, sizes []int64, blocks, rounds int, step func(string)) ([]SeqPoint, error) {
 	samples := make([][]float64, len(sizes))
 	for r := 0; r < rounds; r++ {
@@ -83,7 +84,7 @@ func seqCurve(ctx context.Context, buf []uint64, sizes []int64, blocks, rounds i
 			step(fmt.Sprintf("sequential-line curve, round %d of %d", r+1, rounds))
 		}
 		for i, size := range sizes {
-			t, err := seqLineAt(ctx, buf, size, blocks)
+			t, err := seqLineAt(ctx, placed(buf, size, r, rounds), size, blocks)
 			if err != nil {
 				return nil, err
 			}

@@ -188,3 +188,38 @@ func TestMemLatencyReach(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaced checks where the rounds of a curve put their working sets:
+// round 0 at the start, round r r/rounds of the way in on a 4 KiB
+// boundary (worked by hand for a 1 MiB buffer of 131072 words), always
+// with the whole set inside the buffer, and a set as large as the buffer
+// at its start.
+func TestPlaced(t *testing.T) {
+	buf := make([]uint64, 1<<17) // 1 MiB
+	tests := []struct {
+		size      int64
+		r, rounds int
+		start     int // words
+	}{
+		{64 << 10, 0, 5, 0},
+		{64 << 10, 1, 5, 26112},  // 131072/5 = 26214, down to a multiple of 512
+		{64 << 10, 4, 5, 104448}, // 4·26214 = 104856 → 104448
+		{512 << 10, 3, 5, 12800}, // 78642 mod (131072 − 65536 + 1) = 13105 → 12800
+		{1 << 20, 2, 5, 0},       // the whole buffer
+		{2 << 20, 2, 5, 0},       // more than the buffer
+		{64 << 10, 3, 1, 0},      // one round
+	}
+	for _, tc := range tests {
+		got := placed(buf, tc.size, tc.r, tc.rounds)
+		start := len(buf) - len(got)
+		if start != tc.start {
+			t.Errorf("placed(%d B, round %d of %d) starts at word %d, want %d", tc.size, tc.r, tc.rounds, start, tc.start)
+		}
+		if start%512 != 0 {
+			t.Errorf("placed(%d B, round %d of %d) starts at word %d, not on a 4 KiB boundary", tc.size, tc.r, tc.rounds, start)
+		}
+		if need := int(min(tc.size/8, int64(len(buf)))); len(got) < need {
+			t.Errorf("placed(%d B, round %d of %d) leaves %d words, fewer than the set's %d", tc.size, tc.r, tc.rounds, len(got), need)
+		}
+	}
+}

@@ -55,7 +55,8 @@ func throughputAt(ctx context.Context, buf []uint64, size int64, accesses int, s
 	return time.Since(t0).Seconds() / float64(accesses), nil
 }
 
-// throughputCurve measures every size once per round, rounds times.
+// throughputCurve measures every size once per round, rounds times, each
+// round's sets placed elsewhere in buf (placed).
 func throughputCurve(ctx context.Context, buf []uint64, sizes []int64, accesses, rounds int, step func(string)) ([]ThroughputPoint, error) {
 	samples := make([][]float64, len(sizes))
 	for r := 0; r < rounds; r++ {
@@ -63,7 +64,7 @@ func throughputCurve(ctx context.Context, buf []uint64, sizes []int64, accesses,
 			step(fmt.Sprintf("random-read throughput curve, round %d of %d", r+1, rounds))
 		}
 		for i, size := range sizes {
-			t, err := throughputAt(ctx, buf, size, accesses, uint64(r*len(sizes)+i+1))
+			t, err := throughputAt(ctx, placed(buf, size, r, rounds), size, accesses, uint64(r*len(sizes)+i+1))
 			if err != nil {
 				return nil, err
 			}
