@@ -24,14 +24,19 @@ const AgreeWithin = 0.10
 // Params flattens the numbers a calibration measures, named the way a
 // machine file's spread names them: the paper's five (mu1 is not
 // measured), then per level its size, β1, β2 and latency, memory's
-// latency, the compute rate and each kernel's core rate.
+// latency, the compute rate and each kernel's core rate. The last level's
+// size is the machine's cache by the machine's own rule (machine.WithLevels)
+// and is listed once, as cache: a calibration pair would otherwise count
+// one difference twice.
 func Params(m machine.Machine) map[string]float64 {
 	p := map[string]float64{
 		"beta1": m.Beta1, "beta2": m.Beta2, "cache": float64(m.C), "line": float64(m.B), "mispredict": m.M,
 	}
 	for i, l := range m.Levels {
 		k := fmt.Sprintf("levels[%d].", i)
-		p[k+"size"] = float64(l.Size)
+		if i < len(m.Levels)-1 || l.Size != m.C {
+			p[k+"size"] = float64(l.Size)
+		}
 		p[k+"beta1"] = l.Beta1
 		p[k+"beta2"] = l.Beta2
 		if l.Latency > 0 {

@@ -142,6 +142,34 @@ func TestCompare(t *testing.T) {
 	if first := Compare(a, b)[0].Param; first != "beta1" {
 		t.Errorf("first parameter %q, want beta1", first)
 	}
+
+	// With levels, the last level's size is the cache: a change of it is
+	// one difference (cache, 12 → 15 MiB, +25%), not two; the levels
+	// below keep their sizes.
+	lv := []machine.Level{
+		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 400e9, Beta2: 400e9},
+		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 100e9, Beta2: 50e9},
+		{Name: "L3", Size: 12 << 20, Line: 64, Beta1: 40e9, Beta2: 5e9},
+	}
+	c := a.WithLevels(lv)
+	lv2 := append([]machine.Level(nil), lv...)
+	lv2[2].Size = 15 << 20
+	d := a.WithLevels(lv2)
+	var over []string
+	for _, x := range Compare(c, d) {
+		if x.Rel > AgreeWithin {
+			over = append(over, x.Param)
+		}
+		if x.Param == "levels[2].size" {
+			t.Errorf("the last level's size is listed beside cache: %+v", x)
+		}
+	}
+	if len(over) != 1 || over[0] != "cache" {
+		t.Errorf("differences over 10%%: %v, want only cache", over)
+	}
+	if _, ok := Params(c)["levels[1].size"]; !ok {
+		t.Error("the L2's size is missing from the parameters")
+	}
 }
 
 // TestFastestCurve: each size keeps its least positive time over the
