@@ -98,7 +98,8 @@ func makePlan(o Options, os OSInfo) plan {
 			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3}
 	}
 	// The curves must pass the last cache far enough for memory's
-	// latency, which fitLevels reads at eight times the last cache: a
+	// latency, which fitLevels reads at eight times the last cache (and
+	// from memReach times it at the curve's end): a
 	// server guest's share of a last cache is 100 to 500 MiB, so the
 	// buffer goes up to maxBuffer, within a quarter of the memory.
 	// limit is what the buffer may not pass: MaxBytes when given, else

@@ -127,7 +127,8 @@ func latencyAt(ctx context.Context, buf []uint64, size int64, steps, reps int) (
 }
 
 // placed is the part of buf where round r of rounds puts a working set
-// of size bytes: round r starts r/rounds of the way into buf (on a 4 KiB
+// of size bytes, for the native curves (sampleRounds) and the browser's
+// (Steps) alike: round r starts r/rounds of the way into buf (on a 4 KiB
 // boundary, and early enough for the set to fit), so each round's set lies
 // on other physical pages. A physically indexed cache holds a set of pages
 // as well as their colours spread over its sets: at the L2's size the
@@ -146,23 +147,39 @@ func placed(buf []uint64, size int64, r, rounds int) []uint64 {
 	return buf[start&^511:]
 }
 
-// latencyCurve measures every size once per round, rounds times, so that a
-// burst of load from other processes spoils one sample of many sizes rather
-// than every sample of one size; each round places its sets elsewhere in
-// buf (placed).
-func latencyCurve(ctx context.Context, buf []uint64, sizes []int64, steps, rounds int, step func(string)) ([]LatencyPoint, error) {
+// sampleRounds measures every size once per round, rounds times, and
+// returns each size's samples: a burst of load from other processes then
+// spoils one sample of many sizes rather than every sample of one size.
+// Each round places its sets elsewhere in buf (placed); at times one size
+// of round r (index i) over its part of buf. name is the curve's, for
+// step.
+func sampleRounds(buf []uint64, sizes []int64, rounds int, name string, step func(string),
+	at func(b []uint64, size int64, r, i int) (float64, error)) ([][]float64, error) {
 	samples := make([][]float64, len(sizes))
 	for r := 0; r < rounds; r++ {
 		if step != nil {
-			step(fmt.Sprintf("latency curve, round %d of %d", r+1, rounds))
+			step(fmt.Sprintf("%s, round %d of %d", name, r+1, rounds))
 		}
 		for i, size := range sizes {
-			st, err := latencyAt(ctx, placed(buf, size, r, rounds), size, steps, 1)
+			t, err := at(placed(buf, size, r, rounds), size, r, i)
 			if err != nil {
 				return nil, err
 			}
-			samples[i] = append(samples[i], st.Median)
+			samples[i] = append(samples[i], t)
 		}
+	}
+	return samples, nil
+}
+
+// latencyCurve measures the seconds per dependent load at every size
+// (sampleRounds).
+func latencyCurve(ctx context.Context, buf []uint64, sizes []int64, steps, rounds int, step func(string)) ([]LatencyPoint, error) {
+	samples, err := sampleRounds(buf, sizes, rounds, "latency curve", step, func(b []uint64, size int64, _, _ int) (float64, error) {
+		st, err := latencyAt(ctx, b, size, steps, 1)
+		return st.Median, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]LatencyPoint, len(sizes))
 	for i, s := range sizes {

@@ -75,21 +75,14 @@ type SeqPoint struct {
 	Block Stat  `json:"block"` // seconds per 64-byte block read in order
 }
 
-// seqCurve measures every size once per round, rounds times, each round's
-// sets placed elsewhere in buf (placed).
+// seqCurve measures the seconds per 64-byte block read in order at every
+// size (sampleRounds).
 func seqCurve(ctx context.Context, buf []uint64, sizes []int64, blocks, rounds int, step func(string)) ([]SeqPoint, error) {
-	samples := make([][]float64, len(sizes))
-	for r := 0; r < rounds; r++ {
-		if step != nil {
-			step(fmt.Sprintf("sequential-line curve, round %d of %d", r+1, rounds))
-		}
-		for i, size := range sizes {
-			t, err := seqLineAt(ctx, placed(buf, size, r, rounds), size, blocks)
-			if err != nil {
-				return nil, err
-			}
-			samples[i] = append(samples[i], t)
-		}
+	samples, err := sampleRounds(buf, sizes, rounds, "sequential-line curve", step, func(b []uint64, size int64, _, _ int) (float64, error) {
+		return seqLineAt(ctx, b, size, blocks)
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]SeqPoint, len(sizes))
 	for i, s := range sizes {

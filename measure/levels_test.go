@@ -73,7 +73,10 @@ var fitSizes = []int64{32 << 10, 1 << 20, 16 << 20}
 //   - in order: 0.3, 0.5, 1.3, 4.3 ns per 64 B; steps 0.2, 0.8, 3 ns;
 //   - latency: 1, 4, 15 and 100 ns, jumping at each cache.
 func fitCurves(upTo float64) ([]LatencyPoint, []ThroughputPoint, []SeqPoint) {
-	caches := []float64{32 << 10, 1 << 20, 16 << 20}
+	var caches []float64
+	for _, c := range fitSizes {
+		caches = append(caches, float64(c))
+	}
 	_, tpY := stepCurve(caches, []float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, 4, false)
 	_, sqY := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, 4, true)
 	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)

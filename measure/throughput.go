@@ -2,7 +2,6 @@ package measure
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -55,21 +54,14 @@ func throughputAt(ctx context.Context, buf []uint64, size int64, accesses int, s
 	return time.Since(t0).Seconds() / float64(accesses), nil
 }
 
-// throughputCurve measures every size once per round, rounds times, each
-// round's sets placed elsewhere in buf (placed).
+// throughputCurve measures the seconds per random read at every size
+// (sampleRounds).
 func throughputCurve(ctx context.Context, buf []uint64, sizes []int64, accesses, rounds int, step func(string)) ([]ThroughputPoint, error) {
-	samples := make([][]float64, len(sizes))
-	for r := 0; r < rounds; r++ {
-		if step != nil {
-			step(fmt.Sprintf("random-read throughput curve, round %d of %d", r+1, rounds))
-		}
-		for i, size := range sizes {
-			t, err := throughputAt(ctx, placed(buf, size, r, rounds), size, accesses, uint64(r*len(sizes)+i+1))
-			if err != nil {
-				return nil, err
-			}
-			samples[i] = append(samples[i], t)
-		}
+	samples, err := sampleRounds(buf, sizes, rounds, "random-read throughput curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
+		return throughputAt(ctx, b, size, accesses, uint64(r*len(sizes)+i+1))
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]ThroughputPoint, len(sizes))
 	for i, s := range sizes {
