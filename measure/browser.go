@@ -172,7 +172,7 @@ func (s *Steps) plan() {
 	for r := 0; r < s.latRounds; r++ {
 		for i, size := range s.latSizes {
 			curve(fmt.Sprintf("latency curve, round %d of %d: %s", r+1, s.latRounds, units.FormatSize(size)), func(ctx context.Context) error {
-				return s.latencySample(ctx, i, size)
+				return s.latencySample(ctx, i, size, placed(s.buf, size, r, s.latRounds))
 			})
 		}
 	}
@@ -180,14 +180,14 @@ func (s *Steps) plan() {
 		for i, size := range s.tpSizes {
 			seed := uint64(r*len(s.tpSizes) + i + 1)
 			curve(fmt.Sprintf("random-read throughput curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
-				return s.throughputSample(ctx, i, size, seed)
+				return s.throughputSample(ctx, i, size, seed, placed(s.buf, size, r, s.tpRounds))
 			})
 		}
 	}
 	for r := 0; r < s.tpRounds; r++ {
 		for i, size := range s.tpSizes {
 			curve(fmt.Sprintf("sequential-line curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
-				return s.seqLineSample(ctx, i, size)
+				return s.seqLineSample(ctx, i, size, placed(s.buf, size, r, s.tpRounds))
 			})
 		}
 	}
@@ -342,9 +342,12 @@ func estimate(last []float64, i int) float64 {
 	return 0
 }
 
-func (s *Steps) latencySample(ctx context.Context, i int, size int64) error {
+// latencySample, throughputSample and seqLineSample measure one size of
+// a round over buf, the round's part of s.buf (placed, as the native
+// curves place theirs).
+func (s *Steps) latencySample(ctx context.Context, i int, size int64, buf []uint64) error {
 	steps := s.stepsFor(estimate(s.latLast, i), 100_000, 20_000_000)
-	st, err := latencyAt(ctx, s.buf, size, steps, 1)
+	st, err := latencyAt(ctx, buf, size, steps, 1)
 	if err != nil {
 		return err
 	}
@@ -353,9 +356,9 @@ func (s *Steps) latencySample(ctx context.Context, i int, size int64) error {
 	return nil
 }
 
-func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed uint64) error {
+func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
 	acc := s.stepsFor(estimate(s.tpLast, i), 200_000, 40_000_000)
-	t, err := throughputAt(ctx, s.buf, size, acc, seed)
+	t, err := throughputAt(ctx, buf, size, acc, seed)
 	if err != nil {
 		return err
 	}
@@ -364,9 +367,9 @@ func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed ui
 	return nil
 }
 
-func (s *Steps) seqLineSample(ctx context.Context, i int, size int64) error {
+func (s *Steps) seqLineSample(ctx context.Context, i int, size int64, buf []uint64) error {
 	blocks := s.stepsFor(estimate(s.sqLast, i), 200_000, 80_000_000)
-	t, err := seqLineAt(ctx, s.buf, size, blocks)
+	t, err := seqLineAt(ctx, buf, size, blocks)
 	if err != nil {
 		return err
 	}
