@@ -190,18 +190,12 @@ func countBucket(cur, other []uint32, lv [][2]uint32, wantInCur bool, ints []int
 	b := int(mask) + 1
 	count, pos, rest := ints[:b+1], ints[b+1:2*b+1], ints[2*b+1:]
 	clear(count)
-	for _, v := range cur {
-		count[(v>>shift)&mask+1]++
-	}
+	CountDigits(cur, count, shift, mask)
 	for d := 1; d <= b; d++ {
 		count[d] += count[d-1]
 	}
 	copy(pos, count[:b])
-	for _, v := range cur {
-		d := (v >> shift) & mask
-		other[pos[d]] = v
-		pos[d]++
-	}
+	ScatterDigits(cur, other, pos, shift, mask)
 	for d := 0; d < b; d++ {
 		lo, hi := count[d], count[d+1]
 		countBucket(other[lo:hi], cur[lo:hi], lv[1:], !wantInCur, rest)
@@ -279,20 +273,51 @@ func RadixSortCountIn(a, work []uint32, keyBits, radixBits int) {
 		shift, mask := lv[k][0], lv[k][1]
 		b := int(mask) + 1
 		count := make([]int, b+1)
-		for _, v := range src {
-			count[(v>>shift)&mask+1]++
-		}
+		CountDigits(src, count, shift, mask)
 		for d := 1; d <= b; d++ {
 			count[d] += count[d-1]
 		}
-		for _, v := range src {
-			d := (v >> shift) & mask
-			dst[count[d]] = v
-			count[d]++
-		}
+		ScatterDigits(src, dst, count, shift, mask)
 		src, dst = dst, src
 	}
 	if &src[0] != &a[0] {
 		copy(a, src)
+	}
+}
+
+// CountDigits adds to count[d+1] the keys of src whose digit (v>>shift)&mask
+// is d: the counting loop of the counting sorts. count must have
+// mask+2 entries.
+//
+// The shift is masked to 31 so the compiler need not guard shifts of 32 or
+// more (three operations a key), and the loop is a function of its own so
+// that its few values stay in registers whatever the caller keeps live.
+//
+//go:noinline
+func CountDigits(src []uint32, count []int, shift, mask uint32) {
+	shift &= 31
+	for _, v := range src {
+		count[(v>>shift)&mask+1]++
+	}
+}
+
+// ScatterDigits moves each key of src to dst[pos[d]] for its digit d and
+// bumps pos[d]: the distribution loop of the counting sorts. pos must have
+// mask+1 entries, and dst room at every position they reach.
+//
+// The position is stored back before the key. The other order, which
+// "dst[pos[d]] = v; pos[d]++" compiles to, re-reads pos[d] after the store
+// to dst, and ran the loop at 2.0 ns a key in L2 against 0.8 for this one
+// on the development machine (a C loop of the same shape: 0.7); beyond the
+// caches the difference is 4.2 against 3.8 ns.
+//
+//go:noinline
+func ScatterDigits(src, dst []uint32, pos []int, shift, mask uint32) {
+	shift &= 31
+	for _, v := range src {
+		d := (v >> shift) & mask
+		p := pos[d]
+		pos[d] = p + 1
+		dst[p] = v
 	}
 }
