@@ -35,8 +35,11 @@ type fileMachine struct {
 	MemLatency  json.RawMessage    `json:"mem_latency"`
 	ComputeRate json.RawMessage    `json:"compute_rate"`
 	CoreRates   map[string]float64 `json:"core_rates"`
-	Spread      map[string]float64 `json:"spread"`
-	Notes       map[string]string  `json:"notes"`
+	// Distribution's points are written by memwall in seconds and
+	// bytes; by hand as "64 MiB" and "30 ns" too.
+	Distribution []fileDistPoint    `json:"distribution"`
+	Spread       map[string]float64 `json:"spread"`
+	Notes        map[string]string  `json:"notes"`
 }
 
 // fileLevel is one cache level on disk, with quantities as in
@@ -49,6 +52,13 @@ type fileLevel struct {
 	Beta2 json.RawMessage `json:"beta2"`
 	// Latency is optional.
 	Latency json.RawMessage `json:"latency"`
+}
+
+// fileDistPoint is one point of a distribution curve on disk.
+type fileDistPoint struct {
+	Size    json.RawMessage `json:"size"`
+	Count   json.RawMessage `json:"count"`
+	Scatter json.RawMessage `json:"scatter"`
 }
 
 // isAbsent is a missing optional quantity: no key, or null.
@@ -100,6 +110,20 @@ func ParseJSON(data []byte) (Machine, error) {
 			m.CoreRates[k] = v
 		}
 	}
+	if len(f.Distribution) > MaxDistPoints {
+		es = append(es, FieldError{Field: "distribution", Msg: fmt.Sprintf("a distribution curve has at most %d points; got %d", MaxDistPoints, len(f.Distribution))})
+		f.Distribution = nil
+	}
+	distSizes := make([]float64, len(f.Distribution))
+	if len(f.Distribution) > 0 {
+		m.Distribution = make([]DistPoint, len(f.Distribution))
+	}
+	for i, p := range f.Distribution {
+		at := fmt.Sprintf("distribution[%d]", i)
+		field(at+".size", p.Size, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &distSizes[i])
+		field(at+".count", p.Count, units.ParseDuration, &m.Distribution[i].Count)
+		field(at+".scatter", p.Scatter, units.ParseDuration, &m.Distribution[i].Scatter)
+	}
 	sizes := make([][2]float64, len(f.Levels))
 	if len(f.Levels) > 0 {
 		m.Levels = make([]Level, len(f.Levels))
@@ -134,6 +158,13 @@ func ParseJSON(data []byte) (Machine, error) {
 		es = append(es, FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
 	} else {
 		m.Mu1 = int(mu1)
+	}
+	for i, v := range distSizes {
+		if v != math.Trunc(v) || v < 0 || v > MaxCache {
+			es = append(es, FieldError{Field: fmt.Sprintf("distribution[%d].size", i), Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
+			continue
+		}
+		m.Distribution[i].Size = int64(v)
 	}
 	for i := range m.Levels {
 		for k, name := range []string{"size", "line"} {

@@ -213,6 +213,7 @@ func (m Machine) validateHierarchy() Errors {
 	if r := m.ComputeRate; math.IsNaN(r) || r != 0 && (r < MinComputeRate || r > MaxComputeRate) {
 		add("compute_rate", "compute rate must be 0 (not given) or from 1000 to 10^15 operations per second (e.g. 3e9); got %g", r)
 	}
+	es = append(es, ValidateDistribution(m.Distribution)...)
 	if len(m.CoreRates) > MaxCoreRates {
 		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))
 		return es

@@ -46,6 +46,10 @@ type Machine struct {
 	// by a division or a bumped counter. The hierarchy model uses a
 	// kernel's own rate when the machine has it, else ComputeRate.
 	CoreRates map[string]float64 `json:"core_rates,omitempty"`
+	// Distribution, when given, is the measured cost of a counting
+	// sort's two loops by the size of its arrays (DistPoint), which the
+	// hierarchy model prices the distribution sorts' passes from.
+	Distribution []DistPoint `json:"distribution,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -69,7 +73,7 @@ func (m Machine) Mu2() int64 {
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate &&
-		sameRates(m.CoreRates, o.CoreRates)
+		sameRates(m.CoreRates, o.CoreRates) && sameDistribution(m.Distribution, o.Distribution)
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in four more keys,
+// A machine that gives its cache hierarchy carries it in five more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -19,14 +19,17 @@ import (
 //	mem_latency=90ns
 //	compute_rate=4G
 //	core_rates=heapsort:2.5G,quicksort:3G
+//	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns
 //
+// A point of the distribution curve is size:count:scatter
+// (machine.DistPoint).
 // A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
 // kernel id is written %3A, %2C or %25 (and that "%" escaped again by the
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates"}
+var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -59,6 +62,13 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 			parts[i] = escapePiece(id) + ":" + exactRate(m.CoreRates[id])
 		}
 		add("core_rates", strings.Join(parts, ","))
+	}
+	if len(m.Distribution) > 0 {
+		parts := make([]string, len(m.Distribution))
+		for i, p := range m.Distribution {
+			parts[i] = exactSize(p.Size) + ":" + exact(p.Count, units.ParseDuration, durationForms) + ":" + exact(p.Scatter, units.ParseDuration, durationForms)
+		}
+		add("distribution", strings.Join(parts, ","))
 	}
 }
 
@@ -106,7 +116,45 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			m.CoreRates = rates
 		}
 	}
+	if v, ok := vals["distribution"]; ok {
+		pts, p := parseDistribution(v)
+		if p != nil {
+			p.Msg += "; " + keptValue("distribution", base)
+			ps = append(ps, *p)
+		} else {
+			m.Distribution = pts
+		}
+	}
 	return ps
+}
+
+// parseDistribution reads the distribution key. Its problem names the
+// point and the field, as distribution[1].scatter.
+func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
+	parts := strings.Split(v, ",")
+	if len(parts) > machine.MaxDistPoints {
+		return nil, &Problem{Field: "distribution", Msg: fmt.Sprintf("a distribution curve has at most %d points; got %d", machine.MaxDistPoints, len(parts))}
+	}
+	pts := make([]machine.DistPoint, len(parts))
+	for i, part := range parts {
+		at := fmt.Sprintf("distribution[%d]", i)
+		pieces := strings.Split(part, ":")
+		if len(pieces) != 3 {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, e.g. 64MiB:27ns:58ns; got %q", clip(part))}
+		}
+		p := &pts[i]
+		var err error
+		if p.Size, err = units.ParseSize(pieces[0]); err != nil {
+			return nil, &Problem{Field: at + ".size", Msg: err.Error()}
+		}
+		if p.Count, err = units.ParseDuration(pieces[1]); err != nil {
+			return nil, &Problem{Field: at + ".count", Msg: err.Error()}
+		}
+		if p.Scatter, err = units.ParseDuration(pieces[2]); err != nil {
+			return nil, &Problem{Field: at + ".scatter", Msg: err.Error()}
+		}
+	}
+	return pts, nil
 }
 
 // parseLevels reads the levels key. Its problem names the level and the
@@ -225,6 +273,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.ComputeRate = base.ComputeRate
 	case strings.HasPrefix(key, "core_rates"):
 		m.CoreRates = base.CoreRates
+	case strings.HasPrefix(key, "distribution"):
+		m.Distribution = base.Distribution
 	}
 }
 
@@ -251,6 +301,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the core rates were left out", true
 		}
 		return "the core rates of " + base.Name + " were used instead", true
+	case strings.HasPrefix(key, "distribution"):
+		if len(base.Distribution) == 0 {
+			return "the distribution curve was left out", true
+		}
+		return "the distribution curve of " + base.Name + " was used instead", true
 	}
 	return "", false
 }
