@@ -93,8 +93,16 @@ type Estimate struct {
 	// BranchInRate says the kernel's own core rate was measured with its
 	// branch mispredictions, so Branch holds only the calls' (Work) and
 	// Compute the rest.
-	BranchInRate bool   `json:"branch_in_rate,omitempty"`
-	Description  string `json:"description"`
+	BranchInRate bool `json:"branch_in_rate,omitempty"`
+	// Passes is a distribution sort's passes priced off the machine's
+	// distribution curve (passTimes), inside Seconds; PassWork and
+	// PassCurve are their work at the kernel's rate and the curve's time
+	// for them, of which each loop is charged the longer. Compute then
+	// holds only the work besides the passes, and Levels their traffic.
+	Passes      float64 `json:"pass_seconds,omitempty"`
+	PassWork    float64 `json:"pass_work_seconds,omitempty"`
+	PassCurve   float64 `json:"pass_curve_seconds,omitempty"`
+	Description string  `json:"description"`
 }
 
 // Model predicts kernelID's time for workload p on m by the hierarchy
@@ -122,8 +130,20 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	e.Work = kw.work(w)
 	footprint := kw.footprint(w)
 	e.Footprint = int64(math.Min(footprint, math.MaxInt64/2))
-	if r := RateFor(m, kernelID); r > 0 {
-		e.Compute = e.Work.Ops / r
+	rate := RateFor(m, kernelID)
+	ops, traffic := e.Work.Ops, kw.traffic
+	// The curve measures 64 buckets, more write streams than a prefetcher
+	// follows; a pass into fewer buckets streams, and the levels price it.
+	if kw.passes != nil && w.b+1 > Streams {
+		if secs, work, curve, pops, ok := passTimes(w, kw.passes(w), rate); ok {
+			e.Passes, e.PassWork, e.PassCurve = secs, work, curve
+			ops = math.Max(0, ops-pops)
+			traffic = kw.rest
+			e.Description = passesDescribe
+		}
+	}
+	if rate > 0 {
+		e.Compute = ops / rate
 	} else {
 		e.NoCompute = true
 	}
@@ -133,14 +153,14 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	// of the time, would divide by the difference of two noisy numbers.
 	e.BranchInRate = m.CoreRates[kernelID] > 0
 	e.Branch = branchCharged(e) * m.M
-	e.Seconds = e.Compute + e.Branch
+	e.Seconds = e.Compute + e.Branch + e.Passes
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
 		if footprint <= float64(l.Size) {
 			le.Warm = true
 		} else {
-			le.Traffic = kw.traffic(w, lv)
+			le.Traffic = traffic(w, lv)
 		}
 		inFlight := 1.0
 		if kw.depInFlight != nil {
@@ -207,6 +227,12 @@ type kernelForm struct {
 	// depInFlight is how many of the kernel's dependent lines are
 	// fetched at once (nil: one, each waits for the whole step).
 	depInFlight func(s shape, l lvl) float64
+	// passes are a distribution sort's passes, and rest the traffic of
+	// what it does besides them: on a machine with a distribution
+	// curve the passes are priced off the curve (passSeconds) and only
+	// the rest off the levels.
+	passes func(s shape) []pass
+	rest   func(s shape, l lvl) Traffic
 }
 
 var kernelForms = map[string]kernelForm{
@@ -271,6 +297,8 @@ var kernelForms = map[string]kernelForm{
 				CallMispredicts: calls}
 		},
 		traffic: bucketTraffic(false),
+		passes:  bucketPasses(false),
+		rest:    bucketRest(false),
 	},
 	"bucket-count": {
 		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b > 16",
@@ -286,18 +314,24 @@ var kernelForms = map[string]kernelForm{
 				CallMispredicts: 2 * calls}
 		},
 		traffic: bucketTraffic(true),
+		passes:  bucketPasses(true),
+		rest:    bucketRest(true),
 	},
 	"radix": {
 		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
 		work:      func(s shape) Work { return Work{Ops: (11*digits(s) + 3) * s.n} },
 		traffic:   radixTraffic(false),
+		passes:    radixPasses(false),
+		rest:      radixRest(false),
 	},
 	"radix-count": {
 		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
 		work:      func(s shape) Work { return Work{Ops: 14 * digits(s) * s.n} },
 		traffic:   radixTraffic(true),
+		passes:    radixPasses(true),
+		rest:      radixRest(true),
 	},
 }
 
@@ -574,6 +608,10 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		b.Terms = append(b.Terms, mbram.Term{Name: "compute", Seconds: e.Compute, Formula: f})
 	} else {
 		b.Warnings = append(b.Warnings, "the machine has no compute rate: work other than memory traffic is not charged")
+	}
+	if e.Passes > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "distribution passes", Seconds: e.Passes,
+			Formula: "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all) and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"})
 	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)

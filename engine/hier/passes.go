@@ -1,0 +1,129 @@
+package hier
+
+import "math"
+
+// A distribution sort's passes on a machine with a distribution curve
+// (machine.DistPoint): each of its loops takes the longer of its work at
+// the kernel's rate and what the curve measured for the same loop over
+// arrays of the pass's size. The curve's loops are the counting sort's own,
+// as lean as such a loop gets, so in the caches the work is the longer;
+// beyond them the scatter's bucket fills wait in the store buffer while
+// the work runs beside them, and the pass takes the curve's time until
+// the work exceeds it (a heavier loop, as the simple sorts' with its
+// capacity test, hides part of the fills: docs/hierarchy.md).
+
+// passesDescribe describes a distribution sort priced off the curve.
+const passesDescribe = "each digit pass's count and scatter loops at the longer of their work and the machine's distribution curve at the span the pass reads; the levels carry only the copies (docs/hierarchy.md)"
+
+// pass is one distribution pass: keys moved, the keys of the span they
+// come from (whose size the curve is read at), and the operations a key
+// of its counting loop (0: none) and of its scatter loop.
+type pass struct {
+	keys, span           float64
+	countOps, scatterOps float64
+}
+
+// The operations a key of each loop, as the kernels' work counts them:
+// the counting loop (load, shift, mask, increment a count, loop: 6), the
+// counting sorts' scatter (load, shift, mask, load the position, store,
+// bump the position, loop: 8) and the simple sorts' (with the bucket's
+// length loaded, compared with its capacity and stored: 11).
+const (
+	countLoopOps     = 6
+	scatterLoopOps   = 8
+	simpleScatterOps = 11
+)
+
+func scatterOps(counting bool) (count, scatter float64) {
+	if counting {
+		return countLoopOps, scatterLoopOps
+	}
+	return 0, simpleScatterOps
+}
+
+// radixPasses: ⌈log_b N⌉ passes over all N keys.
+func radixPasses(counting bool) func(shape) []pass {
+	return func(s shape) []pass {
+		c, sc := scatterOps(counting)
+		ps := make([]pass, int(digits(s)))
+		for j := range ps {
+			ps[j] = pass{keys: s.n, span: s.n, countOps: c, scatterOps: sc}
+		}
+		return ps
+	}
+}
+
+// bucketPasses: pass j moves all N keys in subproblems of N/b^j, which the
+// pass before left in subproblems of N/b^(j−1): the curve is read at
+// those. A subproblem that fits in a cache is read into it once, from
+// where the pass before left it, and the passes below it then run in the
+// cache; so the first pass whose subproblems fit still pays for its
+// span's lines (measured at 2^23 keys, 64 buckets: 19.6 ns a key, where
+// reading that pass in the cache gave 16).
+func bucketPasses(counting bool) func(shape) []pass {
+	return func(s shape) []pass {
+		c, sc := scatterOps(counting)
+		ps := make([]pass, int(digits(s)))
+		for j := range ps {
+			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), countOps: c, scatterOps: sc}
+		}
+		return ps
+	}
+}
+
+// radixRest is a radix sort's traffic besides its passes: the copy back
+// into the input array (the simple sort's buckets, or the counting sort's
+// other array after an odd number of passes).
+func radixRest(counting bool) func(shape, lvl) Traffic {
+	return func(s shape, l lvl) Traffic {
+		if !counting || int(digits(s))%2 == 1 {
+			return l.stream(s.n*s.w, s.n*s.w)
+		}
+		return Traffic{}
+	}
+}
+
+// bucketRest is a bucket sort's traffic besides its passes: the simple
+// sort's last buckets copied back, the counting sort's keys copied first
+// when its digits are odd.
+func bucketRest(counting bool) func(shape, lvl) Traffic {
+	return func(s shape, l lvl) Traffic {
+		if !counting || oddDigits(s) == 1 {
+			return l.stream(s.n*s.w, s.n*s.w)
+		}
+		return Traffic{}
+	}
+}
+
+// passTimes prices ps on the machine's distribution curve at rate r
+// (operations per second, 0: no work charged): the passes' time, the
+// work in them, the curve's time for them, and their operations. ok is
+// false when the machine has no curve.
+func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, ok bool) {
+	line := float64(s.m.B)
+	for _, p := range ps {
+		cn, sc, has := s.m.DistributionAt(p.span * s.w)
+		if !has {
+			return 0, 0, 0, 0, false
+		}
+		lines := p.keys * s.w / line
+		loop := func(opsPerKey, perLine float64) {
+			if opsPerKey == 0 {
+				return
+			}
+			o := opsPerKey * p.keys
+			w := 0.0
+			if r > 0 {
+				w = o / r
+			}
+			c := lines * perLine
+			secs += math.Max(w, c)
+			work += w
+			curve += c
+			ops += o
+		}
+		loop(p.countOps, cn)
+		loop(p.scatterOps, sc)
+	}
+	return secs, work, curve, ops, true
+}

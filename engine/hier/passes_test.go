@@ -1,0 +1,102 @@
+package hier
+
+import (
+	"math"
+	"testing"
+
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+)
+
+// withCurve is twoLevels with a distribution curve of two points: 16 KiB
+// (10 and 13 ns a line) and 1 GiB (30 and 60 ns).
+func withCurve() machine.Machine {
+	m := twoLevels()
+	m.Distribution = []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 60e-9}}
+	return m
+}
+
+// TestPassesHandCalculations: the distribution sorts on a machine with a
+// curve, worked by hand.
+func TestPassesHandCalculations(t *testing.T) {
+	m := withCurve()
+	for _, c := range []struct {
+		name, kernel string
+		n            int64
+		want         float64
+	}{
+		// Radix-count of 2^20 keys, b = 64: 4 passes over 4 MiB arrays,
+		// 8 of the 16 doublings from 16 KiB to 1 GiB: count 20 ns, scatter
+		// 36.5 ns a line, 65 536 lines: 1.31072 and 2.392064 ms a pass.
+		// The work at 1e10 ops/s, 6·N = 0.6291456 ms and 8·N =
+		// 0.8388608 ms, is the shorter of each pair. 4 digits: no copy,
+		// no other work: 4·3.702784 ms.
+		{"radix-count beyond the work", "radix-count", 1 << 20, 4 * 3.702784e-3},
+		// Radix of 2^20 keys (the simple sort): 4 passes of the scatter
+		// only, work 11·N = 1.1534336 ms against the curve's 2.392064:
+		// 4·2.392064 ms. Then the buckets' copy back (3·N ops at 1e10 =
+		// 0.3145728 ms) and its lines: it reads 65 536 and writes 65 536
+		// (filled and written back) through both levels, 196 608 lines at
+		// 0.5 ns in L1 and 2 ns in L2: 0.098304 + 0.393216 ms.
+		{"radix, the simple sort", "radix", 1 << 20, 4*2.392064e-3 + 0.3145728e-3 + 0.098304e-3 + 0.393216e-3},
+		// Radix-count of 2^12 keys (16 KiB): 2 passes at the curve's first
+		// point, 256 lines: count 2.56 µs, scatter 3.328 µs; the work,
+		// 6·4096 = 24 576 ops (2.4576 µs) and 8·4096 (3.2768 µs), is
+		// shorter still: 2·5.888 µs, and the footprint (32 KiB) fits in
+		// L1, so the levels move nothing.
+		{"radix-count in L1", "radix-count", 1 << 12, 2 * 5.888e-6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := Model(m, c.kernel, mbram.DefaultParams(c.n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(e.Seconds-c.want) > 1e-9*c.want {
+				t.Errorf("%s n=%d: %g s, want %g (passes %g, compute %g, levels %+v)", c.kernel, c.n, e.Seconds, c.want, e.Passes, e.Compute, e.Levels)
+			}
+		})
+	}
+}
+
+// TestPassesLongerOfTwo: a loop is charged its work where the work is the
+// longer; a rate a hundred times slower makes every pass work-bound, so
+// the kernel costs its work at that rate plus its levels' copy.
+func TestPassesLongerOfTwo(t *testing.T) {
+	m := withCurve()
+	m.ComputeRate = 1e8
+	e, err := Model(m, "radix-count", mbram.DefaultParams(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 14·4·2^20 ops at 1e8/s.
+	if want := 14 * 4 * float64(1<<20) / 1e8; math.Abs(e.Seconds-want) > 1e-9*want || e.PassWork != e.Passes {
+		t.Errorf("%g s, want %g (passes %g, work %g)", e.Seconds, want, e.Passes, e.PassWork)
+	}
+}
+
+// TestBucketPassesSpan: an MSD pass reads the curve at the span the pass
+// before left its keys in.
+func TestBucketPassesSpan(t *testing.T) {
+	ps := bucketPasses(true)(shape{n: 1 << 24, w: 4, b: 64})
+	want := []float64{1 << 24, 1 << 24, 1 << 18, 1 << 12}
+	if len(ps) != len(want) {
+		t.Fatalf("%d passes, want %d", len(ps), len(want))
+	}
+	for j, p := range ps {
+		if p.span != want[j] || p.keys != 1<<24 || p.countOps != countLoopOps || p.scatterOps != scatterLoopOps {
+			t.Errorf("pass %d: %+v, want span %g", j, p, want[j])
+		}
+	}
+}
+
+// TestPassesFewBuckets: with 16 buckets or fewer the passes stream, and a
+// machine with a curve prices them through its levels as one without.
+func TestPassesFewBuckets(t *testing.T) {
+	p := mbram.DefaultParams(1 << 20)
+	p.Buckets = 8
+	with, err1 := Model(withCurve(), "radix-count", p)
+	without, err2 := Model(twoLevels(), "radix-count", p)
+	if err1 != nil || err2 != nil || with.Seconds != without.Seconds || with.Passes != 0 {
+		t.Errorf("8 buckets: %g s with the curve (passes %g), %g without (%v, %v)", with.Seconds, with.Passes, without.Seconds, err1, err2)
+	}
+}
