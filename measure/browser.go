@@ -75,6 +75,9 @@ type Steps struct {
 	tpLast       []float64
 	sq           [][]float64 // seconds per 64-byte block, by size, one per round
 	sqLast       []float64
+	dsSizes      []int64     // the distribution curve's array sizes
+	dsCount      [][]float64 // its seconds per line of keys, by size, one per round
+	dsScatter    [][]float64
 	core         map[string]Stat
 	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
@@ -127,6 +130,9 @@ func NewSteps(o StepOptions) *Steps {
 	s.lat, s.latLast = make([][]float64, len(s.latSizes)), make([]float64, len(s.latSizes))
 	s.tp, s.tpLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
 	s.sq, s.sqLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
+	// The distribution curve's two arrays share the buffer.
+	s.dsSizes = distSizes(b / 2)
+	s.dsCount, s.dsScatter = make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes))
 	s.plan()
 	return s
 }
@@ -188,6 +194,14 @@ func (s *Steps) plan() {
 		for i, size := range s.tpSizes {
 			curve(fmt.Sprintf("sequential-line curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				return s.seqLineSample(ctx, i, size, placed(s.buf, size, r, s.tpRounds))
+			})
+		}
+	}
+	for r := 0; r < s.tpRounds; r++ {
+		for i, size := range s.dsSizes {
+			seed := uint64(r*len(s.dsSizes)+i+1) * 0x9e3779b97f4a7c15
+			curve(fmt.Sprintf("distribution curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				return s.distSample(ctx, i, size, seed, placed(s.buf, 2*size, r, s.tpRounds))
 			})
 		}
 	}
@@ -532,8 +546,11 @@ func (s *Steps) Result() (Result, error) {
 	} else {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("core rates: the clock resolved %d of %d kernels' runs; the machine has no compute rate", len(s.core), len(CoreKernels)))
 	}
+	res.Distribution = s.DistCurve()
+	setDistribution(&m, res.Distribution)
 	// measured has checked the rest of the machine and said what was
-	// wrong with it; only the rates are new here.
+	// wrong with it; only the rates and the distribution curve are new
+	// here.
 	res.Machine = m
 	if err := m.Validate(); err != nil {
 		return res, errors.New("the measured machine is not valid: " + err.Error())
@@ -551,18 +568,7 @@ func (s *Steps) measured() (Result, error) {
 	res.Latency, res.Throughput = s.Curves()
 	res.SeqLines = s.SeqCurve()
 
-	bestJump := 0.0
-	for i := range s.lineOffs {
-		res.Line = append(res.Line, LinePoint{Offset: s.lineOffs[i], Time: Summarize(s.linePts[i])})
-		if i > 0 && res.Line[i-1].Time.Median > 0 {
-			if j := res.Line[i].Time.Median / res.Line[i-1].Time.Median; j > bestJump {
-				bestJump, res.Detected.Line = j, s.lineOffs[i]
-			}
-		}
-	}
-	if bestJump < 1.2 || math.IsNaN(bestJump) {
-		res.Detected.Line = 0
-	}
+	res.Line, res.Detected.Line = s.lineFound()
 	line := res.Detected.Line
 	if line == 0 {
 		line = 64
@@ -604,6 +610,58 @@ func (s *Steps) measured() (Result, error) {
 	res, err := checkMachine(res, m)
 	s.base = &res
 	return res, err
+}
+
+// distSample times the distribution curve's loops once at one size.
+func (s *Steps) distSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
+	line := s.lineOrDefault()
+	c, sc, err := distAt(ctx, buf, size, line, seed)
+	if err != nil {
+		return err
+	}
+	s.dsCount[i] = append(s.dsCount[i], c)
+	s.dsScatter[i] = append(s.dsScatter[i], sc)
+	return nil
+}
+
+// lineOrDefault is the line size the offset test has found, else 64
+// bytes (the distribution curve's samples are per line of keys).
+func (s *Steps) lineOrDefault() int64 {
+	if _, line := s.lineFound(); line > 0 {
+		return line
+	}
+	return 64
+}
+
+// lineFound is the offset test's points and the line size they show: the
+// offset with the largest jump in time over the one before, 0 when no
+// jump reaches a fifth.
+func (s *Steps) lineFound() ([]LinePoint, int64) {
+	var pts []LinePoint
+	bestJump, line := 0.0, int64(0)
+	for i := range s.lineOffs {
+		pts = append(pts, LinePoint{Offset: s.lineOffs[i], Time: Summarize(s.linePts[i])})
+		if i > 0 && pts[i-1].Time.Median > 0 {
+			if j := pts[i].Time.Median / pts[i-1].Time.Median; j > bestJump {
+				bestJump, line = j, s.lineOffs[i]
+			}
+		}
+	}
+	if bestJump < 1.2 || math.IsNaN(bestJump) {
+		line = 0
+	}
+	return pts, line
+}
+
+// DistCurve returns the distribution curve as measured so far.
+func (s *Steps) DistCurve() []DistPointStat {
+	var out []DistPointStat
+	for i, xs := range s.dsCount {
+		if len(xs) > 0 {
+			out = append(out, DistPointStat{Size: s.dsSizes[i], Count: Summarize(xs), Scatter: Summarize(s.dsScatter[i])})
+		}
+	}
+	return out
 }
 
 // SeqCurve returns the sequential-line curve as measured so far.

@@ -69,6 +69,18 @@ func TestStepsShort(t *testing.T) {
 	if m.M < 0.1e-9 || m.M > 100e-9 {
 		t.Errorf("m = %g s", m.M)
 	}
+	// The distribution curve: every size, and a scatter over the largest
+	// arrays (32 MiB each, beyond any cache here) no cheaper than over
+	// the smallest (16 KiB, in L1).
+	if len(m.Levels) > 0 {
+		d := m.Distribution
+		if len(r.Distribution) != len(s.dsSizes) || len(d) != len(s.dsSizes) || d[len(d)-1].Size != 32<<20 {
+			t.Fatalf("distribution curve of %d points (%d in the machine), want %d to 32 MiB", len(r.Distribution), len(d), len(s.dsSizes))
+		}
+		if d[len(d)-1].Scatter < d[0].Scatter {
+			t.Errorf("scatter %g s a line at 32 MiB, %g at 16 KiB", d[len(d)-1].Scatter, d[0].Scatter)
+		}
+	}
 }
 
 // Cancelling stops the next step with the context's error and leaves the

@@ -45,14 +45,17 @@ type Result struct {
 	Throughput []ThroughputPoint `json:"throughput"`
 	// SeqLines is the sequential-line curve (levels.go), over the
 	// throughput curve's sizes.
-	SeqLines   []SeqPoint      `json:"sequential_lines"`
-	CoreRates  map[string]Stat `json:"core_rates,omitempty"`
-	Line       []LinePoint     `json:"line_offsets"`
-	Sequential SeqResult       `json:"sequential"`
-	RandomTime Stat            `json:"random_access_seconds"`
-	Beta2      Stat            `json:"beta2"`
-	Mispredict Stat            `json:"mispredict"`
-	Detected   struct {
+	SeqLines []SeqPoint `json:"sequential_lines"`
+	// Distribution is the counting sorts' loops by array size
+	// (distcurve.go), measured once the last cache is known.
+	Distribution []DistPointStat `json:"distribution,omitempty"`
+	CoreRates    map[string]Stat `json:"core_rates,omitempty"`
+	Line         []LinePoint     `json:"line_offsets"`
+	Sequential   SeqResult       `json:"sequential"`
+	RandomTime   Stat            `json:"random_access_seconds"`
+	Beta2        Stat            `json:"beta2"`
+	Mispredict   Stat            `json:"mispredict"`
+	Detected     struct {
 		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
 		// CacheLatency is the fit to the latency curve, kept for
 		// comparison (DetectCacheLatency); 0 when none qualified.
@@ -153,7 +156,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 2*pl.tpRounds + 3
+	total := pl.latReps + 3*pl.tpRounds + 3
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -252,6 +255,13 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	}
 	cSpread := cacheSpread(res.Throughput, line)
 
+	// The distribution curve reaches 8·C, where memory's other costs are
+	// read, or as far as two arrays fit in the buffer.
+	res.Distribution, err = distributionCurve(ctx, buf, distSizes(min(pl.buf/2, 8*c)), line, pl.tpRounds, round)
+	if err != nil {
+		return res, err
+	}
+
 	mem.sample() // the last round's sample
 	res.Sequential, res.RandomTime = mem.results()
 	b2 := make([]float64, len(res.RandomTime.Samples))
@@ -284,6 +294,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		}
 		res.CoreRates = rates
 		setCoreRates(&m, rates, medianRate(rates))
+		setDistribution(&m, res.Distribution)
 	}
 	if o.Progress != nil {
 		o.Progress(Progress{Step: "done", Done: total, Total: total})

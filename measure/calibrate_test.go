@@ -80,6 +80,15 @@ func TestSelfChecks(t *testing.T) {
 			t.Errorf("spread %q = %v, %v", k, v, ok)
 		}
 	}
+	// The distribution curve reaches far past L1 (to 8·C or half the
+	// buffer), and a scatter there costs more than in L1: its fills come
+	// from further out.
+	if len(m.Levels) > 0 {
+		d := m.Distribution
+		if len(d) < 2 || d[len(d)-1].Size <= 4*m.Levels[0].Size || d[len(d)-1].Scatter <= d[0].Scatter {
+			t.Errorf("distribution curve %+v; want it past 4·L1 = %d B and dearer there", d, 4*m.Levels[0].Size)
+		}
+	}
 }
 
 // A cancelled context stops a calibration with the context's error.

@@ -24,7 +24,8 @@ const AgreeWithin = 0.10
 // Params flattens the numbers a calibration measures, named the way a
 // machine file's spread names them: the paper's five (mu1 is not
 // measured), then per level its size, β1, β2 and latency, memory's
-// latency, the compute rate and each kernel's core rate. The last level's
+// latency, the compute rate, each kernel's core rate and the distribution
+// curve's memory end. The last level's
 // size is the machine's cache by the machine's own rule (machine.WithLevels)
 // and is listed once, as cache: a calibration pair would otherwise count
 // one difference twice.
@@ -51,6 +52,13 @@ func Params(m machine.Machine) map[string]float64 {
 	}
 	for k, v := range m.CoreRates {
 		p["core_rates."+k] = v
+	}
+	// The distribution curve by its last point, memory's: its sizes
+	// follow each calibration's cache, and the points inside the caches
+	// are the loops' work, which the core rates already compare.
+	if n := len(m.Distribution); n > 0 {
+		p["distribution.count"] = m.Distribution[n-1].Count
+		p["distribution.scatter"] = m.Distribution[n-1].Scatter
 	}
 	return p
 }

@@ -160,7 +160,9 @@ func (c *coreTimer) sample(batch time.Duration) {
 // own rate).
 func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	bare := m
-	bare.ComputeRate, bare.CoreRates, bare.M = 0, nil, 0
+	// Without the distribution curve too: the rate is the kernel's work
+	// with its data in the caches, which the model sets beside the curve.
+	bare.ComputeRate, bare.CoreRates, bare.M, bare.Distribution = 0, nil, 0, nil
 	e, err := hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
 	if err != nil {
 		return Stat{}, fmt.Errorf("core rate of %s: %v", c.kernel, err)

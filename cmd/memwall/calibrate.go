@@ -25,7 +25,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME] [--force] [--compare PREV.json [--against NEW.json]]", stderr)
 	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of one to three minutes")
 	out := fs.String("out", "", "write the machine file here (default: standard output)")
-	curves := fs.String("curves", "", "write the latency and random-throughput curves and the line-size offsets as CSV here")
+	curves := fs.String("curves", "", "write the latency, random-throughput and distribution curves and the line-size offsets as CSV here")
 	id := fs.String("id", "", "machine id to record in the file")
 	name := fs.String("name", "", "machine name to record in the file (default: the CPU model)")
 	force := forceFlag(fs)
@@ -112,6 +112,12 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if m.ComputeRate > 0 {
 		fmt.Fprintf(stderr, "compute rate %.3g/s (median of %d kernels' core rates)\n", m.ComputeRate, len(m.CoreRates))
 	}
+	if n := len(m.Distribution); n > 0 {
+		a, z := m.Distribution[0], m.Distribution[n-1]
+		fmt.Fprintf(stderr, "distribution curve: count %s → %s, scatter %s → %s a line of keys, arrays of %s to %s (%d points)\n",
+			units.FormatSeconds(a.Count), units.FormatSeconds(z.Count), units.FormatSeconds(a.Scatter), units.FormatSeconds(z.Scatter),
+			units.FormatSize(a.Size), units.FormatSize(z.Size), n)
+	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
 	}
@@ -128,8 +134,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 
 // writeCurves writes one CSV with a "curve" column: latency rows (size in
 // bytes, seconds per dependent load), random-throughput rows (size in bytes,
-// seconds per independent random read; C comes from these) and line rows
-// (offset in bytes, seconds per node of the line-size test).
+// seconds per independent random read; C comes from these), line rows
+// (offset in bytes, seconds per node of the line-size test) and the
+// distribution curve's rows (bytes of each array, seconds per line of
+// keys of the count and the scatter loop).
 func writeCurves(f io.Writer, res measure.Result) error {
 	w := csv.NewWriter(f)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
@@ -142,6 +150,10 @@ func writeCurves(f io.Writer, res measure.Result) error {
 	}
 	for _, p := range res.Line {
 		_ = w.Write([]string{"line", strconv.FormatInt(p.Offset, 10), g(p.Time.Median), g(p.Time.Min), g(p.Time.Spread)})
+	}
+	for _, p := range res.Distribution {
+		_ = w.Write([]string{"distribution-count", strconv.FormatInt(p.Size, 10), g(p.Count.Median), g(p.Count.Min), g(p.Count.Spread)})
+		_ = w.Write([]string{"distribution-scatter", strconv.FormatInt(p.Size, 10), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
 	}
 	w.Flush()
 	return w.Error()

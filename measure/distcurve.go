@@ -1,0 +1,163 @@
+package measure
+
+import (
+	"context"
+	"math"
+	"time"
+	"unsafe"
+
+	"memwall/engine/machine"
+)
+
+// Distribution method: the counting sorts' own two loops (CountDigits and
+// ScatterDigits, 64 buckets) timed over two arrays of S bytes of random
+// 4-byte keys each, at sizes from the first level to beyond the last
+// cache, in seconds per line of keys (machine.DistPoint says what the
+// hierarchy model does with them). Each sample fills the source with new
+// keys first, untimed, as a sort's input arrives; a small size repeats
+// the loops until some four million keys have passed. Like the other
+// curves every size is measured once per round, each round elsewhere in
+// the buffer (sampleRounds), and each size keeps its median round
+// (distributionOf says why not the fastest).
+
+// DistPointStat is one point of the distribution curve with its samples.
+type DistPointStat struct {
+	Size    int64 `json:"size"`    // bytes of each of the two arrays
+	Count   Stat  `json:"count"`   // seconds per line of keys, counting loop
+	Scatter Stat  `json:"scatter"` // seconds per line of keys, scatter loop
+}
+
+// distKeys is the keys a sample passes through each loop at least.
+const distKeys = 1 << 22
+
+// distShift and distMask pick the digit: 6 bits from the middle of the
+// key, away from the generator's low bits.
+const (
+	distShift = 11
+	distMask  = 63
+)
+
+// asKeys views buf as 4-byte keys.
+func asKeys(buf []uint64) []uint32 {
+	if len(buf) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&buf[0])), 2*len(buf))
+}
+
+// distAt times the two loops over arrays of size bytes at the front of
+// buf (which holds both) and returns their seconds per line of line
+// bytes.
+func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (count, scatter float64, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	keys := asKeys(buf)
+	n := int(min(size/4, int64(len(keys)/2)))
+	src, dst := keys[:n], keys[n:2*n]
+	x := seed | 1
+	for i := range src {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		src[i] = uint32(x >> 32)
+	}
+	reps := max(1, distKeys/n)
+	var counts [distMask + 2]int
+	t0 := time.Now()
+	for r := 0; r < reps; r++ {
+		CountDigits(src, counts[:], distShift, distMask)
+	}
+	count = time.Since(t0).Seconds() / float64(reps)
+	// Positions from one pass's counts (the repeats scaled them all).
+	var start, pos [distMask + 1]int
+	for d := 1; d <= distMask; d++ {
+		start[d] = start[d-1] + counts[d]/reps
+	}
+	t0 = time.Now()
+	for r := 0; r < reps; r++ {
+		pos = start
+		ScatterDigits(src, dst, pos[:], distShift, distMask)
+	}
+	scatter = time.Since(t0).Seconds() / float64(reps)
+	lines := float64(n) * 4 / float64(line)
+	return count / lines, scatter / lines, nil
+}
+
+// distSizes are the curve's array sizes: from 16 KiB, two a doubling, to
+// the largest that is at most hi.
+func distSizes(hi int64) []int64 {
+	var out []int64
+	for e := 0; ; e++ {
+		s := int64(float64(16<<10)*math.Pow(2, float64(e)/2)) &^ 4095
+		if s > hi {
+			return out
+		}
+		out = append(out, s)
+	}
+}
+
+// distributionCurve measures the distribution curve at sizes (bytes per
+// array; two arrays of each must fit in buf), rounds rounds.
+func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, error) {
+	scatters := make([][]float64, len(sizes))
+	counts, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
+		c, s, err := distAt(ctx, b, size/2, line, uint64(r*len(sizes)+i+1)*0x9e3779b97f4a7c15)
+		scatters[i] = append(scatters[i], s)
+		return c, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DistPointStat, len(sizes))
+	for i, s := range sizes {
+		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i])}
+	}
+	return out, nil
+}
+
+// doubled is each size twice over: the bytes of both arrays.
+func doubled(sizes []int64) []int64 {
+	out := make([]int64, len(sizes))
+	for i, s := range sizes {
+		out[i] = 2 * s
+	}
+	return out
+}
+
+// distributionOf is the machine's curve from the measured points: each
+// size's median round, to three significant digits. Not the fastest
+// round, as the other curves take: beyond the caches the scatter ran at
+// one of two speeds by where its arrays lay, 58 ns a line of keys at
+// 64 MiB in most rounds and 28 in a few (four sizes of fourteen had
+// such a round in one calibration on the development machine), and the
+// sorts timed beside it ran at the slow one; the median is the
+// placement a sort meets most often, and it still passes over a
+// neighbour's burst in fewer than half the rounds.
+func distributionOf(pts []DistPointStat) []machine.DistPoint {
+	out := make([]machine.DistPoint, 0, len(pts))
+	for _, p := range pts {
+		if !(p.Count.Median > 0 && p.Scatter.Median > 0) {
+			continue // a clock that saw nothing
+		}
+		out = append(out, machine.DistPoint{Size: p.Size, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median)})
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// setDistribution gives m the curve, with the spread of its last point
+// (memory's, the one beyond every cache) over the rounds, and says in the
+// notes how it was measured.
+func setDistribution(m *machine.Machine, pts []DistPointStat) {
+	m.Distribution = distributionOf(pts)
+	if len(m.Distribution) == 0 {
+		return
+	}
+	last := pts[len(pts)-1]
+	m.Spread["distribution.count"] = round3(last.Count.Spread)
+	m.Spread["distribution.scatter"] = round3(last.Scatter.Spread)
+	m.Notes["distribution_method"] = "the counting sorts' count and scatter loops (64 buckets) over two arrays of random 4-byte keys, by array size; seconds per line of keys, each size's fastest round"
+}

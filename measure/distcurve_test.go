@@ -1,0 +1,74 @@
+package measure
+
+import (
+	"context"
+	"testing"
+
+	"memwall/engine/machine"
+)
+
+// TestDistAt checks what one sample leaves behind against a brute-force
+// route: the source's keys, grouped by digit in digit order and in their
+// source order within a digit, are the destination's.
+func TestDistAt(t *testing.T) {
+	buf := make([]uint64, 1<<14)
+	const size = 16 << 10 // 4096 keys an array
+	c, s, err := distAt(context.Background(), buf, size, 64, 7)
+	if err != nil || !(c > 0) || !(s > 0) {
+		t.Fatalf("distAt = %g, %g, %v; want two positive times", c, s, err)
+	}
+	keys := asKeys(buf)
+	src, dst := keys[:size/4], keys[size/4:size/2]
+	var want []uint32
+	for d := uint32(0); d <= distMask; d++ {
+		for _, v := range src {
+			if v>>distShift&distMask == d {
+				want = append(want, v)
+			}
+		}
+	}
+	for i := range want {
+		if dst[i] != want[i] {
+			t.Fatalf("dst[%d] = %d, want %d (the keys grouped by digit, stable)", i, dst[i], want[i])
+		}
+	}
+}
+
+func TestDistSizes(t *testing.T) {
+	// From 16 KiB, two a doubling, 4 KiB aligned: 16, 20 (22.6 rounded
+	// down), 32, 44 (45.25), 64 KiB.
+	got := distSizes(64 << 10)
+	want := []int64{16 << 10, 20 << 10, 32 << 10, 44 << 10, 64 << 10}
+	if len(got) != len(want) {
+		t.Fatalf("distSizes(64 KiB) = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("distSizes(64 KiB) = %v, want %v", got, want)
+		}
+	}
+}
+
+// TestDistributionOf: each size's median round, to three digits (a rare
+// fast round does not set the point), and a point the clock missed
+// dropped.
+func TestDistributionOf(t *testing.T) {
+	pts := []DistPointStat{
+		{Size: 16 << 10, Count: Summarize([]float64{11.04e-9, 10.26e-9, 10.5e-9}), Scatter: Summarize([]float64{13.3e-9, 13.1e-9, 13.2e-9})},
+		{Size: 32 << 10, Count: Summarize([]float64{0}), Scatter: Summarize([]float64{14e-9})},
+		{Size: 64 << 20, Count: Summarize([]float64{31.27e-9, 30.5e-9, 30.04e-9}), Scatter: Summarize([]float64{58.04e-9, 28.1e-9, 59.1e-9})},
+	}
+	got := distributionOf(pts)
+	want := []machine.DistPoint{{Size: 16 << 10, Count: 10.5e-9, Scatter: 13.2e-9}, {Size: 64 << 20, Count: 30.5e-9, Scatter: 58.0e-9}}
+	if len(got) != len(want) {
+		t.Fatalf("distributionOf = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Size != w.Size || !closeRel(g.Count, w.Count) || !closeRel(g.Scatter, w.Scatter) {
+			t.Fatalf("distributionOf[%d] = %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+func closeRel(a, b float64) bool { return a == b || (a-b)/b < 1e-9 && (b-a)/b < 1e-9 }
