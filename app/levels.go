@@ -13,9 +13,10 @@ import (
 )
 
 // hasHierarchy says a machine gives more than the MBRAM paper's six
-// numbers: cache levels, a memory latency, a compute rate or core rates.
+// numbers: cache levels, a memory latency, a compute rate, core rates or
+// a distribution curve.
 func hasHierarchy(m machine.Machine) bool {
-	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0
+	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0
 }
 
 // levelsView shows the hierarchy of a machine that gives one: a table of
@@ -35,6 +36,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
+		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops by the size of their arrays, per line of keys: the hierarchy model prices the distribution sorts' passes from it"},
 	} {
 		if x.given {
 			extra = append(extra, app.Li().Body(app.Strong().Text(x.name), app.Text(x.value), app.Small().Class("meaning").Text(x.means)))
@@ -118,4 +120,18 @@ func fieldRate(v float64) string {
 		break
 	}
 	return units.FieldNumber(v)
+}
+
+// distributionText sums up a distribution curve by its ends: the count and
+// scatter loops' time per line of keys at its smallest and largest
+// arrays.
+func distributionText(ps []machine.DistPoint) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	a, z := ps[0], ps[len(ps)-1]
+	return "count " + units.FormatSeconds(a.Count) + " → " + units.FormatSeconds(z.Count) +
+		", scatter " + units.FormatSeconds(a.Scatter) + " → " + units.FormatSeconds(z.Scatter) +
+		" a line of keys, from arrays of " + units.FormatSize(a.Size) + " to " + units.FormatSize(z.Size) +
+		" (" + strconv.Itoa(len(ps)) + " points)"
 }

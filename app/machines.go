@@ -126,11 +126,13 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	p.editErrs = map[string]string{}
 	// What the form does not show is the machine's own, kept as it was:
-	// an edit never drops a measured core rate, a spread or a note.
+	// an edit never drops a measured core rate, a distribution curve, a
+	// spread or a note.
 	b := p.editBase
 	m := machine.Machine{ID: p.editID, Name: strings.TrimSpace(p.edit.text["name"]),
 		Description: strings.TrimSpace(p.edit.text["description"]), Source: strings.TrimSpace(p.edit.text["source"]),
-		MemLatency: b.MemLatency, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Spread: b.Spread, Notes: b.Notes}
+		MemLatency: b.MemLatency, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Distribution: b.Distribution,
+		Spread: b.Spread, Notes: b.Notes}
 	parse := func(key string, f func(string) error) {
 		if err := f(strings.TrimSpace(p.edit.text[key])); err != nil {
 			p.editErrs[key] = err.Error()

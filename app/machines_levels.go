@@ -63,6 +63,9 @@ func editorKey(field string, levels int) string {
 	if strings.HasPrefix(field, "core_rates") {
 		return "core_rates"
 	}
+	if strings.HasPrefix(field, "distribution") {
+		return "distribution"
+	}
 	return field
 }
 

@@ -62,6 +62,10 @@ func (p *machinesPage) renderLevels() app.UI {
 			app.P().ID("m-core-rates").Class("note").Text("Core rates, measured per kernel and kept as they are: "+coreRatesText(p.editBase.CoreRates)+"."),
 		),
 		app.If(p.editErrs["core_rates"] != "", app.P().ID("m-core_rates-err").Class("error").Text(p.editErrs["core_rates"])),
+		app.If(len(p.editBase.Distribution) > 0,
+			app.P().ID("m-distribution").Class("note").Text("Distribution curve, measured and kept as it is: "+distributionText(p.editBase.Distribution)+"."),
+		),
+		app.If(p.editErrs["distribution"] != "", app.P().ID("m-distribution-err").Class("error").Text(p.editErrs["distribution"])),
 	)
 }
 

@@ -196,8 +196,8 @@ func (c *measureDevice) renderResult(v *measureRun) app.UI {
 }
 
 // renderMeasuredLevels is the hierarchy the curves showed: per level its
-// size, fill bandwidths and latency, then memory's latency and the core's
-// rate.
+// size, fill bandwidths and latency, then memory's latency, the core's
+// rate and the distribution curve's end.
 func renderMeasuredLevels(m machine.Machine, spread func(string) string, row func(id, sym, val, how, sp string, num float64) app.UI) app.UI {
 	var rows []app.UI
 	for i, l := range m.Levels {
@@ -222,6 +222,14 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 	}
 	if m.ComputeRate > 0 {
 		rows = append(rows, row("compute-rate", "Compute rate", fmt.Sprintf("%.3g ops/s", m.ComputeRate), fmt.Sprintf("median of %d reference kernels' rates on data in L1", len(m.CoreRates)), "", m.ComputeRate))
+	}
+	if n := len(m.Distribution); n > 0 {
+		last := m.Distribution[n-1]
+		at := " at " + units.FormatSize(last.Size)
+		rows = append(rows,
+			row("dist-count", "Count loop"+at, units.FormatSeconds(last.Count)+" a line", "the distribution curve's largest arrays", spread("distribution.count"), last.Count),
+			row("dist-scatter", "Scatter loop"+at, units.FormatSeconds(last.Scatter)+" a line", "the distribution curve's largest arrays", spread("distribution.scatter"), last.Scatter),
+		)
 	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),
