@@ -11,6 +11,7 @@ import (
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
+	"memwall/measure"
 )
 
 // Size classes of validate --sizes levels: every kernel at a size whose
@@ -34,12 +35,25 @@ func pow2Floor(v int64) int64 {
 	return p
 }
 
+// sortBytesPerKey is the most memory a validate run of a sort holds a
+// key at once: its keys and their fresh copy (4 + 4 bytes) and the simple
+// sorts' two sets of buckets, each a quarter over the keys (10 bytes).
+const sortBytesPerKey = 18
+
+// memoryShare is how much of the machine's memory one kernel of validate
+// may take.
+const memoryShare = 0.6
+
 // levelClasses picks the sizes from the machine's levels: in the L2 (the
 // second level), all data of every kernel fit (the largest footprint is
 // 16 bytes an element, and 12 bytes an entry for the three matrices); in
 // the last cache, the same against its size, and past the L2; beyond, the
-// arrays of 4-byte keys are at least four times the last cache.
-func levelClasses(m machine.Machine) []sizeClass {
+// arrays of 4-byte keys are at least four times the last cache. When mem
+// (bytes of RAM, 0: not known) cannot hold the beyond class's largest
+// sort within memoryShare, that class is halved until it can and the
+// warning says so: a guest that sees a 289 MiB share of its host's last
+// cache needs 2^29 keys, 9.7 GB for the simple sorts.
+func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	lv := m.Hierarchy()
 	l2 := lv[min(1, len(lv)-1)].Size
 	llc := lv[len(lv)-1].Size
@@ -59,11 +73,20 @@ func levelClasses(m machine.Machine) []sizeClass {
 	if beyond < llc {
 		beyond *= 2
 	}
+	warn := ""
+	if mem > 0 && float64(sortBytesPerKey*beyond) > memoryShare*float64(mem) {
+		want := beyond
+		for beyond > 1 && float64(sortBytesPerKey*beyond) > memoryShare*float64(mem) {
+			beyond /= 2
+		}
+		warn = fmt.Sprintf("the beyond class's %s keys would take %s of the %s of memory; it sorts %s keys instead, %.1f times the last cache", units.FormatCount(want),
+			units.FormatSize(sortBytesPerKey*want), units.FormatSize(mem), units.FormatCount(beyond), float64(4*beyond)/float64(llc))
+	}
 	return []sizeClass{
 		{name: "l2", sort: pow2Floor(l2 / 16), perm: pow2Floor(l2 / 16), mat: mat(l2), reps: 5},
 		{name: "llc", sort: pow2Floor(llc / 16), perm: pow2Floor(llc / 16), mat: mat(min(llc, 12*1200*1200)), reps: 3},
 		{name: "beyond", sort: beyond, perm: beyond, mat: mat(min(4*llc, 12*2000*2000)), reps: 1},
-	}
+	}, warn
 }
 
 func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON bool, stdout, stderr io.Writer) int {
@@ -73,7 +96,12 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 	if isSet(fs, "reps") && (reps < 1 || reps > 100) {
 		return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", reps))
 	}
-	for _, c := range levelClasses(m) {
+	classes, warn := levelClasses(m, measure.ReadOSInfo().Memory)
+	if warn != "" {
+		progress(warn)
+		rep.Note += "; " + warn
+	}
+	for _, c := range classes {
 		sz := validateSizes{perm: c.perm, sort: c.sort, mat1: c.mat, reps: c.reps}
 		if isSet(fs, "reps") {
 			sz.reps = reps

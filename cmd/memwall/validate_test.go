@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memwall/engine/hier"
+	"memwall/engine/machine"
 	"memwall/engine/mbram"
 )
 
@@ -220,5 +221,32 @@ func TestPrintValidateLevelsPairs(t *testing.T) {
 	want := "sort pairs ordered against the measurement (a < b: a ran faster): MBRAM none of 21; hierarchy 2 of 21 (radix < radix-count, bucket < bucket-count)"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
+
+// TestLevelClassesMemory: the beyond class sorts 4-byte keys whose array
+// is at least four times the last cache (a 289 MiB cache: 2^29 keys), and
+// is halved until its largest sort, 18 bytes a key, fits in 60 % of the
+// memory (8 GiB: 2^28 keys, 4.8 GB of 5.2), saying so.
+func TestLevelClassesMemory(t *testing.T) {
+	m := machine.Machine{Name: "t", Beta1: 20e9, Beta2: 2e9, Mu1: 2, M: 5e-9}
+	m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 400e9, Beta2: 400e9},
+		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 34e9, Beta2: 34e9},
+		{Name: "L3", Size: 289 << 20, Line: 64, Beta1: 30e9, Beta2: 2e9},
+	})
+	for _, c := range []struct {
+		mem    int64
+		beyond int64
+		warn   string
+	}{
+		{24 << 30, 1 << 29, ""},
+		{0, 1 << 29, ""},
+		{8 << 30, 1 << 28, "3.5 times the last cache"},
+	} {
+		cl, warn := levelClasses(m, c.mem)
+		if got := cl[2].sort; got != c.beyond || cl[2].perm != c.beyond || !strings.Contains(warn, c.warn) || (c.warn == "") != (warn == "") {
+			t.Errorf("memory %d B: beyond %d keys, warning %q; want %d, %q", c.mem, got, warn, c.beyond, c.warn)
+		}
 	}
 }
