@@ -229,7 +229,7 @@ type kernelForm struct {
 	depInFlight func(s shape, l lvl) float64
 	// passes are a distribution sort's passes, and rest the traffic of
 	// what it does besides them: on a machine with a distribution
-	// curve the passes are priced off the curve (passSeconds) and only
+	// curve the passes are priced off the curve (passTimes) and only
 	// the rest off the levels.
 	passes func(s shape) []pass
 	rest   func(s shape, l lvl) Traffic
@@ -293,7 +293,7 @@ var kernelForms = map[string]kernelForm{
 		// loop (11), and a copy step at the end (3).
 		work: func(s shape) Work {
 			calls, children := msdCalls(s)
-			return Work{Ops: (11*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5),
+			return Work{Ops: (simpleScatterOps*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5),
 				CallMispredicts: calls}
 		},
 		traffic: bucketTraffic(false),
@@ -310,7 +310,7 @@ var kernelForms = map[string]kernelForm{
 		// which turns the recursion round so it ends in the input array.
 		work: func(s shape) Work {
 			calls, children := msdCalls(s)
-			return Work{Ops: (14*digits(s)+2*oddDigits(s))*s.n + calls*callOps + children*(childOps+3),
+			return Work{Ops: ((countLoopOps+scatterLoopOps)*digits(s)+2*oddDigits(s))*s.n + calls*callOps + children*(childOps+3),
 				CallMispredicts: 2 * calls}
 		},
 		traffic: bucketTraffic(true),
@@ -320,7 +320,7 @@ var kernelForms = map[string]kernelForm{
 	"radix": {
 		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
-		work:      func(s shape) Work { return Work{Ops: (11*digits(s) + 3) * s.n} },
+		work:      func(s shape) Work { return Work{Ops: (simpleScatterOps*digits(s) + 3) * s.n} },
 		traffic:   radixTraffic(false),
 		passes:    radixPasses(false),
 		rest:      radixRest(false),
@@ -328,7 +328,7 @@ var kernelForms = map[string]kernelForm{
 	"radix-count": {
 		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
-		work:      func(s shape) Work { return Work{Ops: 14 * digits(s) * s.n} },
+		work:      func(s shape) Work { return Work{Ops: (countLoopOps + scatterLoopOps) * digits(s) * s.n} },
 		traffic:   radixTraffic(true),
 		passes:    radixPasses(true),
 		rest:      radixRest(true),
