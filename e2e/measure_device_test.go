@@ -114,6 +114,18 @@ func TestMeasureDevice(t *testing.T) {
 	if c < line || line < 8 {
 		t.Errorf("C = %g B, B = %g B", c, line)
 	}
+	// With levels found, the distribution curve's end: the count and the
+	// scatter over the largest arrays, each a time a line of keys that
+	// the machine accepts (above 0, up to 10 µs).
+	var levels bool
+	b.eval(t, `!!document.querySelector("#measured-level0-size")`, &levels)
+	if levels {
+		cnt, sc := measured(t, b, "dist-count"), measured(t, b, "dist-scatter")
+		t.Logf("distribution curve's end: count %.3g s, scatter %.3g s a line of keys", cnt, sc)
+		if !(cnt > 0 && sc > 0 && sc < 10e-6) {
+			t.Errorf("count %g s, scatter %g s a line", cnt, sc)
+		}
+	}
 	b.screenshot(t, "measure-results")
 
 	b.typeInto(t, "#measure-name", "Browser rig")

@@ -199,7 +199,7 @@ func paramValue(name string, v float64) string {
 		return units.FormatSize(int64(v))
 	case name == "line":
 		return strconv.FormatInt(int64(v), 10) + " B"
-	case name == "mispredict", strings.HasSuffix(name, "latency"):
+	case name == "mispredict", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "distribution."):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"
