@@ -126,8 +126,8 @@ func TestDataBothModels(t *testing.T) {
 			t.Errorf("row %d (%s): hierarchy %g, file %g", i+1, r.Kernel.ID, r.Hier, want)
 		}
 	}
-	if p.cmp.HierRel.N != 30 || p.cmp.HierBand != 25 {
-		t.Errorf("hierarchy rows %d, in the band %d; want 30 and 25", p.cmp.HierRel.N, p.cmp.HierBand)
+	if p.cmp.HierRel.N != 30 || p.cmp.HierBand != 27 {
+		t.Errorf("hierarchy rows %d, in the band %d; want 30 and 27", p.cmp.HierRel.N, p.cmp.HierBand)
 	}
 	p.load("")
 	if p.cmp.HierRel.N != 0 || p.cmp.HierBand != 0 {

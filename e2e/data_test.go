@@ -87,13 +87,14 @@ func TestDataBothModels(t *testing.T) {
 	if got := b.text(t, "#errors caption"); got != "30 rows compared" {
 		t.Errorf("caption %q, want 30 rows", got)
 	}
-	if got := b.text(t, "#errors tbody tr:last-child"); !strings.Contains(got, "25 of 30") {
-		t.Errorf("the band row says %q, want 25 of 30", got)
+	if got := b.text(t, "#errors tbody tr:last-child"); !strings.Contains(got, "27 of 30") {
+		t.Errorf("the band row says %q, want 27 of 30", got)
 	}
 	var last string
 	b.eval(t, `document.querySelector("#row-table tbody tr").lastElementChild.previousElementSibling.textContent`, &last)
-	if last != "0.894" {
-		t.Errorf("first row's hierarchy ratio %q, want 0.894", last)
+	// The shipped table's first row: 24.18 µs measured over 27.81 µs predicted.
+	if last != "0.869" {
+		t.Errorf("first row's hierarchy ratio %q, want 0.869", last)
 	}
 	// The machine column names the machine by its id, one line, with its
 	// name on hover.

@@ -197,14 +197,6 @@ func (s *Steps) plan() {
 			})
 		}
 	}
-	for r := 0; r < s.tpRounds; r++ {
-		for i, size := range s.dsSizes {
-			seed := uint64(r*len(s.dsSizes)+i+1) * 0x9e3779b97f4a7c15
-			curve(fmt.Sprintf("distribution curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
-				return s.distSample(ctx, i, size, seed, placed(s.buf, 2*size, r, s.tpRounds))
-			})
-		}
-	}
 	// The samples in the order they must run: the branch loop's arrays
 	// first, then round after round of each kind, round 0 of each being
 	// its untimed warm-up (as repeat's untimed run is).
@@ -230,6 +222,16 @@ func (s *Steps) plan() {
 		}
 	}
 	s.jobs = append(s.jobs, interleave(curves, samples)...)
+	// The distribution curve after them: the samples are spread over the
+	// curves the levels are read from, and this one is read as it is.
+	for r := 0; r < s.tpRounds; r++ {
+		for i, size := range s.dsSizes {
+			seed := uint64(r*len(s.dsSizes)+i+1) * 0x9e3779b97f4a7c15
+			s.add(fmt.Sprintf("distribution curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				return s.distSample(ctx, i, size, seed, placed(s.buf, 2*size, r, s.tpRounds))
+			})
+		}
+	}
 	s.planCore()
 }
 
