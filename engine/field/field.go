@@ -30,6 +30,12 @@ func (es Errors) Error() string {
 	return strings.Join(parts, "; ")
 }
 
+// Add appends an error for field with a formatted message, for a
+// validator that collects every bad field.
+func (es *Errors) Add(field, format string, args ...any) {
+	*es = append(*es, Error{Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
 // Field returns the message for one input, or "" when it has none.
 func (es Errors) Field(name string) string {
 	for _, e := range es {

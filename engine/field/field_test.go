@@ -54,3 +54,13 @@ func ExampleErrors() {
 	fmt.Println(es.Err())
 	// Output: n: must be a whole number from 2 to 2^26; got 1
 }
+
+func TestAdd(t *testing.T) {
+	var es field.Errors
+	add := es.Add
+	add("beta1", "must be positive; got %g", -1.5)
+	add("levels[0].size", "too small")
+	if len(es) != 2 || es.Field("beta1") != "must be positive; got -1.5" || es.Field("levels[0].size") != "too small" {
+		t.Errorf("errors %v", es)
+	}
+}

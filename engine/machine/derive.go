@@ -30,9 +30,7 @@ type Spec struct {
 // 10 cycles on its 133 MHz clock while data moves at 266 MT/s).
 func Derive(s Spec) (Machine, error) {
 	var es Errors
-	add := func(field, format string, args ...any) {
-		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
-	}
+	add := es.Add
 	pos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 	if s.BusWidth < 1 || s.BusWidth > 1<<12 {
 		add("bus_width", "bus width must be from 1 to 4096 bytes; got %d", s.BusWidth)

@@ -46,9 +46,7 @@ const MaxLineTime = 1e-5
 // distribution[2].scatter.
 func ValidateDistribution(ps []DistPoint) Errors {
 	var es Errors
-	add := func(field, format string, args ...any) {
-		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
-	}
+	add := es.Add
 	if len(ps) > MaxDistPoints {
 		add("distribution", "a distribution curve has at most %d points; got %d", MaxDistPoints, len(ps))
 		return es

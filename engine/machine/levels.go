@@ -119,9 +119,7 @@ func sameLevels(a, b []Level) bool {
 // every level below it. Errors name the field as levels[i].size.
 func ValidateLevels(levels []Level) Errors {
 	var es Errors
-	add := func(field, format string, args ...any) {
-		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
-	}
+	add := es.Add
 	if len(levels) > MaxLevels {
 		add("levels", "a machine has at most %d cache levels; got %d", MaxLevels, len(levels))
 		return es
@@ -194,9 +192,7 @@ func ValidateLevels(levels []Level) Errors {
 // latency and the compute rate.
 func (m Machine) validateHierarchy() Errors {
 	es := ValidateLevels(m.Levels)
-	add := func(field, format string, args ...any) {
-		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
-	}
+	add := es.Add
 	if n := len(m.Levels); n > 0 && n <= MaxLevels {
 		last := m.Levels[n-1]
 		at := fmt.Sprintf("levels[%d]", n-1)

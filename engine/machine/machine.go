@@ -106,9 +106,7 @@ func bandwidthOK(v float64) bool {
 // with cache, line, beta1 and beta2.
 func (m Machine) Validate() error {
 	var es Errors
-	add := func(field, format string, args ...any) {
-		es = append(es, FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
-	}
+	add := es.Add
 	if !bandwidthOK(m.Beta1) {
 		add("beta1", "sequential bandwidth must be between 1 KB/s and 1 PB/s (e.g. 2.12 GB/s); got %s", fmtBW(m.Beta1))
 	}
