@@ -95,15 +95,3 @@ func (m Machine) DistributionAt(size float64) (count, scatter float64, ok bool) 
 	f := math.Log(size/float64(lo.Size)) / math.Log(float64(hi.Size)/float64(lo.Size))
 	return lo.Count + f*(hi.Count-lo.Count), lo.Scatter + f*(hi.Scatter-lo.Scatter), true
 }
-
-func sameDistribution(a, b []DistPoint) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

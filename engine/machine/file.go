@@ -61,6 +61,9 @@ type fileDistPoint struct {
 	Scatter json.RawMessage `json:"scatter"`
 }
 
+// parseSize reads a size quantity as a float64, for field.
+func parseSize(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }
+
 // isAbsent is a missing optional quantity: no key, or null.
 func isAbsent(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
@@ -95,8 +98,8 @@ func ParseJSON(data []byte) (Machine, error) {
 	field("beta1", f.Beta1, units.ParseBandwidth, &m.Beta1)
 	field("beta2", f.Beta2, units.ParseBandwidth, &m.Beta2)
 	field("mu1", f.Mu1, func(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }, &mu1)
-	field("cache", f.C, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &c)
-	field("line", f.B, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &b)
+	field("cache", f.C, parseSize, &c)
+	field("line", f.B, parseSize, &b)
 	field("mispredict", f.M, units.ParseDuration, &m.M)
 	if !isAbsent(f.MemLatency) {
 		field("mem_latency", f.MemLatency, units.ParseDuration, &m.MemLatency)
@@ -120,7 +123,7 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	for i, p := range f.Distribution {
 		at := fmt.Sprintf("distribution[%d]", i)
-		field(at+".size", p.Size, func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }, &distSizes[i])
+		field(at+".size", p.Size, parseSize, &distSizes[i])
 		field(at+".count", p.Count, units.ParseDuration, &m.Distribution[i].Count)
 		field(at+".scatter", p.Scatter, units.ParseDuration, &m.Distribution[i].Scatter)
 	}
@@ -130,10 +133,9 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	for i, l := range f.Levels {
 		at := fmt.Sprintf("levels[%d]", i)
-		size := func(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }
 		m.Levels[i].Name = l.Name
-		field(at+".size", l.Size, size, &sizes[i][0])
-		field(at+".line", l.Line, size, &sizes[i][1])
+		field(at+".size", l.Size, parseSize, &sizes[i][0])
+		field(at+".line", l.Line, parseSize, &sizes[i][1])
 		field(at+".beta1", l.Beta1, units.ParseBandwidth, &m.Levels[i].Beta1)
 		field(at+".beta2", l.Beta2, units.ParseBandwidth, &m.Levels[i].Beta2)
 		if !isAbsent(l.Latency) {
@@ -143,42 +145,28 @@ func ParseJSON(data []byte) (Machine, error) {
 	if len(es) > 0 {
 		return Machine{}, es
 	}
-	for _, w := range []struct {
-		name string
-		v    float64
-		dst  *int64
-	}{{"cache", c, &m.C}, {"line", b, &m.B}} {
-		if w.v != math.Trunc(w.v) || w.v < 0 || w.v > MaxCache {
-			es = append(es, FieldError{Field: w.name, Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", w.v)})
-			continue
+	// wholeBytes stores a size that came out as a number of bytes, or
+	// names the field when it is not a whole number up to 1 TiB.
+	wholeBytes := func(name string, v float64, dst *int64) {
+		if v != math.Trunc(v) || v < 0 || v > MaxCache {
+			es = append(es, FieldError{Field: name, Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
+			return
 		}
-		*w.dst = int64(w.v)
+		*dst = int64(v)
 	}
+	wholeBytes("cache", c, &m.C)
+	wholeBytes("line", b, &m.B)
 	if mu1 != math.Trunc(mu1) || mu1 < 0 || mu1 > MaxMu1 {
 		es = append(es, FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
 	} else {
 		m.Mu1 = int(mu1)
 	}
 	for i, v := range distSizes {
-		if v != math.Trunc(v) || v < 0 || v > MaxCache {
-			es = append(es, FieldError{Field: fmt.Sprintf("distribution[%d].size", i), Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
-			continue
-		}
-		m.Distribution[i].Size = int64(v)
+		wholeBytes(fmt.Sprintf("distribution[%d].size", i), v, &m.Distribution[i].Size)
 	}
 	for i := range m.Levels {
-		for k, name := range []string{"size", "line"} {
-			v := sizes[i][k]
-			if v != math.Trunc(v) || v < 0 || v > MaxCache {
-				es = append(es, FieldError{Field: fmt.Sprintf("levels[%d].%s", i, name), Msg: fmt.Sprintf("must be a whole number of bytes up to 1 TiB; got %g", v)})
-				continue
-			}
-			if k == 0 {
-				m.Levels[i].Size = int64(v)
-			} else {
-				m.Levels[i].Line = int64(v)
-			}
-		}
+		wholeBytes(fmt.Sprintf("levels[%d].size", i), sizes[i][0], &m.Levels[i].Size)
+		wholeBytes(fmt.Sprintf("levels[%d].line", i), sizes[i][1], &m.Levels[i].Line)
 	}
 	if len(es) > 0 {
 		return Machine{}, es

@@ -3,8 +3,9 @@ package machine
 import (
 	"fmt"
 	"math"
-	"memwall/engine/field"
+	"slices"
 
+	"memwall/engine/field"
 	"memwall/engine/units"
 )
 
@@ -73,7 +74,7 @@ func (m Machine) Mu2() int64 {
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate &&
-		sameRates(m.CoreRates, o.CoreRates) && sameDistribution(m.Distribution, o.Distribution)
+		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution)
 }
 
 // Accepted ranges. They are wide enough for any real machine from the
