@@ -153,7 +153,12 @@ func (b *browser) waitFor(t testing.TB, what, js string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s (%s)", what, js)
+			// What the page showed instead: its notice, and a screenshot
+			// named after the test.
+			var notice string
+			b.eval(t, `document.querySelector("#notice")?.textContent ?? ""`, &notice)
+			b.screenshot(t, "timeout-"+strings.ReplaceAll(t.Name(), "/", "-"))
+			t.Fatalf("timed out waiting for %s (%s); the notice read %q", what, js, notice)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -148,7 +148,7 @@ func skipAsset(rel string) bool {
 
 // noInline are the packages app.wasm builds without inlining (buildWasm
 // says why).
-var noInline = []string{"memwall/app", "memwall/engine/machine", "memwall/engine/scenario", "memwall/engine/link", "memwall/engine/units", "memwall/presets"}
+var noInline = []string{"memwall/app", "memwall/engine/machine", "memwall/engine/scenario", "memwall/engine/link", "memwall/presets"}
 
 func (g *generator) buildWasm(dst string) error {
 	if g.wasm != "" {
@@ -158,9 +158,10 @@ func (g *generator) buildWasm(dst string) error {
 	// go-app element builders, which inlined into WebAssembly take about
 	// 60 KB more of app.wasm as served (brotli), and run once per render,
 	// where a call costs nothing anyone sees. So are the packages that
-	// run once per click, reading and writing machines, links, presets
-	// and units (25 KB less). The engine packages whose loops are timed
-	// and swept keep the compiler's inlining.
+	// run once per click, reading and writing machines, links and presets
+	// (21 KB less). The engine packages whose loops are timed and swept,
+	// and the units every table cell is formatted with, keep the
+	// compiler's inlining.
 	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", dst}
 	for _, pkg := range noInline {
 		args = append(args, "-gcflags="+pkg+"=-l")
