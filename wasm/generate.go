@@ -148,7 +148,7 @@ func skipAsset(rel string) bool {
 
 // noInline are the packages app.wasm builds without inlining (buildWasm
 // says why).
-var noInline = []string{"memwall/app", "memwall/engine/machine", "memwall/engine/scenario", "memwall/engine/link", "memwall/presets"}
+var noInline = []string{"memwall/app", "memwall/engine/scenario", "memwall/engine/link"}
 
 func (g *generator) buildWasm(dst string) error {
 	if g.wasm != "" {
@@ -158,10 +158,11 @@ func (g *generator) buildWasm(dst string) error {
 	// go-app element builders, which inlined into WebAssembly take about
 	// 60 KB more of app.wasm as served (brotli), and run once per render,
 	// where a call costs nothing anyone sees. So are the packages that
-	// run once per click, reading and writing machines, links and presets
-	// (21 KB less). The engine packages whose loops are timed and swept,
-	// and the units every table cell is formatted with, keep the
-	// compiler's inlining.
+	// read and write share links, which run once per navigation (12 KB
+	// less). The rest keep the compiler's inlining: the engine's timed and
+	// swept loops, and what the pages call on every render (machines,
+	// presets, units); with those built without inlining too, two e2e
+	// tests of the machine editor timed out on a click now and then.
 	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", dst}
 	for _, pkg := range noInline {
 		args = append(args, "-gcflags="+pkg+"=-l")
