@@ -3,6 +3,7 @@ package machine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"memwall/engine/units"
@@ -26,10 +27,20 @@ import (
 // 0.8 ns beside the work (docs/hierarchy.md). Kerncraft's ECM model
 // likewise takes each level's transfer cost from a benchmark of the same
 // access pattern.
+//
+// Walk, when measured (0: not), is what address translation adds to a
+// read when the reads go round a cycle of lines one to a 4 KiB page
+// across Size bytes, over the same number of lines side by side, in
+// seconds per read. A matrix product's column walk is such a cycle: its
+// lines stay cached while its pages outnumber the translation buffer's
+// entries, and then every read waits for a page walk (7.6 ns here past
+// 2048 pages, where the lines side by side cost 0.4). The levels' own
+// random rates already pay the walks of reads spread over a level.
 type DistPoint struct {
 	Size    int64   `json:"size"`
 	Count   float64 `json:"count"`
 	Scatter float64 `json:"scatter"`
+	Walk    float64 `json:"walk,omitempty"`
 }
 
 // MaxDistPoints bounds the points of a distribution curve.
@@ -42,8 +53,8 @@ const MaxLineTime = 1e-5
 
 // ValidateDistribution checks a distribution curve: at most MaxDistPoints
 // points, sizes from 1 KiB to 1 TiB in increasing order, times positive
-// and up to 10 µs a line. Errors name the point and field, as
-// distribution[2].scatter.
+// and up to 10 µs a line, walks from 0 to 10 µs a read. Errors name the
+// point and field, as distribution[2].scatter.
 func ValidateDistribution(ps []DistPoint) Errors {
 	var es Errors
 	add := es.Add
@@ -70,6 +81,9 @@ func ValidateDistribution(ps []DistPoint) Errors {
 				add(at+"."+t.name, "time per line of keys must be above 0 and up to 10 µs (e.g. 30 ns); got %s", fmtTime(t.v))
 			}
 		}
+		if math.IsNaN(p.Walk) || p.Walk < 0 || p.Walk > MaxLineTime {
+			add(at+".walk", "a page walk's time per read must be from 0 to 10 µs (e.g. 7 ns), 0 when not measured; got %s", fmtTime(p.Walk))
+		}
 	}
 	return es
 }
@@ -79,19 +93,62 @@ func ValidateDistribution(ps []DistPoint) Errors {
 // linearly in log size, and held at its ends beyond them. ok is false
 // when the machine has no curve.
 func (m Machine) DistributionAt(size float64) (count, scatter float64, ok bool) {
-	ps := m.Distribution
-	if len(ps) < 2 {
+	if len(m.Distribution) < 2 {
 		return 0, 0, false
 	}
+	lo, hi, f := bracket(m.Distribution, size)
+	return lo.Count + f*(hi.Count-lo.Count), lo.Scatter + f*(hi.Scatter-lo.Scatter), true
+}
+
+// WalkAt is the seconds address translation adds to each read of a cycle
+// of lines one to a page across span bytes (DistPoint.Walk), read off
+// the curve as DistributionAt reads it; 0 when the curve has no walks.
+func (m Machine) WalkAt(span float64) float64 {
+	ps := m.Distribution
+	if len(ps) < 2 || !slices.ContainsFunc(ps, func(p DistPoint) bool { return p.Walk > 0 }) {
+		return 0
+	}
+	lo, hi, f := bracket(ps, span)
+	return lo.Walk + f*(hi.Walk-lo.Walk)
+}
+
+// bracket is the two points of the curve ps (two or more) around size
+// and how far between them size lies, linearly in log size; beyond the
+// ends both are the end point.
+func bracket(ps []DistPoint, size float64) (lo, hi DistPoint, f float64) {
 	if size <= float64(ps[0].Size) {
-		return ps[0].Count, ps[0].Scatter, true
+		return ps[0], ps[0], 0
 	}
 	last := ps[len(ps)-1]
 	if size >= float64(last.Size) {
-		return last.Count, last.Scatter, true
+		return last, last, 0
 	}
 	j := sort.Search(len(ps), func(i int) bool { return float64(ps[i].Size) >= size })
-	lo, hi := ps[j-1], ps[j]
-	f := math.Log(size/float64(lo.Size)) / math.Log(float64(hi.Size)/float64(lo.Size))
-	return lo.Count + f*(hi.Count-lo.Count), lo.Scatter + f*(hi.Scatter-lo.Scatter), true
+	lo, hi = ps[j-1], ps[j]
+	return lo, hi, math.Log(size/float64(lo.Size)) / math.Log(float64(hi.Size)/float64(lo.Size))
+}
+
+// WalkKnee is the page walk, in seconds a read, that WalkReach reads the
+// translation buffer's reach at: past it a read waits longer for its
+// translation than a cached read takes (some 0.4 to 1 ns).
+const WalkKnee = 1e-9
+
+// WalkReach is the span, in bytes of one-line-a-page reads, at which the
+// curve's page walk first reaches WalkKnee (read between points as
+// WalkAt reads them): about the translation buffer's entries times the
+// page. 0 when the curve has no walks or never reaches it.
+func (m Machine) WalkReach() float64 {
+	ps := m.Distribution
+	for i, p := range ps {
+		if p.Walk < WalkKnee {
+			continue
+		}
+		if i == 0 {
+			return float64(p.Size)
+		}
+		lo := ps[i-1]
+		f := (WalkKnee - lo.Walk) / (p.Walk - lo.Walk)
+		return float64(lo.Size) * math.Pow(float64(p.Size)/float64(lo.Size), f)
+	}
+	return 0
 }

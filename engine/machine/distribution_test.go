@@ -41,6 +41,49 @@ func TestDistributionAt(t *testing.T) {
 	}
 }
 
+// TestWalkAt: the walks read off the curve as the loops' times are (8 MiB
+// is 7 of the 10 doublings from 64 KiB to 64 MiB: 0.1 + 0.7·7.5 ns), and
+// a curve without walks gives none.
+func TestWalkAt(t *testing.T) {
+	walked := append([]machine.DistPoint(nil), curve...)
+	walked[0].Walk, walked[1].Walk, walked[2].Walk = 0, 0.1e-9, 7.6e-9
+	m := machine.Machine{Distribution: walked}
+	for _, c := range []struct{ span, want float64 }{
+		{1 << 10, 0},
+		{64 << 10, 0.1e-9},
+		{8 << 20, 0.1e-9 + 0.7*7.5e-9},
+		{1 << 40, 7.6e-9},
+	} {
+		if got := m.WalkAt(c.span); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("WalkAt(%g) = %g; want %g", c.span, got, c.want)
+		}
+	}
+	if got := (machine.Machine{Distribution: curve}).WalkAt(8 << 20); got != 0 {
+		t.Errorf("a curve without walks gives %g", got)
+	}
+}
+
+// TestWalkReach: 1 ns is reached between the walks of 0.1 ns at 64 KiB
+// and 7.6 ns at 64 MiB, 0.9/7.5 of the 10 doublings on: 64 KiB·2^1.2;
+// a first point already past it is the reach; a curve that never gets
+// there has none.
+func TestWalkReach(t *testing.T) {
+	walked := append([]machine.DistPoint(nil), curve...)
+	walked[1].Walk, walked[2].Walk = 0.1e-9, 7.6e-9
+	if got, want := (machine.Machine{Distribution: walked}).WalkReach(), float64(64<<10)*math.Pow(2, 1.2); math.Abs(got-want) > 1e-6*want {
+		t.Errorf("WalkReach = %g; want %g", got, want)
+	}
+	walked[0].Walk = 2e-9
+	if got := (machine.Machine{Distribution: walked}).WalkReach(); got != 16<<10 {
+		t.Errorf("WalkReach with the first point past 1 ns = %g; want 16 KiB", got)
+	}
+	for _, ps := range [][]machine.DistPoint{curve, nil} {
+		if got := (machine.Machine{Distribution: ps}).WalkReach(); got != 0 {
+			t.Errorf("WalkReach of %v = %g; want 0", ps, got)
+		}
+	}
+}
+
 func TestValidateDistribution(t *testing.T) {
 	bad := func(edit func(ps []machine.DistPoint) []machine.DistPoint) []machine.DistPoint {
 		return edit(append([]machine.DistPoint(nil), curve...))
@@ -56,6 +99,9 @@ func TestValidateDistribution(t *testing.T) {
 		{"NaN scatter", "distribution[1].scatter", bad(func(ps []machine.DistPoint) []machine.DistPoint { ps[1].Scatter = math.NaN(); return ps })},
 		{"a second a line", "distribution[2].scatter", bad(func(ps []machine.DistPoint) []machine.DistPoint { ps[2].Scatter = 1; return ps })},
 		{"too many", "distribution", make([]machine.DistPoint, machine.MaxDistPoints+1)},
+		{"negative walk", "distribution[1].walk", bad(func(ps []machine.DistPoint) []machine.DistPoint { ps[1].Walk = -1e-9; return ps })},
+		{"NaN walk", "distribution[0].walk", bad(func(ps []machine.DistPoint) []machine.DistPoint { ps[0].Walk = math.NaN(); return ps })},
+		{"a second a walk", "distribution[2].walk", bad(func(ps []machine.DistPoint) []machine.DistPoint { ps[2].Walk = 1; return ps })},
 	} {
 		es := machine.ValidateDistribution(c.ps)
 		if es.Field(c.field) == "" {
@@ -71,11 +117,11 @@ func TestValidateDistribution(t *testing.T) {
 // point is named.
 func TestParseDistribution(t *testing.T) {
 	const six = `{"name": "R", "beta1": "10 GB/s", "beta2": "2 GB/s", "mu1": 2, "cache": "1 MiB", "line": 64, "mispredict": "5 ns", `
-	m, err := machine.ParseJSON([]byte(six + `"distribution": [{"size": 16384, "count": 1e-8, "scatter": "13 ns"}, {"size": "64 MiB", "count": "27 ns", "scatter": 5.8e-8}]}`))
+	m, err := machine.ParseJSON([]byte(six + `"distribution": [{"size": 16384, "count": 1e-8, "scatter": "13 ns"}, {"size": "64 MiB", "count": "27 ns", "scatter": 5.8e-8, "walk": 7.5e-9}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 64 << 20, Count: 27e-9, Scatter: 58e-9}}
+	want := []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 64 << 20, Count: 27e-9, Scatter: 58e-9, Walk: 7.5e-9}}
 	if len(m.Distribution) != 2 || m.Distribution[0] != want[0] || m.Distribution[1] != want[1] {
 		t.Errorf("curve %+v, want %+v", m.Distribution, want)
 	}
@@ -83,6 +129,7 @@ func TestParseDistribution(t *testing.T) {
 		{`"distribution": [{"size": 16384, "count": "fast", "scatter": "13 ns"}, {"size": "64 MiB", "count": "27 ns", "scatter": "58 ns"}]}`, "distribution[0].count"},
 		{`"distribution": [{"size": 16384.5, "count": "1 ns", "scatter": "13 ns"}, {"size": "64 MiB", "count": "27 ns", "scatter": "58 ns"}]}`, "distribution[0].size"},
 		{`"distribution": [{"size": "64 MiB", "count": "1 ns", "scatter": "13 ns"}, {"size": "16 KiB", "count": "27 ns", "scatter": "58 ns"}]}`, "distribution[1].size"},
+		{`"distribution": [{"size": "16 KiB", "count": "1 ns", "scatter": "13 ns", "walk": "slow"}, {"size": "64 MiB", "count": "27 ns", "scatter": "58 ns"}]}`, "distribution[0].walk"},
 	} {
 		_, err := machine.ParseJSON([]byte(six + c.body))
 		es, ok := err.(machine.Errors)

@@ -59,6 +59,8 @@ type fileDistPoint struct {
 	Size    json.RawMessage `json:"size"`
 	Count   json.RawMessage `json:"count"`
 	Scatter json.RawMessage `json:"scatter"`
+	// Walk is optional.
+	Walk json.RawMessage `json:"walk"`
 }
 
 // parseSize reads a size quantity as a float64, for field.
@@ -126,6 +128,9 @@ func ParseJSON(data []byte) (Machine, error) {
 		field(at+".size", p.Size, parseSize, &distSizes[i])
 		field(at+".count", p.Count, units.ParseDuration, &m.Distribution[i].Count)
 		field(at+".scatter", p.Scatter, units.ParseDuration, &m.Distribution[i].Scatter)
+		if !isAbsent(p.Walk) {
+			field(at+".walk", p.Walk, units.ParseDuration, &m.Distribution[i].Walk)
+		}
 	}
 	sizes := make([][2]float64, len(f.Levels))
 	if len(f.Levels) > 0 {

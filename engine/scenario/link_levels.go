@@ -19,10 +19,10 @@ import (
 //	mem_latency=90ns
 //	compute_rate=4G
 //	core_rates=heapsort:2.5G,quicksort:3G
-//	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns
+//	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
 //
-// A point of the distribution curve is size:count:scatter
-// (machine.DistPoint).
+// A point of the distribution curve is size:count:scatter, and :walk when
+// its page walk was measured (machine.DistPoint).
 // A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
 // kernel id is written %3A, %2C or %25 (and that "%" escaped again by the
@@ -67,6 +67,9 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 		parts := make([]string, len(m.Distribution))
 		for i, p := range m.Distribution {
 			parts[i] = exactSize(p.Size) + ":" + exact(p.Count, units.ParseDuration, durationForms) + ":" + exact(p.Scatter, units.ParseDuration, durationForms)
+			if p.Walk != 0 {
+				parts[i] += ":" + exact(p.Walk, units.ParseDuration, durationForms)
+			}
 		}
 		add("distribution", strings.Join(parts, ","))
 	}
@@ -139,8 +142,8 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 	for i, part := range parts {
 		at := fmt.Sprintf("distribution[%d]", i)
 		pieces := strings.Split(part, ":")
-		if len(pieces) != 3 {
-			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, e.g. 64MiB:27ns:58ns; got %q", clip(part))}
+		if len(pieces) != 3 && len(pieces) != 4 {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, and :walk when measured, e.g. 64MiB:27ns:58ns:8ns; got %q", clip(part))}
 		}
 		p := &pts[i]
 		var err error
@@ -152,6 +155,11 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 		}
 		if p.Scatter, err = units.ParseDuration(pieces[2]); err != nil {
 			return nil, &Problem{Field: at + ".scatter", Msg: err.Error()}
+		}
+		if len(pieces) == 4 {
+			if p.Walk, err = units.ParseDuration(pieces[3]); err != nil {
+				return nil, &Problem{Field: at + ".walk", Msg: err.Error()}
+			}
 		}
 	}
 	return pts, nil

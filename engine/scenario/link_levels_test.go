@@ -15,7 +15,7 @@ import (
 func levelled() machine.Machine {
 	m := machine.Machine{Name: "Rig: 3 levels, 100%", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9,
 		MemLatency: 90e-9, ComputeRate: 4e9, CoreRates: map[string]float64{"quicksort": 3e9, "heap:sort,%": 1234567.891},
-		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 58e-9}}}
+		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 58e-9, Walk: 19e-9}}}
 	return m.WithLevels([]machine.Level{
 		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
 		{Name: "L2: mid, 50%", Size: 2 << 20, Line: 64, Beta1: 80e9, Beta2: 40e9},
@@ -102,6 +102,8 @@ func TestBadLevelsKeepTheRest(t *testing.T) {
 		{"distribution=16KiB:10ns:13ns", "distribution"},
 		{"distribution=1GiB:10ns:13ns,16KiB:28ns:58ns", "distribution[1].size"},
 		{"distribution=16KiB:10ns:13ns,1GiB:28ns:0s", "distribution[1].scatter"},
+		{"distribution=16KiB:10ns:13ns,1GiB:28ns:58ns:-1ns", "distribution[1].walk"},
+		{"distribution=16KiB:10ns:13ns,1GiB:28ns:58ns:7ns:1ns", "distribution[1]"},
 	} {
 		s, ps := scenario.ParseFragment(six+"&"+c.kv, base, presets.Machine)
 		if ps.Field(c.field) == "" || len(ps) != 1 || s.Machine.Name != "Rig" || s.Machine.MemLatency != 0 || s.Machine.ComputeRate != 0 || s.Machine.CoreRates != nil || s.Machine.Distribution != nil {
