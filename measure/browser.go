@@ -78,6 +78,7 @@ type Steps struct {
 	dsSizes      []int64     // the distribution curve's array sizes
 	dsCount      [][]float64 // its seconds per line of keys, by size, one per round
 	dsScatter    [][]float64
+	dsWalk       [][]float64
 	core         map[string]Stat
 	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
@@ -132,7 +133,7 @@ func NewSteps(o StepOptions) *Steps {
 	s.sq, s.sqLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
 	// The distribution curve's two arrays share the buffer.
 	s.dsSizes = distSizes(b / 2)
-	s.dsCount, s.dsScatter = make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes))
+	s.dsCount, s.dsScatter, s.dsWalk = make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes))
 	s.plan()
 	return s
 }
@@ -617,12 +618,13 @@ func (s *Steps) measured() (Result, error) {
 // distSample times the distribution curve's loops once at one size.
 func (s *Steps) distSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
 	line := s.lineOrDefault()
-	c, sc, err := distAt(ctx, buf, size, line, seed)
+	c, sc, w, err := distAt(ctx, buf, size, line, seed)
 	if err != nil {
 		return err
 	}
 	s.dsCount[i] = append(s.dsCount[i], c)
 	s.dsScatter[i] = append(s.dsScatter[i], sc)
+	s.dsWalk[i] = append(s.dsWalk[i], w)
 	return nil
 }
 
@@ -660,7 +662,7 @@ func (s *Steps) DistCurve() []DistPointStat {
 	var out []DistPointStat
 	for i, xs := range s.dsCount {
 		if len(xs) > 0 {
-			out = append(out, DistPointStat{Size: s.dsSizes[i], Count: Summarize(xs), Scatter: Summarize(s.dsScatter[i])})
+			out = append(out, DistPointStat{Size: s.dsSizes[i], Count: Summarize(xs), Scatter: Summarize(s.dsScatter[i]), Walk: Summarize(s.dsWalk[i])})
 		}
 	}
 	return out

@@ -59,6 +59,9 @@ func Params(m machine.Machine) map[string]float64 {
 	if n := len(m.Distribution); n > 0 {
 		p["distribution.count"] = m.Distribution[n-1].Count
 		p["distribution.scatter"] = m.Distribution[n-1].Scatter
+		if w := m.Distribution[n-1].Walk; w > 0 {
+			p["distribution.walk"] = w
+		}
 	}
 	return p
 }

@@ -19,12 +19,17 @@ import (
 // curves every size is measured once per round, each round elsewhere in
 // the buffer (sampleRounds), and each size keeps its median round
 // (distributionOf says why not the fastest).
+//
+// Each sample also times the page walk (walkAt): a cycle of reads one to
+// a 4 KiB page across S bytes, against the same number of reads to lines
+// side by side, so that what translation adds is the difference.
 
 // DistPointStat is one point of the distribution curve with its samples.
 type DistPointStat struct {
 	Size    int64 `json:"size"`    // bytes of each of the two arrays
 	Count   Stat  `json:"count"`   // seconds per line of keys, counting loop
 	Scatter Stat  `json:"scatter"` // seconds per line of keys, scatter loop
+	Walk    Stat  `json:"walk"`    // seconds per read, page walk (walkAt)
 }
 
 // distKeys is the keys a sample passes through each loop at least.
@@ -47,10 +52,10 @@ func asKeys(buf []uint64) []uint32 {
 
 // distAt times the two loops over arrays of size bytes at the front of
 // buf (which holds both) and returns their seconds per line of line
-// bytes.
-func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (count, scatter float64, err error) {
+// bytes, and the page walk across size bytes (walkAt).
+func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (count, scatter, walk float64, err error) {
 	if err := ctx.Err(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	keys := asKeys(buf)
 	n := int(min(size/4, int64(len(keys)/2)))
@@ -81,7 +86,78 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 	}
 	scatter = time.Since(t0).Seconds() / float64(reps)
 	lines := float64(n) * 4 / float64(line)
-	return count / lines, scatter / lines, nil
+	walk = walkAt(buf, int64(n)*4, seed)
+	return count / lines, scatter / lines, walk, nil
+}
+
+// walkPage is the page the walk reads one line of: 4 KiB, the base page
+// of x86 and of most ARM systems (a machine with larger pages reads
+// several of the walk's lines on one, as a matrix column of the same
+// stride does).
+const walkPage = 4096
+
+// walkReads is the reads a walk sample times at least.
+const walkReads = 1 << 21
+
+// walkAt is what address translation adds to a read that goes round a
+// cycle of pages: span/walkPage reads, one to a page (the k-th page's
+// line k mod 64, so the lines spread over a cache's sets), in a random
+// order repeated, less the same reads to as many lines side by side
+// (after the span in buf), in seconds per read and not below 0. The
+// lines of both fit in the caches up to some 128 MiB of span; the pages
+// of the first outnumber the translation buffer's entries from a few
+// MiB.
+func walkAt(buf []uint64, span int64, seed uint64) float64 {
+	pages := int(span / walkPage)
+	if pages < 1 || int64(len(buf))*8 < span+int64(pages)*64 {
+		return 0
+	}
+	paged, packed := walkIndices(pages, span, seed)
+	reps := max(1, walkReads/pages)
+	t0 := time.Now()
+	GatherWords(buf, paged, reps)
+	tPaged := time.Since(t0).Seconds()
+	t0 = time.Now()
+	GatherWords(buf, packed, reps)
+	tPacked := time.Since(t0).Seconds()
+	return max(0, tPaged-tPacked) / float64(reps*pages)
+}
+
+// walkIndices are the word indices of a walk sample's two cycles over
+// pages reads: one to a page, at the k-th page's line k mod 64, in a
+// random order; and the same order over lines side by side from span.
+func walkIndices(pages int, span int64, seed uint64) (paged, packed []int32) {
+	paged, packed = make([]int32, pages), make([]int32, pages)
+	x := seed | 1
+	for i := range paged {
+		// Fisher–Yates, inside out.
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		j := int(x % uint64(i+1))
+		paged[i], paged[j] = paged[j], int32(i)
+	}
+	const lineWords = 8
+	for i, k := range paged {
+		packed[i] = int32(span/8) + k*lineWords
+		paged[i] = k*walkPage/8 + k%64*lineWords
+	}
+	return paged, packed
+}
+
+// GatherWords reads buf at the indices idx, reps times over, and returns
+// their sum: the reads are independent, as a matrix column's are.
+// Kept out of line so that what is timed is this loop as compiled here.
+//
+//go:noinline
+func GatherWords(buf []uint64, idx []int32, reps int) uint64 {
+	var s uint64
+	for r := 0; r < reps; r++ {
+		for _, i := range idx {
+			s += buf[i]
+		}
+	}
+	return s
 }
 
 // distSizes are the curve's array sizes: from 16 KiB, two a doubling, to
@@ -100,10 +176,11 @@ func distSizes(hi int64) []int64 {
 // distributionCurve measures the distribution curve at sizes (bytes per
 // array; two arrays of each must fit in buf), rounds rounds.
 func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, error) {
-	scatters := make([][]float64, len(sizes))
+	scatters, walks := make([][]float64, len(sizes)), make([][]float64, len(sizes))
 	counts, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
-		c, s, err := distAt(ctx, b, size/2, line, uint64(r*len(sizes)+i+1)*0x9e3779b97f4a7c15)
+		c, s, w, err := distAt(ctx, b, size/2, line, uint64(r*len(sizes)+i+1)*0x9e3779b97f4a7c15)
 		scatters[i] = append(scatters[i], s)
+		walks[i] = append(walks[i], w)
 		return c, err
 	})
 	if err != nil {
@@ -111,7 +188,7 @@ func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line in
 	}
 	out := make([]DistPointStat, len(sizes))
 	for i, s := range sizes {
-		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i])}
+		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i]), Walk: Summarize(walks[i])}
 	}
 	return out, nil
 }
@@ -140,7 +217,7 @@ func distributionOf(pts []DistPointStat) []machine.DistPoint {
 		if !(p.Count.Median > 0 && p.Scatter.Median > 0) {
 			continue // a clock that saw nothing
 		}
-		out = append(out, machine.DistPoint{Size: p.Size, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median)})
+		out = append(out, machine.DistPoint{Size: p.Size, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median), Walk: round3g(p.Walk.Median)})
 	}
 	if len(out) < 2 {
 		return nil
@@ -159,5 +236,6 @@ func setDistribution(m *machine.Machine, pts []DistPointStat) {
 	last := pts[len(pts)-1]
 	m.Spread["distribution.count"] = round3(last.Count.Spread)
 	m.Spread["distribution.scatter"] = round3(last.Scatter.Spread)
-	m.Notes["distribution_method"] = "the counting sorts' count and scatter loops (64 buckets) over two arrays of random 4-byte keys, by array size; seconds per line of keys, each size's fastest round"
+	m.Spread["distribution.walk"] = round3(last.Walk.Spread)
+	m.Notes["distribution_method"] = "the counting sorts' count and scatter loops (64 buckets) over two arrays of random 4-byte keys, by array size, in seconds per line of keys; and the page walk, a cycle of reads one to a 4 KiB page across the size less the same reads to lines side by side, in seconds per read; each size's median round"
 }

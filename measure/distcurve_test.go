@@ -13,9 +13,9 @@ import (
 func TestDistAt(t *testing.T) {
 	buf := make([]uint64, 1<<14)
 	const size = 16 << 10 // 4096 keys an array
-	c, s, err := distAt(context.Background(), buf, size, 64, 7)
-	if err != nil || !(c > 0) || !(s > 0) {
-		t.Fatalf("distAt = %g, %g, %v; want two positive times", c, s, err)
+	c, s, w, err := distAt(context.Background(), buf, size, 64, 7)
+	if err != nil || !(c > 0) || !(s > 0) || !(w >= 0) || w > 1e-6 {
+		t.Fatalf("distAt = %g, %g, %g, %v; want two positive times and a walk from 0 to 1 µs", c, s, w, err)
 	}
 	keys := asKeys(buf)
 	src, dst := keys[:size/4], keys[size/4:size/2]
@@ -31,6 +31,28 @@ func TestDistAt(t *testing.T) {
 		if dst[i] != want[i] {
 			t.Fatalf("dst[%d] = %d, want %d (the keys grouped by digit, stable)", i, dst[i], want[i])
 		}
+	}
+}
+
+// TestWalkIndices: the paged cycle reads each of the pages once, at line
+// k mod 64 of page k; the packed one reads as many lines side by side
+// past the span, in the same order.
+func TestWalkIndices(t *testing.T) {
+	const pages, span = 300, 300 * walkPage
+	paged, packed := walkIndices(pages, span, 99)
+	seen := make(map[int32]bool)
+	for i, w := range paged {
+		k := w * 8 / walkPage
+		if w*8 != k*walkPage+k%64*64 || k < 0 || k >= pages || seen[k] {
+			t.Fatalf("paged[%d] = word %d: not line %d of a page not yet read", i, w, k%64)
+		}
+		seen[k] = true
+		if packed[i] != span/8+k*8 {
+			t.Fatalf("packed[%d] = word %d, want %d (line %d past the span)", i, packed[i], span/8+k*8, k)
+		}
+	}
+	if paged[0] == 0 && paged[1] == 1*walkPage/8+8 && paged[2] == 2*walkPage/8+16 {
+		t.Error("the pages are read in address order, not a random one")
 	}
 }
 

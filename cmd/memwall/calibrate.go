@@ -114,9 +114,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	}
 	if n := len(m.Distribution); n > 0 {
 		a, z := m.Distribution[0], m.Distribution[n-1]
-		fmt.Fprintf(stderr, "distribution curve: count %s → %s, scatter %s → %s a line of keys, arrays of %s to %s (%d points)\n",
+		fmt.Fprintf(stderr, "distribution curve: count %s → %s, scatter %s → %s a line of keys, page walk %s → %s a read, arrays of %s to %s (%d points)\n",
 			units.FormatSeconds(a.Count), units.FormatSeconds(z.Count), units.FormatSeconds(a.Scatter), units.FormatSeconds(z.Scatter),
-			units.FormatSize(a.Size), units.FormatSize(z.Size), n)
+			units.FormatSeconds(a.Walk), units.FormatSeconds(z.Walk), units.FormatSize(a.Size), units.FormatSize(z.Size), n)
 	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
@@ -154,6 +154,7 @@ func writeCurves(f io.Writer, res measure.Result) error {
 	for _, p := range res.Distribution {
 		_ = w.Write([]string{"distribution-count", strconv.FormatInt(p.Size, 10), g(p.Count.Median), g(p.Count.Min), g(p.Count.Spread)})
 		_ = w.Write([]string{"distribution-scatter", strconv.FormatInt(p.Size, 10), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
+		_ = w.Write([]string{"page-walk", strconv.FormatInt(p.Size, 10), g(p.Walk.Median), g(p.Walk.Min), g(p.Walk.Spread)})
 	}
 	w.Flush()
 	return w.Error()
