@@ -99,9 +99,13 @@ type Estimate struct {
 	// PassCurve are their work at the kernel's rate and the curve's time
 	// for them, of which each loop is charged the longer. Compute then
 	// holds only the work besides the passes, and Levels their traffic.
-	Passes      float64 `json:"pass_seconds,omitempty"`
-	PassWork    float64 `json:"pass_work_seconds,omitempty"`
-	PassCurve   float64 `json:"pass_curve_seconds,omitempty"`
+	Passes    float64 `json:"pass_seconds,omitempty"`
+	PassWork  float64 `json:"pass_work_seconds,omitempty"`
+	PassCurve float64 `json:"pass_curve_seconds,omitempty"`
+	// Translation is what the page walks of reads that each land on
+	// another page add (kernelForm.walks), inside Seconds: the reads
+	// times the machine's walk at their span (machine.WalkAt).
+	Translation float64 `json:"translation_seconds,omitempty"`
 	Description string  `json:"description"`
 }
 
@@ -153,7 +157,11 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	// of the time, would divide by the difference of two noisy numbers.
 	e.BranchInRate = m.CoreRates[kernelID] > 0
 	e.Branch = branchCharged(e) * m.M
-	e.Seconds = e.Compute + e.Branch + e.Passes
+	if kw.walks != nil {
+		reads, span := kw.walks(w)
+		e.Translation = reads * m.WalkAt(span)
+	}
+	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
@@ -233,6 +241,12 @@ type kernelForm struct {
 	// the rest off the levels.
 	passes func(s shape) []pass
 	rest   func(s shape, l lvl) Traffic
+	// walks are the kernel's reads that go round a cycle of pages, one
+	// line to a page, and the span of that cycle as the machine's page
+	// walk is read at (machine.DistPoint): each may wait for a page walk
+	// while its line is still cached. The levels' random rates already
+	// pay the walks of reads spread over a level.
+	walks func(s shape) (reads, span float64)
 }
 
 var kernelForms = map[string]kernelForm{
@@ -260,6 +274,7 @@ var kernelForms = map[string]kernelForm{
 		// and the loop's increment, compare and branch.
 		work:    func(s shape) Work { return Work{Ops: 8 * s.n * s.n * s.n} },
 		traffic: matmulTraffic,
+		walks:   matmulWalks,
 	},
 	"quicksort": {
 		describe:  "log2 N balanced partition levels; those whose subarrays exceed a level stream through it (the MBRAM paper App. a, per level)",
@@ -459,6 +474,19 @@ func matmulTraffic(s shape, l lvl) Traffic {
 	return t
 }
 
+// matmulWalks: each of the n³ reads of Q steps a row, n·w bytes, down a
+// column, and the column's walk comes round again for the next j. Its n
+// reads lie one to a page when a row is a page or longer, and share
+// pages n·w/page to one when shorter: either way the cycle has
+// n·min(page, n·w)/page pages, as many as a walk of one line a page
+// across n·min(page, n·w) bytes.
+func matmulWalks(s shape) (reads, span float64) {
+	return s.n * s.n * s.n, s.n * math.Min(walkPage, s.n*s.w)
+}
+
+// walkPage is the page the machine's walk was measured with (4 KiB).
+const walkPage = 4096
+
 // passesAbove is the recursion levels whose subproblems of fp(N) bytes,
 // halving each level, exceed the level, plus the one that reads the
 // first subproblem that fits: log2(fp/S) + 1 (the MBRAM paper App. a).
@@ -612,6 +640,11 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	if e.Passes > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "distribution passes", Seconds: e.Passes,
 			Formula: "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all) and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"})
+	}
+	if e.Translation > 0 {
+		r, span := kernelForms[kernelID].walks(shape{n: float64(p.N), w: float64(p.W)})
+		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Translation,
+			Formula: units.FormatCount(int64(r)) + " reads, each on another page of a cycle of " + units.FormatCount(int64(span/walkPage)) + ", at the machine's page walk for it (" + units.FormatSeconds(m.WalkAt(span)) + " a read)"})
 	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)
