@@ -124,14 +124,18 @@ func fieldRate(v float64) string {
 
 // distributionText sums up a distribution curve by its ends: the count and
 // scatter loops' time per line of keys at its smallest and largest
-// arrays.
+// arrays, and the page walk's time per read when measured.
 func distributionText(ps []machine.DistPoint) string {
 	if len(ps) == 0 {
 		return ""
 	}
 	a, z := ps[0], ps[len(ps)-1]
+	walk := ""
+	if z.Walk > 0 {
+		walk = ", page walk " + units.FormatSeconds(a.Walk) + " → " + units.FormatSeconds(z.Walk) + " a read"
+	}
 	return "count " + units.FormatSeconds(a.Count) + " → " + units.FormatSeconds(z.Count) +
 		", scatter " + units.FormatSeconds(a.Scatter) + " → " + units.FormatSeconds(z.Scatter) +
-		" a line of keys, from arrays of " + units.FormatSize(a.Size) + " to " + units.FormatSize(z.Size) +
+		" a line of keys" + walk + ", from arrays of " + units.FormatSize(a.Size) + " to " + units.FormatSize(z.Size) +
 		" (" + strconv.Itoa(len(ps)) + " points)"
 }
