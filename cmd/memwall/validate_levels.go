@@ -91,11 +91,13 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 }
 
 // kneeMargin is how far below the translation buffer's reach a matrix
-// column's pages stay in validate: a column of 2000 4-byte entries
-// (8000 B a row, pages two at a time less three lines) missed the buffer
-// from 1448 pages on the development machine, where reads one to a page
-// missed from 2048 (docs/hierarchy.md).
-const kneeMargin = 0.7
+// column's pages stay in validate. On the development machine, whose
+// reach is 2048 to 2156 pages, the product's inner step rose from 0.84 to
+// 1.22 ns between n = 1400 and 1510 (rows of 6040 B, a page and a half),
+// and a gather over 8000-byte steps missed from 1448 pages: misses began
+// at 0.69 to 0.71 of the reach, and the margin is a tenth below that
+// (docs/hierarchy.md).
+const kneeMargin = 0.6
 
 // belowKnee moves a matrix dimension n whose column's pages (one to a
 // page from n = 1024 on: rows of 4 KiB or more) would come within

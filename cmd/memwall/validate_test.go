@@ -251,12 +251,12 @@ func TestLevelClassesMemory(t *testing.T) {
 	}
 }
 
-// TestLevelClassesKnee: a matrix column whose pages would come within 0.7
+// TestLevelClassesKnee: a matrix column whose pages would come past 0.6
 // of the translation reach moves below it. With an 8 MiB last cache the
 // classes' dimensions are √(8 MiB/12) = 836 and √(32 MiB/12) = 1672. The
 // walks of 0.1 ns at 4 MiB and 4.1 ns at 16 MiB reach 1 ns 0.9/4 of the
 // way, 4 MiB·4^0.225 = 5.46 MiB, 1398.8 pages: the beyond class's 1672
-// becomes ⌊0.7·1398.8⌋ = 979. A reach of 4 MiB (1024 pages, 716 with
+// becomes ⌊0.6·1398.8⌋ = 839. A reach of 4 MiB (1024 pages, 614 with
 // the margin) would take it below the last-cache class's 836: it stays.
 func TestLevelClassesKnee(t *testing.T) {
 	m := machine.Machine{Name: "t", Beta1: 20e9, Beta2: 2e9, Mu1: 2, M: 5e-9}
@@ -271,8 +271,8 @@ func TestLevelClassesKnee(t *testing.T) {
 	}
 	m.Distribution = []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 16 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 4.1e-9}}
 	cl, _ = levelClasses(m, 0)
-	if cl[2].mat != 979 {
-		t.Errorf("beyond %d; want 979", cl[2].mat)
+	if cl[2].mat != 839 {
+		t.Errorf("beyond %d; want 839", cl[2].mat)
 	}
 	m.Distribution[0].Walk = 2e-9
 	if cl, _ = levelClasses(m, 0); cl[2].mat != 1672 {
