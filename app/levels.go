@@ -36,7 +36,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
-		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops by the size of their arrays, per line of keys: the hierarchy model prices the distribution sorts' passes from it"},
+		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
 	} {
 		if x.given {
 			extra = append(extra, app.Li().Body(app.Strong().Text(x.name), app.Text(x.value), app.Small().Class("meaning").Text(x.means)))
