@@ -224,17 +224,23 @@ func TestPrintValidateLevelsPairs(t *testing.T) {
 	}
 }
 
+// threeLevels is a machine with a 48 KiB L1, a 2 MiB L2 and a last cache
+// of llc bytes.
+func threeLevels(llc int64) machine.Machine {
+	m := machine.Machine{Name: "t", Beta1: 20e9, Beta2: 2e9, Mu1: 2, M: 5e-9}
+	return m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 400e9, Beta2: 400e9},
+		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 34e9, Beta2: 34e9},
+		{Name: "L3", Size: llc, Line: 64, Beta1: 30e9, Beta2: 2e9},
+	})
+}
+
 // TestLevelClassesMemory: the beyond class sorts 4-byte keys whose array
 // is at least four times the last cache (a 289 MiB cache: 2^29 keys), and
 // is halved until its largest sort, 18 bytes a key, fits in 60 % of the
 // memory (8 GiB: 2^28 keys, 4.8 GB of 5.2), saying so.
 func TestLevelClassesMemory(t *testing.T) {
-	m := machine.Machine{Name: "t", Beta1: 20e9, Beta2: 2e9, Mu1: 2, M: 5e-9}
-	m = m.WithLevels([]machine.Level{
-		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 400e9, Beta2: 400e9},
-		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 34e9, Beta2: 34e9},
-		{Name: "L3", Size: 289 << 20, Line: 64, Beta1: 30e9, Beta2: 2e9},
-	})
+	m := threeLevels(289 << 20)
 	for _, c := range []struct {
 		mem    int64
 		beyond int64
@@ -259,12 +265,7 @@ func TestLevelClassesMemory(t *testing.T) {
 // becomes ⌊0.6·1398.8⌋ = 839. A reach of 4 MiB (1024 pages, 614 with
 // the margin) would take it below the last-cache class's 836: it stays.
 func TestLevelClassesKnee(t *testing.T) {
-	m := machine.Machine{Name: "t", Beta1: 20e9, Beta2: 2e9, Mu1: 2, M: 5e-9}
-	m = m.WithLevels([]machine.Level{
-		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 400e9, Beta2: 400e9},
-		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 34e9, Beta2: 34e9},
-		{Name: "L3", Size: 8 << 20, Line: 64, Beta1: 30e9, Beta2: 2e9},
-	})
+	m := threeLevels(8 << 20)
 	cl, _ := levelClasses(m, 0)
 	if cl[1].mat != 836 || cl[2].mat != 1672 {
 		t.Fatalf("without walks: last cache %d, beyond %d; want 836 and 1672", cl[1].mat, cl[2].mat)
