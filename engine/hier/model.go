@@ -644,7 +644,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	if e.Translation > 0 {
 		r, span := kernelForms[kernelID].walks(shape{n: float64(p.N), w: float64(p.W)})
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Translation,
-			Formula: units.FormatCount(int64(r)) + " reads, each on another page of a cycle of " + units.FormatCount(int64(span/walkPage)) + ", at the machine's page walk for it (" + units.FormatSeconds(m.WalkAt(span)) + " a read)"})
+			Formula: fmt.Sprintf("%.4g reads going round a cycle of %.0f pages", r, span/walkPage) + ", at the machine's page walk for that span (" + units.FormatSeconds(m.WalkAt(span)) + " a read)"})
 	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)
