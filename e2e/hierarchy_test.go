@@ -12,6 +12,7 @@ import (
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/units"
+	"memwall/presets"
 )
 
 // rigFile is a machine file that gives its cache levels, as calibration
@@ -127,4 +128,45 @@ func checkHierarchyResult(t *testing.T, b *browser, hierTotal, mbramTotal string
 	if strings.Join(terms, "|") != "compute|L1 ← L2|L2 ← L3|L3 ← memory" {
 		t.Errorf("breakdown terms %q", terms)
 	}
+}
+
+// TestKernelsPageWalk: the matrix product on the Intel guest's preset,
+// whose curve carries the page walk, shows the address translation term
+// engine/hier computes, and the total with it.
+func TestKernelsPageWalk(t *testing.T) {
+	needBrowser(t)
+	m, ok := presets.Machine("xeon-kvm-2vcpu")
+	if !ok {
+		t.Fatal("no xeon-kvm-2vcpu preset")
+	}
+	p := mbram.DefaultParams(2000)
+	want, err := hier.Model(m, "matmul", p)
+	if err != nil || !(want.Translation > 0) {
+		t.Fatalf("engine: %+v, %v; want a translation term", want, err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/#machine=xeon-kvm-2vcpu&kernel=matmul&n=2000", "#other-total")
+	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
+		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	var rows [][]string
+	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
+	found := false
+	for _, r := range rows {
+		if r[0] == "address translation" {
+			found = true
+			if !strings.Contains(r[1], units.FormatSeconds(want.Translation)) || !strings.Contains(r[1], "cycle of 2000 pages") {
+				t.Errorf("the term reads %q; want %s over a cycle of 2000 pages", r[1], units.FormatSeconds(want.Translation))
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no address translation term among %q", rows)
+	}
+	b.screenshot(t, "kernels-page-walk")
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	b.screenshot(t, "kernels-page-walk-phone")
+	b.noErrors(t, "kernels page walk")
 }
