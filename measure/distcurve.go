@@ -109,7 +109,8 @@ const walkReads = 1 << 21
 // MiB.
 func walkAt(buf []uint64, span int64, seed uint64) float64 {
 	pages := int(span / walkPage)
-	if pages < 1 || int64(len(buf))*8 < span+int64(pages)*64 {
+	// The indices are int32 words: a span past 16 GiB is not walked.
+	if pages < 1 || int64(len(buf))*8 < span+int64(pages)*64 || span/8+int64(pages)*8 > math.MaxInt32 {
 		return 0
 	}
 	paged, packed := walkIndices(pages, span, seed)
