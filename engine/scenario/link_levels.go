@@ -146,20 +146,13 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, and :walk when measured, e.g. 64MiB:27ns:58ns:8ns; got %q", clip(part))}
 		}
 		p := &pts[i]
-		var err error
-		if p.Size, err = units.ParseSize(pieces[0]); err != nil {
-			return nil, &Problem{Field: at + ".size", Msg: err.Error()}
-		}
-		if p.Count, err = units.ParseDuration(pieces[1]); err != nil {
-			return nil, &Problem{Field: at + ".count", Msg: err.Error()}
-		}
-		if p.Scatter, err = units.ParseDuration(pieces[2]); err != nil {
-			return nil, &Problem{Field: at + ".scatter", Msg: err.Error()}
-		}
-		if len(pieces) == 4 {
-			if p.Walk, err = units.ParseDuration(pieces[3]); err != nil {
-				return nil, &Problem{Field: at + ".walk", Msg: err.Error()}
-			}
+		if pr := parseFields(at, pieces, []linkField{
+			{"size", func(s string) (err error) { p.Size, err = units.ParseSize(s); return }},
+			{"count", func(s string) (err error) { p.Count, err = units.ParseDuration(s); return }},
+			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
+			{"walk", func(s string) (err error) { p.Walk, err = units.ParseDuration(s); return }},
+		}); pr != nil {
+			return nil, pr
 		}
 	}
 	return pts, nil
@@ -191,23 +184,36 @@ func parseLevels(v string) ([]machine.Level, *Problem) {
 		}
 		l := &levels[i]
 		l.Name = pieces[0]
-		fields := []struct {
-			name  string
-			parse func(string) error
-		}{
+		if pr := parseFields(at, pieces[1:], []linkField{
 			{"size", func(s string) (err error) { l.Size, err = units.ParseSize(s); return }},
 			{"line", func(s string) (err error) { l.Line, err = units.ParseSize(s); return }},
 			{"beta1", func(s string) (err error) { l.Beta1, err = units.ParseBandwidth(s); return }},
 			{"beta2", func(s string) (err error) { l.Beta2, err = units.ParseBandwidth(s); return }},
 			{"latency", func(s string) (err error) { l.Latency, err = units.ParseDuration(s); return }},
-		}
-		for j, piece := range pieces[1:] {
-			if err := fields[j].parse(piece); err != nil {
-				return nil, &Problem{Field: at + "." + fields[j].name, Msg: err.Error()}
-			}
+		}); pr != nil {
+			return nil, pr
 		}
 	}
 	return levels, nil
+}
+
+// linkField is one piece of a colon-separated link value: its name in a
+// problem and how it is read into its place.
+type linkField struct {
+	name  string
+	parse func(string) error
+}
+
+// parseFields reads pieces into fields in order (fields past the pieces,
+// the optional ones, are left as they are); a problem names the piece as
+// at.name.
+func parseFields(at string, pieces []string, fields []linkField) *Problem {
+	for j, piece := range pieces {
+		if err := fields[j].parse(piece); err != nil {
+			return &Problem{Field: at + "." + fields[j].name, Msg: err.Error()}
+		}
+	}
+	return nil
 }
 
 // parseCoreRates reads kernel:rate pairs separated by commas.
