@@ -90,11 +90,8 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 	return count / lines, scatter / lines, walk, nil
 }
 
-// walkPage is the page the walk reads one line of: 4 KiB, the base page
-// of x86 and of most ARM systems (a machine with larger pages reads
-// several of the walk's lines on one, as a matrix column of the same
-// stride does).
-const walkPage = 4096
+// walkPage is the page the walk reads one line of (machine.WalkPage).
+const walkPage = machine.WalkPage
 
 // walkReads is the reads a walk sample times at least.
 const walkReads = 1 << 21

@@ -112,7 +112,7 @@ func belowKnee(m machine.Machine, n, floor int64) int64 {
 	if reach == 0 {
 		return n
 	}
-	most := int64(kneeMargin * reach / 4096)
+	most := int64(kneeMargin * reach / machine.WalkPage)
 	if n <= most || most <= floor {
 		return n
 	}

@@ -484,8 +484,8 @@ func matmulWalks(s shape) (reads, span float64) {
 	return s.n * s.n * s.n, s.n * math.Min(walkPage, s.n*s.w)
 }
 
-// walkPage is the page the machine's walk was measured with (4 KiB).
-const walkPage = 4096
+// walkPage is the page the machine's walk was measured with.
+const walkPage = machine.WalkPage
 
 // passesAbove is the recursion levels whose subproblems of fp(N) bytes,
 // halving each level, exceed the level, plus the one that reads the

@@ -43,6 +43,12 @@ type DistPoint struct {
 	Walk    float64 `json:"walk,omitempty"`
 }
 
+// WalkPage is the page DistPoint.Walk reads one line of: 4 KiB, the base
+// page of x86 and of most ARM systems (a machine with larger pages reads
+// several of the walk's lines on one, as a matrix column of the same
+// stride does).
+const WalkPage = 4096
+
 // MaxDistPoints bounds the points of a distribution curve.
 const MaxDistPoints = 64
 
