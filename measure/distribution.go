@@ -226,7 +226,14 @@ func RadixSortIn(a, work []uint32, keyBits, radixBits int) {
 		b := int(mask) + 1
 		i := k & 1
 		sets[i] = newBucketSet(stores[i], nil, b, n)
-		stores[i] = sets[i].store
+		// Keep a store made for this digit, but not a given one cut to
+		// it: a narrower digit (the least significant, with the bits left
+		// over) needs fewer slots than the next pass into the same store,
+		// which would then make a new one, page faults and all (at 2^28
+		// keys one pass of five ran at 11.4 ns a key instead of 3.4).
+		if len(sets[i].store) > len(stores[i]) {
+			stores[i] = sets[i].store
+		}
 		next := &sets[i]
 		if first {
 			for _, v := range a {
@@ -269,10 +276,13 @@ func RadixSortCountIn(a, work []uint32, keyBits, radixBits int) {
 		dst = make([]uint32, len(a))
 	}
 	src, dst := a, dst[:len(a)]
+	var buf [scratchInts]int
+	counts := scratch(buf[:], lv[:1], 1, 1)
 	for k := len(lv) - 1; k >= 0; k-- {
 		shift, mask := lv[k][0], lv[k][1]
 		b := int(mask) + 1
-		count := make([]int, b+1)
+		count := counts[:b+1]
+		clear(count)
 		CountDigits(src, count, shift, mask)
 		for d := 1; d <= b; d++ {
 			count[d] += count[d-1]

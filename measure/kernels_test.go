@@ -2,6 +2,7 @@ package measure
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -133,5 +134,42 @@ func TestDigitLevels(t *testing.T) {
 	want := [][2]uint32{{17, 63}, {11, 63}, {5, 63}, {0, 31}}
 	if !slices.Equal(got, want) {
 		t.Errorf("digitLevels(23, 6) = %v, want %v", got, want)
+	}
+}
+
+// TestSortsInWorkAllocateNoKeys checks SortWork's promise: given a work
+// array of that length, a distribution sort makes no array of keys
+// (digit counters, a few hundred bytes, may be made). Key bits that are
+// not a multiple of the digit leave one narrower digit, whose pass uses
+// fewer slots of a store than the passes after it (a radix sort of 16-bit
+// keys in 6-bit digits: passes of 16, 64 and 64 buckets).
+func TestSortsInWorkAllocateNoKeys(t *testing.T) {
+	const n = 1 << 14
+	sorts := []struct {
+		name string
+		fn   func(a, work []uint32, keyBits, radixBits int)
+	}{
+		{"bucket", BucketSortIn},
+		{"bucket-count", BucketSortCountIn},
+		{"radix", RadixSortIn},
+		{"radix-count", RadixSortCountIn},
+	}
+	for _, s := range sorts {
+		for _, keyBits := range []int{12, 16, 17} {
+			a, keys := make([]uint32, n), randomKeys(n, 1<<keyBits, uint64(keyBits))
+			work := make([]uint32, SortWork(n, 6))
+			copy(a, keys)
+			s.fn(a, work, keyBits, 6) // any first-use allocation outside the count
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			copy(a, keys)
+			s.fn(a, work, keyBits, 6)
+			runtime.ReadMemStats(&after)
+			// A quarter of the keys' bytes: far above the counters,
+			// far below any array of keys.
+			if got := after.TotalAlloc - before.TotalAlloc; got > n {
+				t.Errorf("%s, %d-bit keys: %d bytes allocated in a sort of %d keys; want no array of keys (under %d)", s.name, keyBits, got, n, n)
+			}
+		}
 	}
 }
