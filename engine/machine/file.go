@@ -38,6 +38,7 @@ type fileMachine struct {
 	// Distribution's points are written by memwall in seconds and
 	// bytes; by hand as "64 MiB" and "30 ns" too.
 	Distribution []fileDistPoint    `json:"distribution"`
+	Streams      json.RawMessage    `json:"streams"`
 	Spread       map[string]float64 `json:"spread"`
 	Notes        map[string]string  `json:"notes"`
 }
@@ -109,6 +110,10 @@ func ParseJSON(data []byte) (Machine, error) {
 	if !isAbsent(f.ComputeRate) {
 		field("compute_rate", f.ComputeRate, units.ParseNumber, &m.ComputeRate)
 	}
+	var streams float64
+	if !isAbsent(f.Streams) {
+		field("streams", f.Streams, func(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }, &streams)
+	}
 	if len(f.CoreRates) > 0 {
 		m.CoreRates = make(map[string]float64, len(f.CoreRates))
 		for k, v := range f.CoreRates {
@@ -165,6 +170,11 @@ func ParseJSON(data []byte) (Machine, error) {
 		es = append(es, FieldError{Field: "mu1", Msg: fmt.Sprintf("concurrent sequential streams must be a whole number from 1 to %d; got %g", MaxMu1, mu1)})
 	} else {
 		m.Mu1 = int(mu1)
+	}
+	if streams != math.Trunc(streams) || streams < 0 || streams > MaxStreams {
+		es = append(es, FieldError{Field: "streams", Msg: streamsMsg(streams)})
+	} else {
+		m.Streams = int(streams)
 	}
 	for i, v := range distSizes {
 		wholeBytes(fmt.Sprintf("distribution[%d].size", i), v, &m.Distribution[i].Size)

@@ -210,6 +210,9 @@ func (m Machine) validateHierarchy() Errors {
 		add("compute_rate", "compute rate must be 0 (not given) or from 1000 to 10^15 operations per second (e.g. 3e9); got %g", r)
 	}
 	es = append(es, ValidateDistribution(m.Distribution)...)
+	if m.Streams != 0 && (m.Streams < MinStreams || m.Streams > MaxStreams) {
+		add("streams", "%s", streamsMsg(float64(m.Streams)))
+	}
 	if len(m.CoreRates) > MaxCoreRates {
 		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))
 		return es
@@ -224,6 +227,17 @@ func (m Machine) validateHierarchy() Errors {
 		}
 	}
 	return es
+}
+
+// The accepted Machine.Streams besides 0: a read and a write stream at
+// least, and far more than any prefetcher follows at most.
+const (
+	MinStreams = 2
+	MaxStreams = 1024
+)
+
+func streamsMsg(v float64) string {
+	return fmt.Sprintf("streams must be 0 (not measured) or a whole number from %d to %d (e.g. 33); got %g", MinStreams, MaxStreams, v)
 }
 
 // MaxCoreRates bounds the kernels of CoreRates.

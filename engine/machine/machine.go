@@ -51,6 +51,14 @@ type Machine struct {
 	// sort's two loops by the size of its arrays (DistPoint), which the
 	// hierarchy model prices the distribution sorts' passes from.
 	Distribution []DistPoint `json:"distribution,omitempty"`
+	// Streams is how many sequential streams at once a core keeps
+	// streaming beyond the caches, its reads and writes together: a
+	// distribution pass into b buckets streams when b + 1 ≤ Streams, and
+	// its bucket fills come from random places otherwise. Calibration
+	// reads it off the scatter loop's time a line into 8 to 128 buckets
+	// (measure). 0 means not measured: the hierarchy model then takes 16,
+	// the fewest a current core's prefetcher follows.
+	Streams int `json:"streams,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -74,7 +82,7 @@ func (m Machine) Mu2() int64 {
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate &&
-		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution)
+		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

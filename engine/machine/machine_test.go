@@ -41,6 +41,8 @@ func TestValidateRules(t *testing.T) {
 		{"cache too large", func(m *Machine) { m.C = 1 << 41 }, "cache: cache size must be from one line to 1 TiB; got 2199023255552 B"},
 		{"negative penalty", func(m *Machine) { m.M = -1e-9 }, "mispredict: branch-misprediction penalty must be from 0 to 1 µs (e.g. 7.52 ns); got -1 ns"},
 		{"huge penalty", func(m *Machine) { m.M = 1e-3 }, "mispredict: branch-misprediction penalty must be from 0 to 1 µs (e.g. 7.52 ns); got 1 ms"},
+		{"one stream", func(m *Machine) { m.Streams = 1 }, "streams: streams must be 0 (not measured) or a whole number from 2 to 1024 (e.g. 33); got 1"},
+		{"streams huge", func(m *Machine) { m.Streams = 5000 }, "streams: streams must be 0 (not measured) or a whole number from 2 to 1024 (e.g. 33); got 5000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := p4
@@ -121,6 +123,9 @@ func TestParseJSON(t *testing.T) {
 		{`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2.5,"cache":"256KiB","line":64,"mispredict":"1ns"}`, "mu1: concurrent sequential streams must be a whole number from 1 to 1024; got 2.5"},
 		{`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":1.5,"line":64,"mispredict":"1ns"}`, "cache: must be a whole number of bytes up to 1 TiB; got 1.5"},
 		{`{"name":"x","colour":"red"}`, `machine file: json: unknown field "colour"`},
+		{`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"256KiB","line":64,"mispredict":"1ns","streams":1}`, "streams: streams must be 0 (not measured) or a whole number from 2 to 1024 (e.g. 33); got 1"},
+		{`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"256KiB","line":64,"mispredict":"1ns","streams":16.5}`, "streams: streams must be 0 (not measured) or a whole number from 2 to 1024 (e.g. 33); got 16.5"},
+		{`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"256KiB","line":64,"mispredict":"1ns","streams":"many"}`, `streams: "many" does not start with a number`},
 	} {
 		_, err := ParseJSON([]byte(c.in))
 		if err == nil || err.Error() != c.want {
@@ -138,7 +143,7 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add(`{"name":"P4","beta1":"1.06 GB/s","beta2":"0.85GB/s","mu1":2,"cache":"256 KiB","line":128,"mispredict":"11.76 ns"}`)
 	f.Add(`{"beta1":1e400}`)
 	f.Add(`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"2^18","line":"2^7","mispredict":0}`)
-	f.Add(`{"name":"d","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","distribution":[{"size":"16 KiB","count":"10 ns","scatter":1.3e-8},{"size":67108864,"count":2.7e-8,"scatter":"58 ns","walk":"7 ns"}]}`)
+	f.Add(`{"name":"d","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","distribution":[{"size":"16 KiB","count":"10 ns","scatter":1.3e-8},{"size":67108864,"count":2.7e-8,"scatter":"58 ns","walk":"7 ns"}],"streams":33}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		m, err := ParseJSON([]byte(s))
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in five more keys,
+// A machine that gives its cache hierarchy carries it in six more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -20,6 +20,7 @@ import (
 //	compute_rate=4G
 //	core_rates=heapsort:2.5G,quicksort:3G
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
+//	streams=33
 //
 // A point of the distribution curve is size:count:scatter, and :walk when
 // its page walk was measured (machine.DistPoint).
@@ -29,7 +30,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution"}
+var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -72,6 +73,9 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 			}
 		}
 		add("distribution", strings.Join(parts, ","))
+	}
+	if m.Streams > 0 {
+		add("streams", strconv.Itoa(m.Streams))
 	}
 }
 
@@ -126,6 +130,14 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			ps = append(ps, *p)
 		} else {
 			m.Distribution = pts
+		}
+	}
+	if v, ok := vals["streams"]; ok {
+		// The count is checked with the machine (machine.Validate).
+		if n, err := units.ParseCount(v); err != nil {
+			ps = append(ps, Problem{Field: "streams", Msg: err.Error() + "; " + keptValue("streams", base)})
+		} else {
+			m.Streams = int(min(n, machine.MaxStreams+1))
 		}
 	}
 	return ps
@@ -289,6 +301,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.CoreRates = base.CoreRates
 	case strings.HasPrefix(key, "distribution"):
 		m.Distribution = base.Distribution
+	case key == "streams":
+		m.Streams = base.Streams
 	}
 }
 
@@ -320,6 +334,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the distribution curve was left out", true
 		}
 		return "the distribution curve of " + base.Name + " was used instead", true
+	case key == "streams":
+		if base.Streams == 0 {
+			return "the stream bound was left out", true
+		}
+		return "streams = " + strconv.Itoa(base.Streams) + " of " + base.Name + " was used instead", true
 	}
 	return "", false
 }
