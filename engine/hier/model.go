@@ -23,11 +23,22 @@ import (
 // posted, and costs bandwidth, not a wait (engine/hier/doc.go).
 
 // Streams is how many sequential streams at once a level keeps as
-// streams: a pass that writes into more buckets than this has its lines
-// charged as random (the MBRAM paper's Model Rule 8 bounds the streams by the
-// cache's lines; hardware prefetchers track far fewer, 16 to 32 on
-// current cores, and the smaller bound is the one that binds).
+// streams on a machine that does not give its own (machine.Machine's
+// Streams, which calibration measures): a pass that reads one stream and
+// writes b has its fills charged as random when b + 1 exceeds it (the
+// MBRAM paper's Model Rule 8 bounds the streams by the cache's lines;
+// hardware prefetchers track far fewer, 16 to 32 on current cores, and
+// the smaller bound is the one that binds).
 const Streams = 16
+
+// StreamsOf is the streams the model lets m's core keep: its measured
+// bound, else Streams.
+func StreamsOf(m machine.Machine) int {
+	if m.Streams > 0 {
+		return m.Streams
+	}
+	return Streams
+}
 
 // DivOps is what one integer division counts in operations: a 64-bit
 // division occupies the divider for some six to forty cycles on current
@@ -130,19 +141,21 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		return Estimate{}, mbram.ErrUnknownKernel(kernelID)
 	}
 	e := Estimate{Kernel: kernelID, Description: kw.describe}
-	w := shape{n: float64(p.N), w: float64(p.W), b: float64(p.Buckets), c: float64(m.C), m: m}
+	w := shape{n: float64(p.N), w: float64(p.W), b: float64(p.Buckets), c: float64(m.C), streams: float64(StreamsOf(m)), m: m}
 	e.Work = kw.work(w)
 	footprint := kw.footprint(w)
 	e.Footprint = int64(math.Min(footprint, math.MaxInt64/2))
 	rate := RateFor(m, kernelID)
 	ops, traffic := e.Work.Ops, kw.traffic
 	// The curve measures 64 buckets, more write streams than a prefetcher
-	// follows; a pass into fewer buckets streams, and the levels price it.
-	if kw.passes != nil && w.b+1 > Streams {
-		if secs, work, curve, pops, ok := passTimes(w, kw.passes(w), rate); ok {
+	// follows; a pass into few enough buckets to stream is priced by the
+	// levels, with the sort's copies.
+	if kw.passes != nil {
+		curved, streamed := splitPasses(kw.passes(w), w.streams)
+		if secs, work, curve, pops, ok := passTimes(w, curved, rate); ok && len(curved) > 0 {
 			e.Passes, e.PassWork, e.PassCurve = secs, work, curve
 			ops = math.Max(0, ops-pops)
-			traffic = kw.rest
+			traffic = passesTraffic(func(shape) []pass { return streamed }, kw.rest)
 			e.Description = passesDescribe
 		}
 	}
@@ -217,10 +230,11 @@ func levelSeconds(l machine.Level, t Traffic, next, inFlight float64) float64 {
 }
 
 // shape is a workload as the forms read it: n elements (the dimension for
-// matmul) of w bytes, b buckets, and the machine (for C, which sizes the
-// two-pass product's blocks).
+// matmul) of w bytes, b buckets, the machine (for C, which sizes the
+// two-pass product's blocks) and the streams its core keeps (StreamsOf).
 type shape struct {
 	n, w, b, c float64
+	streams    float64
 	m          machine.Machine
 }
 
@@ -301,7 +315,7 @@ var kernelForms = map[string]kernelForm{
 		depInFlight: heapLinesAhead,
 	},
 	"bucket": {
-		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b > 16",
+		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured)",
 		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
 		// Per element and pass: shift, mask, load the bucket's length,
 		// compare with its capacity, index, store, store the length,
@@ -311,12 +325,12 @@ var kernelForms = map[string]kernelForm{
 			return Work{Ops: (simpleScatterOps*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5),
 				CallMispredicts: calls}
 		},
-		traffic: bucketTraffic(false),
+		traffic: passesTraffic(bucketPasses(false), bucketRest(false)),
 		passes:  bucketPasses(false),
 		rest:    bucketRest(false),
 	},
 	"bucket-count": {
-		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b > 16",
+		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured)",
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
 		// Counting: load, shift, mask, increment a count, loop (6);
 		// distribution: load, shift, mask, load the position, store,
@@ -328,23 +342,23 @@ var kernelForms = map[string]kernelForm{
 			return Work{Ops: ((countLoopOps+scatterLoopOps)*digits(s)+2*oddDigits(s))*s.n + calls*callOps + children*(childOps+3),
 				CallMispredicts: 2 * calls}
 		},
-		traffic: bucketTraffic(true),
+		traffic: passesTraffic(bucketPasses(true), bucketRest(true)),
 		passes:  bucketPasses(true),
 		rest:    bucketRest(true),
 	},
 	"radix": {
-		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
+		describe:  "⌈log_b N⌉ distribution passes over all N and a last copy; the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured) (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 3.5 * s.n * s.w },
 		work:      func(s shape) Work { return Work{Ops: (simpleScatterOps*digits(s) + 3) * s.n} },
-		traffic:   radixTraffic(false),
+		traffic:   passesTraffic(radixPasses(false), radixRest(false)),
 		passes:    radixPasses(false),
 		rest:      radixRest(false),
 	},
 	"radix-count": {
-		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; the fills of its b write streams random when b > 16 (the MBRAM paper App. e, per level)",
+		describe:  "⌈log_b N⌉ counting and distribution passes over all N between two arrays; the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured) (the MBRAM paper App. e, per level)",
 		footprint: func(s shape) float64 { return 2 * s.n * s.w },
 		work:      func(s shape) Work { return Work{Ops: (countLoopOps + scatterLoopOps) * digits(s) * s.n} },
-		traffic:   radixTraffic(true),
+		traffic:   passesTraffic(radixPasses(true), radixRest(true)),
 		passes:    radixPasses(true),
 		rest:      radixRest(true),
 	},
@@ -438,7 +452,7 @@ func twoPassTraffic(s shape, l lvl) Traffic {
 	t.Seq += 2*m + 2*m + 2*m
 	// D written in phase I and read in phase III through one stream per
 	// block, and written back twice (phases I and II).
-	if blocks+1 > Streams {
+	if blocks+1 > s.streams {
 		t.Rand += 2 * m
 	} else {
 		t.Seq += 2 * m
@@ -549,65 +563,19 @@ func heapTraffic(s shape, l lvl) Traffic {
 	return Traffic{Dep: s.n * miss, Seq: s.n * miss}
 }
 
-// scatter is a distribution pass of n keys over a level: read the source
-// in a stream, write b streams (filled, and written back at β1), whose
-// fills are random when b exceeds Streams.
-func scatter(s shape, l lvl, n float64) Traffic {
+// scatter is a distribution pass of n keys into b buckets over a level:
+// read the source in a stream, write b streams (filled, and written back
+// at β1), whose fills are random when b + 1 exceeds the streams the core
+// keeps.
+func scatter(s shape, l lvl, n, b float64) Traffic {
 	m := l.of(n * s.w)
 	t := Traffic{Seq: m + m} // the source, and the write-backs
-	if s.b+1 > Streams {
+	if b+1 > s.streams {
 		t.Rand += m
 	} else {
 		t.Seq += m
 	}
 	return t
-}
-
-func bucketTraffic(counting bool) func(shape, lvl) Traffic {
-	return func(s shape, l lvl) Traffic {
-		var t Traffic
-		d := digits(s)
-		fp := 3.5 * s.w
-		if counting {
-			fp = 2 * s.w
-		}
-		if counting && oddDigits(s) == 1 {
-			t.add(l.stream(s.n*s.w, s.n*s.w)) // the keys copied first
-		}
-		// Pass j works on subproblems of N/b^j keys; it streams through
-		// the level while they do not fit.
-		for j := 0.0; j < d; j++ {
-			sub := s.n / math.Pow(s.b, j)
-			if fp*sub <= l.size && j > 0 {
-				break
-			}
-			if counting {
-				t.Seq += l.of(s.n * s.w)
-			}
-			t.add(scatter(s, l, s.n))
-		}
-		if !counting {
-			t.add(l.stream(s.n*s.w, s.n*s.w)) // the last buckets copied back
-		}
-		return t
-	}
-}
-
-func radixTraffic(counting bool) func(shape, lvl) Traffic {
-	return func(s shape, l lvl) Traffic {
-		var t Traffic
-		d := digits(s)
-		for j := 0.0; j < d; j++ {
-			if counting {
-				t.Seq += l.of(s.n * s.w)
-			}
-			t.add(scatter(s, l, s.n))
-		}
-		if !counting || int(d)%2 == 1 {
-			t.add(l.stream(s.n*s.w, s.n*s.w)) // copied back into a
-		}
-		return t
-	}
 }
 
 // branchCharged is the mispredictions e charges at the machine's penalty.

@@ -13,14 +13,75 @@ import "math"
 // capacity test, hides part of the fills: docs/hierarchy.md).
 
 // passesDescribe describes a distribution sort priced off the curve.
-const passesDescribe = "each digit pass's count and scatter loops at the longer of their work and the machine's distribution curve at the span the pass reads; the levels carry only the copies (docs/hierarchy.md)"
+const passesDescribe = "each digit pass's count and scatter loops at the longer of their work and the machine's distribution curve at the span the pass reads; a pass into few enough buckets to stream, and the copies, through the levels (docs/hierarchy.md)"
 
 // pass is one distribution pass: keys moved, the keys of the span they
-// come from (whose size the curve is read at), and the operations a key
-// of its counting loop (0: none) and of its scatter loop.
+// come from (whose size the curve is read at), the buckets its digit
+// has, the bytes of its subproblems (a level that large holds the pass
+// and moves none of its lines; 0: no level does), and the operations a
+// key of its counting loop (0: none) and of its scatter loop.
 type pass struct {
 	keys, span           float64
+	buckets, held        float64
 	countOps, scatterOps float64
+}
+
+// traffic is the lines p moves through level l: none when the level
+// holds its subproblems, else its keys read by the counting loop and
+// scattered.
+func (p pass) traffic(s shape, l lvl) Traffic {
+	if p.held > 0 && p.held <= l.size {
+		return Traffic{}
+	}
+	var t Traffic
+	if p.countOps > 0 {
+		t.Seq += l.of(p.keys * s.w)
+	}
+	t.add(scatter(s, l, p.keys, p.buckets))
+	return t
+}
+
+// passesTraffic is a distribution sort's traffic through the levels: its
+// passes and the rest.
+func passesTraffic(passes func(shape) []pass, rest func(shape, lvl) Traffic) func(shape, lvl) Traffic {
+	return func(s shape, l lvl) Traffic {
+		t := rest(s, l)
+		for _, p := range passes(s) {
+			t.add(p.traffic(s, l))
+		}
+		return t
+	}
+}
+
+// splitPasses parts ps into the passes the curve prices, whose b write
+// streams and read stream exceed the streams the core keeps as the
+// curve's 64 buckets do, and those that stream, which the levels price.
+func splitPasses(ps []pass, streams float64) (curved, streamed []pass) {
+	for _, p := range ps {
+		if p.buckets+1 > streams {
+			curved = append(curved, p)
+		} else {
+			streamed = append(streamed, p)
+		}
+	}
+	return curved, streamed
+}
+
+// digitBuckets is the buckets of each of the ⌈log_b N⌉ digits, most
+// significant first, of keys uniform on [0, N): the digits of log2 b
+// bits from the top of the keys' ⌈log2 N⌉ bits (measure's digitLevels),
+// the last with the bits left over (N = 2^28, b = 64: 64, 64, 64, 64,
+// 16).
+func digitBuckets(s shape) []float64 {
+	d := int(digits(s))
+	out := make([]float64, d)
+	for j := range out {
+		out[j] = s.b
+	}
+	bits := math.Ceil(math.Log2(math.Max(s.n, 2)) - 1e-9)
+	left := bits - float64(d-1)*math.Log2(s.b)
+	out[d-1] = math.Max(1, math.Min(s.b, math.Round(math.Exp2(left))))
+	return out
 }
 
 // The operations a key of each loop, as the kernels' work counts them:
@@ -41,13 +102,16 @@ func scatterOps(counting bool) (count, scatter float64) {
 	return 0, simpleScatterOps
 }
 
-// radixPasses: ⌈log_b N⌉ passes over all N keys.
+// radixPasses: ⌈log_b N⌉ passes over all N keys, one a digit (the least
+// significant, with the bits left over, first; the order does not change
+// the sum).
 func radixPasses(counting bool) func(shape) []pass {
 	return func(s shape) []pass {
 		c, sc := scatterOps(counting)
-		ps := make([]pass, int(digits(s)))
+		bs := digitBuckets(s)
+		ps := make([]pass, len(bs))
 		for j := range ps {
-			ps[j] = pass{keys: s.n, span: s.n, countOps: c, scatterOps: sc}
+			ps[j] = pass{keys: s.n, span: s.n, buckets: bs[len(bs)-1-j], countOps: c, scatterOps: sc}
 		}
 		return ps
 	}
@@ -60,12 +124,24 @@ func radixPasses(counting bool) func(shape) []pass {
 // cache; so the first pass whose subproblems fit still pays for its
 // span's lines (measured at 2^23 keys, 64 buckets: 19.6 ns a key, where
 // reading that pass in the cache gave 16).
+//
+// A level holds pass j > 0 when its subproblems of N/b^j keys fit with
+// their buckets (3.5 w a key in the simple sort's arena, 2 w with
+// counting); the first pass reads the input wherever it lies.
 func bucketPasses(counting bool) func(shape) []pass {
 	return func(s shape) []pass {
 		c, sc := scatterOps(counting)
-		ps := make([]pass, int(digits(s)))
+		fp := 3.5 * s.w
+		if counting {
+			fp = 2 * s.w
+		}
+		bs := digitBuckets(s)
+		ps := make([]pass, len(bs))
 		for j := range ps {
-			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), countOps: c, scatterOps: sc}
+			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), buckets: bs[j], countOps: c, scatterOps: sc}
+			if j > 0 {
+				ps[j].held = fp * s.n / math.Pow(s.b, float64(j))
+			}
 		}
 		return ps
 	}
