@@ -13,10 +13,10 @@ import (
 )
 
 // hasHierarchy says a machine gives more than the MBRAM paper's six
-// numbers: cache levels, a memory latency, a compute rate, core rates or
-// a distribution curve.
+// numbers: cache levels, a memory latency, a compute rate, core rates, a
+// distribution curve or a stream bound.
 func hasHierarchy(m machine.Machine) bool {
-	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0
+	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0
 }
 
 // levelsView shows the hierarchy of a machine that gives one: a table of
@@ -37,6 +37,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
+		{m.Streams > 0, "Streams ", strconv.Itoa(m.Streams), "sequential streams at once the core keeps beyond the caches: a distribution pass into b buckets streams when b + 1 is at most this"},
 	} {
 		if x.given {
 			extra = append(extra, app.Li().Body(app.Strong().Text(x.name), app.Text(x.value), app.Small().Class("meaning").Text(x.means)))

@@ -234,6 +234,9 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 			rows = append(rows, row("dist-walk", "Page walk"+at, units.FormatSeconds(last.Walk)+" a read", "reads one to a 4 KiB page, less the same reads side by side", spread("distribution.walk"), last.Walk))
 		}
 	}
+	if m.Streams > 0 {
+		rows = append(rows, row("streams", "Streams", strconv.Itoa(m.Streams), "the scatter loop into 8 to 128 buckets: one read stream and the most buckets within 1.5× the fastest", "", float64(m.Streams)))
+	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),
 		app.THead().Body(app.Tr().Body(

@@ -137,6 +137,18 @@ func TestMeasureDevice(t *testing.T) {
 				t.Errorf("page walk %g s a read, want above 0 and up to 10 µs", w)
 			}
 		}
+		// The streams' row shows when the curve's largest arrays passed
+		// twice the last cache: one read stream and a bucket count the
+		// scatter was timed into.
+		var streamed bool
+		b.eval(t, `!!document.querySelector("#measured-streams")`, &streamed)
+		if streamed {
+			s := measured(t, b, "streams")
+			t.Logf("streams: %g", s)
+			if s != 9 && s != 17 && s != 33 && s != 65 && s != 129 {
+				t.Errorf("streams %g; want one more than 8, 16, 32, 64 or 128 buckets", s)
+			}
+		}
 	}
 	b.screenshot(t, "measure-results")
 

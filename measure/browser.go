@@ -79,6 +79,7 @@ type Steps struct {
 	dsCount      [][]float64 // its seconds per line of keys, by size, one per round
 	dsScatter    [][]float64
 	dsWalk       [][]float64
+	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
 	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
@@ -230,6 +231,16 @@ func (s *Steps) plan() {
 			seed := uint64(r*len(s.dsSizes)+i+1) * 0x9e3779b97f4a7c15
 			s.add(fmt.Sprintf("distribution curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				return s.distSample(ctx, i, size, seed, placed(s.buf, 2*size, r, s.tpRounds))
+			})
+		}
+		if n := len(s.dsSizes); n > 0 {
+			size, seed := s.dsSizes[n-1], uint64(r+1)*0x2545f4914f6cdd1d
+			s.add(fmt.Sprintf("write streams, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				bk, err := bucketsAt(ctx, placed(s.buf, 2*size, r, s.tpRounds), size, s.lineOrDefault(), seed)
+				if err == nil {
+					s.stBuckets = append(s.stBuckets, bk)
+				}
+				return err
 			})
 		}
 	}
@@ -551,6 +562,8 @@ func (s *Steps) Result() (Result, error) {
 	}
 	res.Distribution = s.DistCurve()
 	setDistribution(&m, res.Distribution)
+	res.Streams = streamPoints(s.stBuckets)
+	setStreams(&m, res.Streams, lastSize(res.Distribution))
 	// measured has checked the rest of the machine and said what was
 	// wrong with it; only the rates and the distribution curve are new
 	// here.

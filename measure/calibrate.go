@@ -49,13 +49,16 @@ type Result struct {
 	// Distribution is the counting sorts' loops by array size
 	// (distcurve.go), measured once the last cache is known.
 	Distribution []DistPointStat `json:"distribution,omitempty"`
-	CoreRates    map[string]Stat `json:"core_rates,omitempty"`
-	Line         []LinePoint     `json:"line_offsets"`
-	Sequential   SeqResult       `json:"sequential"`
-	RandomTime   Stat            `json:"random_access_seconds"`
-	Beta2        Stat            `json:"beta2"`
-	Mispredict   Stat            `json:"mispredict"`
-	Detected     struct {
+	// Streams is the scatter by buckets over the curve's largest
+	// arrays (streams.go).
+	Streams    []StreamPointStat `json:"streams,omitempty"`
+	CoreRates  map[string]Stat   `json:"core_rates,omitempty"`
+	Line       []LinePoint       `json:"line_offsets"`
+	Sequential SeqResult         `json:"sequential"`
+	RandomTime Stat              `json:"random_access_seconds"`
+	Beta2      Stat              `json:"beta2"`
+	Mispredict Stat              `json:"mispredict"`
+	Detected   struct {
 		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
 		// CacheLatency is the fit to the latency curve, kept for
 		// comparison (DetectCacheLatency); 0 when none qualified.
@@ -257,7 +260,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 
 	// The distribution curve reaches 8·C, where memory's other costs are
 	// read, or as far as two arrays fit in the buffer.
-	res.Distribution, err = distributionCurve(ctx, buf, distSizes(min(pl.buf/2, 8*c)), line, pl.tpRounds, round)
+	res.Distribution, res.Streams, err = distributionCurve(ctx, buf, distSizes(min(pl.buf/2, 8*c)), line, pl.tpRounds, round)
 	if err != nil {
 		return res, err
 	}
@@ -295,6 +298,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		res.CoreRates = rates
 		setCoreRates(&m, rates, medianRate(rates))
 		setDistribution(&m, res.Distribution)
+		setStreams(&m, res.Streams, lastSize(res.Distribution))
 	}
 	if o.Progress != nil {
 		o.Progress(Progress{Step: "done", Done: total, Total: total})

@@ -63,6 +63,9 @@ func Params(m machine.Machine) map[string]float64 {
 			p["distribution.walk"] = w
 		}
 	}
+	if m.Streams > 0 {
+		p["streams"] = float64(m.Streams)
+	}
 	return p
 }
 

@@ -60,13 +60,7 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 	keys := asKeys(buf)
 	n := int(min(size/4, int64(len(keys)/2)))
 	src, dst := keys[:n], keys[n:2*n]
-	x := seed | 1
-	for i := range src {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		src[i] = uint32(x >> 32)
-	}
+	fillKeys(src, seed)
 	reps := max(1, distKeys/n)
 	var counts [distMask + 2]int
 	t0 := time.Now()
@@ -172,23 +166,32 @@ func distSizes(hi int64) []int64 {
 }
 
 // distributionCurve measures the distribution curve at sizes (bytes per
-// array; two arrays of each must fit in buf), rounds rounds.
-func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, error) {
+// array; two arrays of each must fit in buf), rounds rounds, and at the
+// last size the scatter by buckets (bucketsAt).
+func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, error) {
 	scatters, walks := make([][]float64, len(sizes)), make([][]float64, len(sizes))
+	var byBuckets [][]float64
 	counts, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
-		c, s, w, err := distAt(ctx, b, size/2, line, uint64(r*len(sizes)+i+1)*0x9e3779b97f4a7c15)
+		seed := uint64(r*len(sizes)+i+1) * 0x9e3779b97f4a7c15
+		c, s, w, err := distAt(ctx, b, size/2, line, seed)
 		scatters[i] = append(scatters[i], s)
 		walks[i] = append(walks[i], w)
+		if err == nil && i == len(sizes)-1 {
+			var bk []float64
+			if bk, err = bucketsAt(ctx, b, size/2, line, seed); err == nil {
+				byBuckets = append(byBuckets, bk)
+			}
+		}
 		return c, err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]DistPointStat, len(sizes))
 	for i, s := range sizes {
 		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i]), Walk: Summarize(walks[i])}
 	}
-	return out, nil
+	return out, streamPoints(byBuckets), nil
 }
 
 // doubled is each size twice over: the bytes of both arrays.

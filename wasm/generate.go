@@ -148,7 +148,7 @@ func skipAsset(rel string) bool {
 
 // noInline are the packages app.wasm builds without inlining (buildWasm
 // says why).
-var noInline = []string{"memwall/app", "memwall/engine/scenario", "memwall/engine/link", "memwall/engine/machine"}
+var noInline = []string{"memwall/app", "memwall/engine/scenario", "memwall/engine/link", "memwall/engine/machine", "memwall/engine/units"}
 
 func (g *generator) buildWasm(dst string) error {
 	if g.wasm != "" {
@@ -160,9 +160,10 @@ func (g *generator) buildWasm(dst string) error {
 	// where a call costs nothing anyone sees. So are the packages that
 	// read and write share links, which run once per navigation (12 KB
 	// less), and the machine package, whose validation and file parsing
-	// run once per edit and which no simulated access calls (7 KB). The
-	// rest keep the compiler's inlining: the engine's timed and swept
-	// loops, and presets and units, which together would give 3 KB more.
+	// run once per edit and which no simulated access calls (7 KB), and
+	// units, which parses and formats quantities for forms and step
+	// names and is in no timed loop (4 KB). The rest keep the compiler's
+	// inlining: the engine's timed and swept loops, and presets.
 	// (Click timeouts in the machine editor's e2e tests, once seen with
 	// more packages built so, came from clicks at an element's place
 	// missing it, and went when the tests clicked through the element.)

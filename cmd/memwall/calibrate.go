@@ -118,6 +118,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 			units.FormatSeconds(a.Count), units.FormatSeconds(z.Count), units.FormatSeconds(a.Scatter), units.FormatSeconds(z.Scatter),
 			units.FormatSeconds(a.Walk), units.FormatSeconds(z.Walk), units.FormatSize(a.Size), units.FormatSize(z.Size), n)
 	}
+	if m.Streams > 0 {
+		fmt.Fprintf(stderr, "streams %d (%s)\n", m.Streams, m.Notes["streams_method"])
+	} else if why := m.Notes["streams_method"]; why != "" {
+		fmt.Fprintf(stderr, "streams: %s\n", why)
+	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
 	}
@@ -137,7 +142,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 // seconds per independent random read; C comes from these), line rows
 // (offset in bytes, seconds per node of the line-size test) and the
 // distribution curve's rows (bytes of each array, seconds per line of
-// keys of the count and the scatter loop).
+// keys of the count and the scatter loop, seconds per read of the page
+// walk) and the stream test's (buckets in the x column, seconds per line
+// of keys of the scatter).
 func writeCurves(f io.Writer, res measure.Result) error {
 	w := csv.NewWriter(f)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
@@ -155,6 +162,9 @@ func writeCurves(f io.Writer, res measure.Result) error {
 		_ = w.Write([]string{"distribution-count", strconv.FormatInt(p.Size, 10), g(p.Count.Median), g(p.Count.Min), g(p.Count.Spread)})
 		_ = w.Write([]string{"distribution-scatter", strconv.FormatInt(p.Size, 10), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
 		_ = w.Write([]string{"page-walk", strconv.FormatInt(p.Size, 10), g(p.Walk.Median), g(p.Walk.Min), g(p.Walk.Spread)})
+	}
+	for _, p := range res.Streams {
+		_ = w.Write([]string{"scatter-buckets", strconv.Itoa(p.Buckets), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
 	}
 	w.Flush()
 	return w.Error()
@@ -200,6 +210,8 @@ func paramValue(name string, v float64) string {
 		return units.FormatSize(int64(v))
 	case name == "line":
 		return strconv.FormatInt(int64(v), 10) + " B"
+	case name == "streams":
+		return strconv.FormatInt(int64(v), 10)
 	case name == "mispredict", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "distribution."):
 		return units.FormatSeconds(v)
 	default:

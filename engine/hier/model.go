@@ -147,15 +147,11 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	e.Footprint = int64(math.Min(footprint, math.MaxInt64/2))
 	rate := RateFor(m, kernelID)
 	ops, traffic := e.Work.Ops, kw.traffic
-	// The curve measures 64 buckets, more write streams than a prefetcher
-	// follows; a pass into few enough buckets to stream is priced by the
-	// levels, with the sort's copies.
 	if kw.passes != nil {
-		curved, streamed := splitPasses(kw.passes(w), w.streams)
-		if secs, work, curve, pops, ok := passTimes(w, curved, rate); ok && len(curved) > 0 {
+		if secs, work, curve, pops, ok := passTimes(w, kw.passes(w), rate); ok {
 			e.Passes, e.PassWork, e.PassCurve = secs, work, curve
 			ops = math.Max(0, ops-pops)
-			traffic = passesTraffic(func(shape) []pass { return streamed }, kw.rest)
+			traffic = kw.rest
 			e.Description = passesDescribe
 		}
 	}

@@ -27,24 +27,22 @@ func TestPassesHandCalculations(t *testing.T) {
 		want         float64
 	}{
 		// Radix-count of 2^20 keys, b = 64: 20 bits make digits of 6, 6,
-		// 6 and 2 bits. The three passes into 64 buckets, over 4 MiB
-		// arrays, 8 of the 16 doublings from 16 KiB to 1 GiB: count
-		// 20 ns, scatter 36.5 ns a line, 65 536 lines: 1.31072 and
-		// 2.392064 ms a pass. The work at 1e10 ops/s, 6·N = 0.6291456 ms
-		// and 8·N = 0.8388608 ms, is the shorter of each pair. The pass
-		// into 4 buckets streams (4 + 1 ≤ 16): its work, 14·N ops, is
-		// 1.4680064 ms, and its lines go through both levels, 65 536 read
-		// by the count, 65 536 read and 65 536 written (filled and
-		// written back) by the scatter, 262 144 at 0.5 ns in L1 and 2 ns
-		// in L2: 0.131072 + 0.524288 ms. 4 digits: no copy.
-		{"radix-count beyond the work", "radix-count", 1 << 20, 3*3.702784e-3 + 1.4680064e-3 + 0.131072e-3 + 0.524288e-3},
+		// 6 and 2 bits. Each pass over 4 MiB arrays, 8 of the 16
+		// doublings from 16 KiB to 1 GiB: count 20 ns, scatter 36.5 ns a
+		// line, 65 536 lines: 1.31072 and 2.392064 ms for the three
+		// passes into 64 buckets. The pass into 4 streams (4 + 1 ≤ 16):
+		// its scatter is charged the count's 20 ns, 1.31072 ms. The work
+		// at 1e10 ops/s, 6·N = 0.6291456 ms and 8·N = 0.8388608 ms, is
+		// the shorter of each pair. 4 digits: no copy, no other work.
+		{"radix-count beyond the work", "radix-count", 1 << 20, 3*3.702784e-3 + 2*1.31072e-3},
 		// Radix of 2^20 keys (the simple sort): 3 passes of the scatter
 		// only, work 11·N = 1.1534336 ms against the curve's 2.392064:
-		// 3·2.392064 ms. The pass into 4 buckets and the buckets' copy
-		// back, 11·N and 3·N ops at 1e10 = 1.4680064 ms, each read 65 536
-		// lines and write 65 536 through both levels, 393 216 lines at
-		// 0.5 ns in L1 and 2 ns in L2: 0.196608 + 0.786432 ms.
-		{"radix, the simple sort", "radix", 1 << 20, 3*2.392064e-3 + 1.4680064e-3 + 0.196608e-3 + 0.786432e-3},
+		// 3·2.392064 ms; the pass into 4 buckets, the count's 1.31072 ms
+		// against the same work. Then the buckets' copy back (3·N ops at
+		// 1e10 = 0.3145728 ms) and its lines: it reads 65 536 and writes
+		// 65 536 (filled and written back) through both levels, 196 608
+		// lines at 0.5 ns in L1 and 2 ns in L2: 0.098304 + 0.393216 ms.
+		{"radix, the simple sort", "radix", 1 << 20, 3*2.392064e-3 + 1.31072e-3 + 0.3145728e-3 + 0.098304e-3 + 0.393216e-3},
 		// Radix-count of 2^12 keys (16 KiB): 2 passes at the curve's first
 		// point, 256 lines: count 2.56 µs, scatter 3.328 µs; the work,
 		// 6·4096 = 24 576 ops (2.4576 µs) and 8·4096 (3.2768 µs), is
@@ -74,9 +72,8 @@ func TestPassesLongerOfTwo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 14·4·2^20 ops at 1e8/s, and the lines of the pass into 4 buckets
-	// (TestPassesHandCalculations): 262 144 at 0.5 ns and at 2 ns.
-	if want := 14*4*float64(1<<20)/1e8 + 262144*2.5e-9; math.Abs(e.Seconds-want) > 1e-9*want || e.PassWork != e.Passes {
+	// 14·4·2^20 ops at 1e8/s.
+	if want := 14 * 4 * float64(1<<20) / 1e8; math.Abs(e.Seconds-want) > 1e-9*want || e.PassWork != e.Passes {
 		t.Errorf("%g s, want %g (passes %g, work %g)", e.Seconds, want, e.Passes, e.PassWork)
 	}
 }
@@ -120,43 +117,51 @@ func TestDigitBuckets(t *testing.T) {
 	}
 }
 
-// TestPassesFewBuckets: with 16 buckets or fewer the passes stream, and a
-// machine with a curve prices them through its levels as one without.
+// TestPassesFewBuckets: with 8 buckets every pass streams (8 + 1 ≤ 16),
+// and its scatter is charged the count's time. 2^20 keys in 3-bit
+// digits: seven passes (the last into 4 buckets), each 65 536 lines at
+// the 4 MiB point's 20 ns for the count and for the scatter, 2.62144 ms
+// (the work, 14·N ops at 1e10, is shorter); seven digits leave the keys
+// in the other array, and the copy back moves 196 608 lines through both
+// levels at 0.5 and 2 ns.
 func TestPassesFewBuckets(t *testing.T) {
 	p := mbram.DefaultParams(1 << 20)
 	p.Buckets = 8
-	with, err1 := Model(withCurve(), "radix-count", p)
-	without, err2 := Model(twoLevels(), "radix-count", p)
-	if err1 != nil || err2 != nil || with.Seconds != without.Seconds || with.Passes != 0 {
-		t.Errorf("8 buckets: %g s with the curve (passes %g), %g without (%v, %v)", with.Seconds, with.Passes, without.Seconds, err1, err2)
+	e, err := Model(withCurve(), "radix-count", p)
+	if want := 7*2.62144e-3 + 196608*2.5e-9; err != nil || math.Abs(e.Seconds-want) > 1e-9*want {
+		t.Errorf("8 buckets: %g s, want %g (passes %g, %v)", e.Seconds, want, e.Passes, err)
 	}
 }
 
 // TestPassesMeasuredStreams: a machine whose core keeps 33 streams
-// streams a pass into 32 buckets, which one that keeps the default 16
-// prices off its curve; and its streamed passes cost what a machine
-// without the curve charges them.
+// charges a scatter into 32 buckets the count's time, which one that
+// keeps the default 16 charges the curve's scatter; without a curve the
+// bound decides the levels' fills.
 func TestPassesMeasuredStreams(t *testing.T) {
 	p := mbram.DefaultParams(1 << 20)
 	p.Buckets = 32
-	def, err := Model(withCurve(), "radix-count", p)
-	if err != nil || def.Passes == 0 {
-		t.Fatalf("32 buckets, 16 streams: passes %g (%v); want them on the curve", def.Passes, err)
+	// 2^20 keys in 5-bit digits: four passes into 32 buckets, each
+	// 65 536 lines at 20 ns for the count and 36.5 or 20 for the
+	// scatter.
+	def, wide := withCurve(), withCurve()
+	wide.Streams = 33
+	for _, c := range []struct {
+		m    machine.Machine
+		want float64
+	}{{def, 4 * 3.702784e-3}, {wide, 4 * 2.62144e-3}} {
+		e, err := Model(c.m, "radix-count", p)
+		if err != nil || math.Abs(e.Seconds-c.want) > 1e-9*c.want {
+			t.Errorf("32 buckets, %d streams: %g s, want %g (%v)", StreamsOf(c.m), e.Seconds, c.want, err)
+		}
 	}
-	wide, bare := withCurve(), twoLevels()
-	wide.Streams, bare.Streams = 33, 33
-	with, err1 := Model(wide, "radix-count", p)
-	without, err2 := Model(bare, "radix-count", p)
-	if err1 != nil || err2 != nil || with.Seconds != without.Seconds || with.Passes != 0 {
-		t.Errorf("32 buckets, 33 streams: %g s with the curve (passes %g), %g without (%v, %v)", with.Seconds, with.Passes, without.Seconds, err1, err2)
-	}
-	// Without the curve too the bound decides: a random fill (1 ns in
-	// L1, 4 ns in L2 here) becomes a sequential one (0.5 and 2 ns) for
-	// each of the 4 passes' 65 536 written lines (20 bits: four digits
-	// of 5).
-	narrow := twoLevels()
-	slow, err := Model(narrow, "radix-count", p)
-	if want := 4 * 65536 * (0.5e-9 + 2e-9); err != nil || math.Abs(slow.Seconds-without.Seconds-want) > 1e-9*want {
-		t.Errorf("32 buckets without the curve: %g s at 16 streams, %g at 33; want %g apart (%v)", slow.Seconds, without.Seconds, want, err)
+	// Without the curve: a random fill (1 ns in L1, 4 ns in L2 here)
+	// becomes a sequential one (0.5 and 2 ns) for each of the 4 passes'
+	// 65 536 written lines.
+	narrow, bare := twoLevels(), twoLevels()
+	bare.Streams = 33
+	slow, err1 := Model(narrow, "radix-count", p)
+	fast, err2 := Model(bare, "radix-count", p)
+	if want := 4 * 65536 * (0.5e-9 + 2e-9); err1 != nil || err2 != nil || math.Abs(slow.Seconds-fast.Seconds-want) > 1e-9*want {
+		t.Errorf("32 buckets without the curve: %g s at 16 streams, %g at 33; want %g apart (%v, %v)", slow.Seconds, fast.Seconds, want, err1, err2)
 	}
 }

@@ -1,0 +1,153 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Stream method: the scatter loop of the counting sorts (ScatterDigits)
+// timed into 8, 16, 32, 64 and 128 buckets over the distribution curve's
+// largest arrays, beyond the last cache, in each of its rounds. Into few
+// buckets every write stream is one the prefetcher follows and a line
+// costs what a stream of it does; past the streams the core keeps, the
+// buckets' fills wait as random ones do and the time a line jumps (on
+// the development machine 22 to 29 ns a line of keys into 8 to 32
+// buckets, 56 into 64). The streams kept are read off as the most
+// buckets whose scatter is within streamSlack of the fastest, plus the
+// read stream: machine.Machine's Streams, which the hierarchy model
+// compares a pass's buckets with.
+
+// StreamPointStat is the scatter loop's seconds per line of keys into
+// Buckets buckets over the stream test's arrays.
+type StreamPointStat struct {
+	Buckets int  `json:"buckets"`
+	Scatter Stat `json:"scatter"`
+}
+
+// streamBuckets are the bucket counts the scatter is timed into.
+var streamBuckets = []int{8, 16, 32, 64, 128}
+
+// streamSlack is how much slower than the fastest a scatter may run and
+// still count as streaming: between a stream's cost and a random fill's,
+// which beyond the caches is two to three times it.
+const streamSlack = 1.5
+
+// fillKeys writes random keys into src (xorshift from seed).
+func fillKeys(src []uint32, seed uint64) {
+	x := seed | 1
+	for i := range src {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		src[i] = uint32(x >> 32)
+	}
+}
+
+// bucketsAt times the scatter into each of streamBuckets buckets over two
+// arrays of size bytes at the front of buf, in seconds per line of line
+// bytes of keys.
+func bucketsAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) ([]float64, error) {
+	keys := asKeys(buf)
+	n := int(min(size/4, int64(len(keys)/2)))
+	if n < 1 {
+		return nil, fmt.Errorf("stream test: no room for keys in a buffer of %d words", len(buf))
+	}
+	src, dst := keys[:n], keys[n:2*n]
+	fillKeys(src, seed)
+	reps := max(1, distKeys/n)
+	lines := float64(n) * 4 / float64(line)
+	out := make([]float64, len(streamBuckets))
+	var counts [130]int
+	for k, b := range streamBuckets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		mask := uint32(b - 1)
+		clear(counts[:])
+		CountDigits(src, counts[:b+1], distShift, mask)
+		pos := make([]int, b)
+		for d := 1; d < b; d++ {
+			counts[d] += counts[d-1]
+		}
+		t0 := time.Now()
+		for r := 0; r < reps; r++ {
+			copy(pos, counts[:b])
+			ScatterDigits(src, dst, pos, distShift, mask)
+		}
+		out[k] = time.Since(t0).Seconds() / float64(reps) / lines
+	}
+	return out, nil
+}
+
+// streamPoints summarizes the samples of each bucket count (one slice of
+// streamBuckets' times per round).
+func streamPoints(rounds [][]float64) []StreamPointStat {
+	if len(rounds) == 0 {
+		return nil
+	}
+	out := make([]StreamPointStat, len(streamBuckets))
+	for k, b := range streamBuckets {
+		xs := make([]float64, 0, len(rounds))
+		for _, r := range rounds {
+			xs = append(xs, r[k])
+		}
+		out[k] = StreamPointStat{Buckets: b, Scatter: Summarize(xs)}
+	}
+	return out
+}
+
+// streamBound is the streams the core keeps: one read stream and the
+// most buckets whose median scatter is within streamSlack of the
+// fastest; 0 without points.
+func streamBound(pts []StreamPointStat) int {
+	fastest := 0.0
+	for _, p := range pts {
+		if t := p.Scatter.Median; t > 0 && (fastest == 0 || t < fastest) {
+			fastest = t
+		}
+	}
+	most := 0
+	for _, p := range pts {
+		if t := p.Scatter.Median; t > 0 && t <= streamSlack*fastest {
+			most = max(most, p.Buckets)
+		}
+	}
+	if most == 0 {
+		return 0
+	}
+	return most + 1
+}
+
+// lastSize is the size of the curve's last point, 0 without points.
+func lastSize(pts []DistPointStat) int64 {
+	if len(pts) == 0 {
+		return 0
+	}
+	return pts[len(pts)-1].Size
+}
+
+// setStreams gives m the streams its core keeps when the stream test's
+// arrays, of size bytes each, lay well beyond the last cache (twice it),
+// and says in the notes how they were found or why not.
+func setStreams(m *machine.Machine, pts []StreamPointStat, size int64) {
+	if len(pts) == 0 {
+		return
+	}
+	if size < 2*m.C {
+		m.Notes["streams_method"] = fmt.Sprintf("not measured: the largest arrays the buffer allowed, %s, are not twice the last cache (%s)", units.FormatSize(size), units.FormatSize(m.C))
+		return
+	}
+	m.Streams = streamBound(pts)
+	var times string
+	for i, p := range pts {
+		if i > 0 {
+			times += ", "
+		}
+		times += fmt.Sprintf("%d: %s", p.Buckets, units.FormatSeconds(p.Scatter.Median))
+	}
+	m.Notes["streams_method"] = fmt.Sprintf("the scatter loop into 8 to 128 buckets over two arrays of %s, a line of keys by buckets (%s); one read stream and the most buckets within %.1f times the fastest", units.FormatSize(size), times, streamSlack)
+}
