@@ -17,12 +17,21 @@ func TestDistAt(t *testing.T) {
 	if err != nil || !(c > 0) || !(s > 0) || !(w >= 0) || w > 1e-6 {
 		t.Fatalf("distAt = %g, %g, %g, %v; want two positive times and a walk from 0 to 1 µs", c, s, w, err)
 	}
+	checkGrouped(t, buf, size, distMask)
+}
+
+// checkGrouped checks that the second of the two arrays of size bytes at
+// the front of buf holds the first's keys grouped by their digit
+// (v>>distShift)&mask, in digit order and, within a digit, in source
+// order: a brute-force grouping.
+func checkGrouped(t *testing.T, buf []uint64, size int64, mask uint32) {
+	t.Helper()
 	keys := asKeys(buf)
 	src, dst := keys[:size/4], keys[size/4:size/2]
 	var want []uint32
-	for d := uint32(0); d <= distMask; d++ {
+	for d := uint32(0); d <= mask; d++ {
 		for _, v := range src {
-			if v>>distShift&distMask == d {
+			if v>>distShift&mask == d {
 				want = append(want, v)
 			}
 		}

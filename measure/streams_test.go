@@ -23,21 +23,7 @@ func TestBucketsAt(t *testing.T) {
 			t.Errorf("%d buckets: %g s a line; want a positive time under 1 ms", streamBuckets[k], s)
 		}
 	}
-	keys := asKeys(buf)
-	src, dst := keys[:size/4], keys[size/4:size/2]
-	var want []uint32
-	for d := uint32(0); d < 128; d++ {
-		for _, v := range src {
-			if v>>distShift&127 == d {
-				want = append(want, v)
-			}
-		}
-	}
-	for i := range want {
-		if dst[i] != want[i] {
-			t.Fatalf("dst[%d] = %d, want %d (the keys grouped by 7-bit digit, stable)", i, dst[i], want[i])
-		}
-	}
+	checkGrouped(t, buf, size, 127)
 	if _, err := bucketsAt(context.Background(), buf[:0], size, 64, 5); err == nil {
 		t.Error("an empty buffer gave no error")
 	}
