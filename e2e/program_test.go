@@ -135,7 +135,9 @@ func TestProgramShareLinkOffline(t *testing.T) {
 	a.choose(t, "#example", "heapsort")
 	a.typeInto(t, "#f-p-N", "2^12")
 	a.choose(t, "#machine", "p2-0.35-pc66")
-	a.waitFor(t, "the link", `document.querySelector("#share-link").value.includes("p.N=4Ki")`)
+	// Both choices in the link: the machine's lands after the size's at
+	// times, and a link copied between them names the default machine.
+	a.waitFor(t, "the link", `(v => v.includes("p.N=4Ki") && v.includes("machine=p2-0.35-pc66"))(document.querySelector("#share-link").value)`)
 	var link string
 	a.eval(t, `document.querySelector("#share-link").value`, &link)
 	if len(link) > 2048 {
