@@ -277,7 +277,11 @@ func (s *Steps) planCore() {
 			if err != nil || len(res.Machine.Levels) == 0 {
 				return nil // no levels: Result keeps the paper's machine
 			}
-			st, err := coreRate(ctx, res.Machine, k, reps, s.o.MinSample)
+			// The curve, measured before these steps, beside the
+			// counting sorts' rates (coreTimer.rates).
+			m := res.Machine
+			m.Distribution = distributionOf(s.DistCurve())
+			st, err := coreRate(ctx, m, k, reps, s.o.MinSample)
 			if err != nil {
 				return nil // Result says which rates are missing
 			}

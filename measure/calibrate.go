@@ -288,6 +288,10 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	m, warn = withLevels(m, &res)
 	res.Warnings = append(res.Warnings, warn...)
 	if len(m.Levels) > 0 {
+		// The curve first: the counting sorts' rates are read beside it
+		// (coreTimer.rates).
+		setDistribution(&m, res.Distribution)
+		setStreams(&m, res.Streams, lastSize(res.Distribution))
 		step("core rates")
 		rates := map[string]Stat{}
 		for _, t := range timers {
@@ -297,8 +301,6 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		}
 		res.CoreRates = rates
 		setCoreRates(&m, rates, medianRate(rates))
-		setDistribution(&m, res.Distribution)
-		setStreams(&m, res.Streams, lastSize(res.Distribution))
 	}
 	if o.Progress != nil {
 		o.Progress(Progress{Step: "done", Done: total, Total: total})

@@ -113,6 +113,12 @@ type Estimate struct {
 	Passes    float64 `json:"pass_seconds,omitempty"`
 	PassWork  float64 `json:"pass_work_seconds,omitempty"`
 	PassCurve float64 `json:"pass_curve_seconds,omitempty"`
+	// PassOps are the operations of the passes' loops, which Compute
+	// leaves out; CurveLoops says the loops are the curve's own (the
+	// counting sorts'), charged the curve's time at any rate, so the
+	// kernel's rate prices only its other work.
+	PassOps    float64 `json:"pass_ops,omitempty"`
+	CurveLoops bool    `json:"curve_loops,omitempty"`
 	// Translation is what the page walks of reads that each land on
 	// another page add (kernelForm.walks), inside Seconds: the reads
 	// times the machine's walk at their span (machine.WalkAt).
@@ -148,11 +154,15 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	rate := RateFor(m, kernelID)
 	ops, traffic := e.Work.Ops, kw.traffic
 	if kw.passes != nil {
-		if secs, work, curve, pops, ok := passTimes(w, kw.passes(w), rate); ok {
-			e.Passes, e.PassWork, e.PassCurve = secs, work, curve
+		ps := kw.passes(w)
+		if secs, work, curve, pops, ok := passTimes(w, ps, rate); ok {
+			e.Passes, e.PassWork, e.PassCurve, e.PassOps = secs, work, curve, pops
 			ops = math.Max(0, ops-pops)
 			traffic = kw.rest
 			e.Description = passesDescribe
+			if e.CurveLoops = len(ps) > 0 && ps[0].curveLoops; e.CurveLoops {
+				e.Description = countingPassesDescribe
+			}
 		}
 	}
 	if rate > 0 {
@@ -602,8 +612,11 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		b.Warnings = append(b.Warnings, "the machine has no compute rate: work other than memory traffic is not charged")
 	}
 	if e.Passes > 0 {
-		b.Terms = append(b.Terms, mbram.Term{Name: "distribution passes", Seconds: e.Passes,
-			Formula: "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all) and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"})
+		f := "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all) and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"
+		if e.CurveLoops {
+			f = "each pass's count and scatter loops at the machine's distribution curve at the pass's size, which times these loops"
+		}
+		b.Terms = append(b.Terms, mbram.Term{Name: "distribution passes", Seconds: e.Passes, Formula: f})
 	}
 	if e.Translation > 0 {
 		r, span := kernelForms[kernelID].walks(shape{n: float64(p.N), w: float64(p.W)})

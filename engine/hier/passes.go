@@ -3,27 +3,34 @@ package hier
 import "math"
 
 // A distribution sort's passes on a machine with a distribution curve
-// (machine.DistPoint): each of its loops takes the longer of its work at
-// the kernel's rate and what the curve measured for the same loop over
-// arrays of the pass's size. The curve's loops are the counting sort's own,
-// as lean as such a loop gets, so in the caches the work is the longer;
-// beyond them the scatter's bucket fills wait in the store buffer while
-// the work runs beside them, and the pass takes the curve's time until
-// the work exceeds it (a heavier loop, as the simple sorts' with its
-// capacity test, hides part of the fills: docs/hierarchy.md).
+// (machine.DistPoint). The curve times the counting sorts' own two loops
+// (measure.CountDigits and ScatterDigits), so a counting sort's pass costs
+// what the curve measured over arrays of the pass's size, in the caches
+// and beyond them. The simple sorts' scatter is another loop, with a
+// capacity test: it takes the longer of its work at the kernel's rate
+// and the curve's time. In the caches its work is the longer; beyond
+// them the bucket fills wait in the store buffer while the work runs
+// beside them, and the pass takes the curve's time until the work
+// exceeds it (docs/hierarchy.md).
 
-// passesDescribe describes a distribution sort priced off the curve.
-const passesDescribe = "each digit pass's count and scatter loops at the longer of their work and the machine's distribution curve at the span the pass reads, a scatter into few enough buckets to stream at most the count's time; the levels carry only the copies (docs/hierarchy.md)"
+// passesDescribe and countingPassesDescribe describe a distribution sort
+// priced off the curve.
+const (
+	passesDescribe         = "each digit pass's scatter loop at the longer of its work and the machine's distribution curve at the span the pass reads, a scatter into few enough buckets to stream at most the count's time; the levels carry only the copy (docs/hierarchy.md)"
+	countingPassesDescribe = "each digit pass's count and scatter loops, the ones the machine's distribution curve times, at the curve's time at the span the pass reads, a scatter into few enough buckets to stream at most the count's time; the levels carry only the copies (docs/hierarchy.md)"
+)
 
 // pass is one distribution pass: keys moved, the keys of the span they
 // come from (whose size the curve is read at), the buckets its digit
 // has, the bytes of its subproblems (a level that large holds the pass
 // and moves none of its lines; 0: no level does), and the operations a
-// key of its counting loop (0: none) and of its scatter loop.
+// key of its counting loop (0: none) and of its scatter loop. The
+// counting sorts' passes run the curve's own loops (curveLoops).
 type pass struct {
 	keys, span           float64
 	buckets, held        float64
 	countOps, scatterOps float64
+	curveLoops           bool
 }
 
 // traffic is the lines p moves through level l: none when the level
@@ -97,7 +104,7 @@ func radixPasses(counting bool) func(shape) []pass {
 		bs := digitBuckets(s)
 		ps := make([]pass, len(bs))
 		for j := range ps {
-			ps[j] = pass{keys: s.n, span: s.n, buckets: bs[len(bs)-1-j], countOps: c, scatterOps: sc}
+			ps[j] = pass{keys: s.n, span: s.n, buckets: bs[len(bs)-1-j], countOps: c, scatterOps: sc, curveLoops: counting}
 		}
 		return ps
 	}
@@ -124,7 +131,7 @@ func bucketPasses(counting bool) func(shape) []pass {
 		bs := digitBuckets(s)
 		ps := make([]pass, len(bs))
 		for j := range ps {
-			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), buckets: bs[j], countOps: c, scatterOps: sc}
+			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), buckets: bs[j], countOps: c, scatterOps: sc, curveLoops: counting}
 			if j > 0 {
 				ps[j].held = fp * s.n / math.Pow(s.b, float64(j))
 			}
@@ -159,8 +166,9 @@ func bucketRest(counting bool) func(shape, lvl) Traffic {
 
 // passTimes prices ps on the machine's distribution curve at rate r
 // (operations per second, 0: no work charged): the passes' time, the
-// work in them, the curve's time for them, and their operations. ok is
-// false when the machine has no curve.
+// work in the loops that are not the curve's own, the curve's time for
+// all of them, and their operations. ok is false when the machine has
+// no curve.
 func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, ok bool) {
 	line := float64(s.m.B)
 	for _, p := range ps {
@@ -182,15 +190,20 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 				return
 			}
 			o := opsPerKey * p.keys
+			c := lines * perLine
+			ops += o
+			curve += c
+			if p.curveLoops {
+				// The curve timed this very loop: its work is in c.
+				secs += c
+				return
+			}
 			w := 0.0
 			if r > 0 {
 				w = o / r
 			}
-			c := lines * perLine
 			secs += math.Max(w, c)
 			work += w
-			curve += c
-			ops += o
 		}
 		loop(p.countOps, cn)
 		loop(p.scatterOps, sc)

@@ -1,0 +1,57 @@
+package measure
+
+import (
+	"math"
+	"testing"
+
+	"memwall/engine/hier"
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+)
+
+// TestCoreRatesReproduceTime: a rate read off a timed run, put back into
+// the machine, makes the hierarchy model give that time again, for the
+// kernels whose rate it uses: the counting bucket sort beside the
+// distribution curve (its rate covers only its calls) as well as the
+// simple one and heapsort. The counting radix sort, all of whose work is
+// the curve's loops, gets the rate of all its work without the curve.
+func TestCoreRatesReproduceTime(t *testing.T) {
+	m := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 100e-9,
+		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 60e-9}}}
+	m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 128e9, Beta2: 64e9, Latency: 1e-9},
+		{Name: "L2", Size: 1 << 20, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 4e-9},
+	})
+	const n = 2048
+	for _, k := range []string{"bucket-count", "bucket", "heapsort"} {
+		base, err := hier.Model(m, k, mbram.DefaultParams(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		secs := 3 * (base.Seconds + base.Work.Ops/1e9) // a run well above what the curve and lines take
+		c := &coreTimer{kernel: k, n: n, secs: []float64{secs}}
+		st, err := c.rates(m)
+		if err != nil || !(st.Median > 0) {
+			t.Fatalf("%s: rate %+v, %v", k, st, err)
+		}
+		withRate := m
+		withRate.CoreRates = map[string]float64{k: st.Median}
+		e, err := hier.Model(withRate, k, mbram.DefaultParams(n))
+		if err != nil || math.Abs(e.Seconds-secs) > 1e-9*secs {
+			t.Errorf("%s: rate %.4g gives %g s, the run took %g (%v)", k, st.Median, e.Seconds, secs, err)
+		}
+		if k == "bucket-count" && !e.CurveLoops {
+			t.Errorf("bucket-count: its passes are not the curve's own loops")
+		}
+	}
+	// The counting radix sort: the same rate as on a machine without
+	// the curve.
+	bare := m
+	bare.Distribution = nil
+	c := &coreTimer{kernel: "radix-count", n: n, secs: []float64{1e-4}}
+	with, err1 := c.rates(m)
+	without, err2 := c.rates(bare)
+	if err1 != nil || err2 != nil || with.Median != without.Median || !(with.Median > 0) {
+		t.Errorf("radix-count: %g with the curve, %g without (%v, %v)", with.Median, without.Median, err1, err2)
+	}
+}
