@@ -110,10 +110,8 @@ func TestDataValidationSet(t *testing.T) {
 // The development machine's `validate --sizes levels` table carries both
 // models: every row gets the hierarchy model's prediction as the engine
 // gives it today (the file's own column, which presets' test holds to the
-// engine), and the rows within [0.8, 1.25] are the 28 of 30 that validate's
-// measurements give on today's engine (10, 8 and 10 by class: in the last
-// cache the permutation product ran at 1.43 and the simple radix sort at
-// 0.79).
+// engine), and the rows within [0.8, 1.25] are the 30 of 30 that validate
+// itself counted when it ran (10 in each class).
 // The paper's Pentium data set has no machine with levels: no hierarchy
 // column there.
 func TestDataBothModels(t *testing.T) {
@@ -128,8 +126,8 @@ func TestDataBothModels(t *testing.T) {
 			t.Errorf("row %d (%s): hierarchy %g, file %g", i+1, r.Kernel.ID, r.Hier, want)
 		}
 	}
-	if p.cmp.HierRel.N != 30 || p.cmp.HierBand != 28 {
-		t.Errorf("hierarchy rows %d, in the band %d; want 30 and 28", p.cmp.HierRel.N, p.cmp.HierBand)
+	if p.cmp.HierRel.N != 30 || p.cmp.HierBand != 30 {
+		t.Errorf("hierarchy rows %d, in the band %d; want 30 and 30", p.cmp.HierRel.N, p.cmp.HierBand)
 	}
 	p.load("")
 	if p.cmp.HierRel.N != 0 || p.cmp.HierBand != 0 {
