@@ -28,8 +28,11 @@ type StreamPointStat struct {
 	Scatter Stat `json:"scatter"`
 }
 
-// streamBuckets are the bucket counts the scatter is timed into.
+// streamBuckets are the bucket counts the scatter is timed into, at most
+// maxStreamBuckets.
 var streamBuckets = []int{8, 16, 32, 64, 128}
+
+const maxStreamBuckets = 128
 
 // streamSlack is how much slower than the fastest a scatter may run and
 // still count as streaming: between a stream's cost and a random fill's,
@@ -61,7 +64,7 @@ func bucketsAt(ctx context.Context, buf []uint64, size, line int64, seed uint64)
 	reps := max(1, distKeys/n)
 	lines := float64(n) * 4 / float64(line)
 	out := make([]float64, len(streamBuckets))
-	var counts [130]int
+	var counts [maxStreamBuckets + 2]int // CountDigits' b + 1 entries, and room
 	for k, b := range streamBuckets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
