@@ -57,18 +57,7 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	lv := m.Hierarchy()
 	l2 := lv[min(1, len(lv)-1)].Size
 	llc := lv[len(lv)-1].Size
-	// A matrix dimension that is a multiple of 128 makes a column's
-	// stride a multiple of 512 bytes, so a column maps to a few cache
-	// sets and conflicts where the model's fully associative levels see
-	// none (n = 1024 ran five times the prediction); such dimensions move
-	// down by 8, which makes the stride an odd multiple of 32 bytes.
-	mat := func(bytes int64) int64 {
-		n := int64(math.Sqrt(float64(bytes) / 12))
-		if n%128 == 0 {
-			n -= 8
-		}
-		return n
-	}
+	mat := func(bytes int64) int64 { return oddEight(int64(math.Sqrt(float64(bytes) / 12))) }
 	beyond := pow2Floor(llc)
 	if beyond < llc {
 		beyond *= 2
@@ -90,6 +79,18 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	}, warn
 }
 
+// oddEight is the largest odd multiple of 8 at most n (at least 8): the
+// matrix dimensions validate runs. A dimension that is a multiple of 128
+// makes a column's stride a multiple of 512 bytes, so a column maps to a
+// few cache sets and conflicts where the model's fully associative
+// levels see none (n = 1024 ran five times the prediction), and one that
+// is no multiple of 8 leaves rows that end inside a line, which ran the
+// product erratically on the development machine: 1.02, 0.99 and 1.35 ns
+// an inner step at n = 1250, 1270 and 1291 against 0.78 to 0.82 at 1240,
+// 1256, 1288, 1304 and 1336, odd multiples of 8, whose stride is an odd
+// multiple of 32 bytes (1280 = 5·256 took 1.47).
+func oddEight(n int64) int64 { return max(8, n-(n+8)%16) }
+
 // kneeMargin is how far below the translation buffer's reach a matrix
 // column's pages stay in validate. On the development machine, whose
 // reach is 2048 to 2156 pages, the product's inner step rose from 0.84 to
@@ -102,7 +103,7 @@ const kneeMargin = 0.6
 // belowKnee moves a matrix dimension n whose column's pages (one to a
 // page from n = 1024 on: rows of 4 KiB or more) would come within
 // kneeMargin of the machine's translation reach (machine.WalkReach) down
-// to that margin, and off multiples of 128 again, but not below floor.
+// to that margin, an odd multiple of 8 again, but not below floor.
 // Near the reach the share of a column's reads that miss turns on how
 // its pages fall in the buffer's sets, which no parameter of the machine
 // holds, as a dimension that is a multiple of 128 turns on the caches'
@@ -112,12 +113,9 @@ func belowKnee(m machine.Machine, n, floor int64) int64 {
 	if reach == 0 {
 		return n
 	}
-	most := int64(kneeMargin * reach / machine.WalkPage)
+	most := oddEight(int64(kneeMargin * reach / machine.WalkPage))
 	if n <= most || most <= floor {
 		return n
-	}
-	if most%128 == 0 {
-		most -= 8
 	}
 	return max(most, floor)
 }

@@ -259,21 +259,27 @@ func TestLevelClassesMemory(t *testing.T) {
 
 // TestLevelClassesKnee: a matrix column whose pages would come past 0.6
 // of the translation reach moves below it. With an 8 MiB last cache the
-// classes' dimensions are √(8 MiB/12) = 836 and √(32 MiB/12) = 1672. The
-// walks of 0.1 ns at 4 MiB and 4.1 ns at 16 MiB reach 1 ns 0.9/4 of the
-// way, 4 MiB·4^0.225 = 5.46 MiB, 1398.8 pages: the beyond class's 1672
-// becomes ⌊0.6·1398.8⌋ = 839. A reach of 4 MiB (1024 pages, 614 with
-// the margin) would take it below the last-cache class's 836: it stays.
+// classes' dimensions are √(8 MiB/12) = 836 and √(32 MiB/12) = 1672, taken
+// to odd multiples of 8: 824 and 1672. The walks of 0.1 ns at 4 MiB and
+// 2.1 ns at 16 MiB reach 1 ns 0.9/2 of the way, 4 MiB·4^0.45 = 7.464 MiB,
+// 1910.6 pages: the beyond class's 1672 becomes ⌊0.6·1910.6⌋ = 1146, and
+// 1144, an odd multiple of 8. A reach of 4 MiB (1024 pages, 614 with the
+// margin, 600) would take it below the last-cache class's 824: it stays.
 func TestLevelClassesKnee(t *testing.T) {
+	for n, want := range map[int64]int64{1291: 1288, 1288: 1288, 1280: 1272, 1024: 1016, 375: 360, 9: 8, 3: 8} {
+		if got := oddEight(n); got != want {
+			t.Errorf("oddEight(%d) = %d, want %d", n, got, want)
+		}
+	}
 	m := threeLevels(8 << 20)
 	cl, _ := levelClasses(m, 0)
-	if cl[1].mat != 836 || cl[2].mat != 1672 {
-		t.Fatalf("without walks: last cache %d, beyond %d; want 836 and 1672", cl[1].mat, cl[2].mat)
+	if cl[1].mat != 824 || cl[2].mat != 1672 {
+		t.Fatalf("without walks: last cache %d, beyond %d; want 824 and 1672", cl[1].mat, cl[2].mat)
 	}
-	m.Distribution = []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 16 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 4.1e-9}}
+	m.Distribution = []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 16 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 2.1e-9}}
 	cl, _ = levelClasses(m, 0)
-	if cl[2].mat != 839 {
-		t.Errorf("beyond %d; want 839", cl[2].mat)
+	if cl[2].mat != 1144 {
+		t.Errorf("beyond %d; want 1144", cl[2].mat)
 	}
 	m.Distribution[0].Walk = 2e-9
 	if cl, _ = levelClasses(m, 0); cl[2].mat != 1672 {
