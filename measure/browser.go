@@ -281,6 +281,7 @@ func (s *Steps) planCore() {
 			// counting sorts' rates (coreTimer.rates).
 			m := res.Machine
 			m.Distribution = distributionOf(s.DistCurve())
+			m.CoreRates = coreRatesOf(s.core) // the rates before this one's (coreTimer.rates)
 			st, err := coreRate(ctx, m, k, reps, s.o.MinSample)
 			if err != nil {
 				return nil // Result says which rates are missing

@@ -293,8 +293,12 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		setDistribution(&m, res.Distribution)
 		setStreams(&m, res.Streams, lastSize(res.Distribution))
 		step("core rates")
+		// In CoreKernels' order, each with the rates before it: the
+		// simple bucket sort's passes are priced at the simple radix
+		// sort's (coreTimer.rates).
 		rates := map[string]Stat{}
 		for _, t := range timers {
+			m.CoreRates = coreRatesOf(rates)
 			if rates[t.kernel], err = t.rates(m); err != nil {
 				return res, err
 			}

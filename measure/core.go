@@ -30,7 +30,9 @@ import (
 // of the kernels' rates.
 
 // CoreKernels are the kernels whose rates CoreRates measures.
-var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
+// The simple radix sort comes before the simple bucket sort, whose passes
+// are priced at its rate (coreTimer.rates).
+var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "mergesort", "heapsort", "radix", "radix-count", "bucket", "bucket-count"}
 
 // coreSize is the largest power of two n whose data fit in half of l1
 // bytes (at least 256). The matrix dimension is seven eighths of the
@@ -159,20 +161,29 @@ func (c *coreTimer) sample(batch time.Duration) {
 // mispredictions (hier.Model charges only the calls' beside a kernel's
 // own rate).
 //
-// A counting sort's passes run the distribution curve's own loops, which
-// the model charges the curve's time at any rate (hier.Estimate's
-// CurveLoops): on a machine with the curve its rate is that of its other
-// work, over the time the curve leaves for it, as the model uses it (the
-// rate of all the counting bucket sort's work, the curve's fast loops
-// with it, gave its calls too little time: it ran at 1.13 to 1.22 of its
-// prediction in the caches on the development machine). A kernel with no other work (the counting radix sort) and the
-// other kernels take the rate of all their work, without the curve.
+// A distribution sort whose passes the model prices without its own
+// rate has a rate for its other work only, over the time the passes
+// leave for it, as the model uses it: a counting sort's passes run the
+// distribution curve's own loops, charged the curve's time at any rate
+// (hier.Estimate's CurveLoops; the rate of all the counting bucket
+// sort's work, the curve's fast loops with it, gave its calls too little
+// time: it ran at 1.13 to 1.22 of its prediction in the caches on the
+// development machine), and the simple bucket sort's are charged at the
+// simple radix sort's rate, when m has it (hier.Estimate's PassRate).
+// A kernel with no other work (the counting radix sort) and the other
+// kernels take the rate of all their work, without the curve.
 func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	bare := m
-	bare.ComputeRate, bare.CoreRates, bare.M = 0, nil, 0
+	bare.ComputeRate, bare.M = 0, 0
+	bare.CoreRates = map[string]float64{}
+	for k, r := range m.CoreRates {
+		if k != c.kernel {
+			bare.CoreRates[k] = r
+		}
+	}
 	e, err := hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
 	ops := e.Work.Ops - e.PassOps
-	if err == nil && !(e.CurveLoops && ops > 0) {
+	if err == nil && !((e.CurveLoops || e.PassRate > 0) && ops > 0) {
 		bare.Distribution = nil
 		e, err = hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
 		ops = e.Work.Ops

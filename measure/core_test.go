@@ -23,7 +23,15 @@ func TestCoreRatesReproduceTime(t *testing.T) {
 		{Name: "L2", Size: 1 << 20, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 4e-9},
 	})
 	const n = 2048
-	for _, k := range []string{"bucket-count", "bucket", "heapsort"} {
+	// The simple bucket sort twice: without the simple radix sort's rate
+	// (its rate covers all its work) and with it (only its calls').
+	withRadix := m
+	withRadix.CoreRates = map[string]float64{"radix": 4e9}
+	for _, c := range []struct {
+		k string
+		m machine.Machine
+	}{{"bucket-count", m}, {"bucket", m}, {"bucket", withRadix}, {"heapsort", m}} {
+		k, m := c.k, c.m
 		base, err := hier.Model(m, k, mbram.DefaultParams(n))
 		if err != nil {
 			t.Fatal(err)
@@ -36,12 +44,18 @@ func TestCoreRatesReproduceTime(t *testing.T) {
 		}
 		withRate := m
 		withRate.CoreRates = map[string]float64{k: st.Median}
+		for o, r := range m.CoreRates {
+			withRate.CoreRates[o] = r
+		}
 		e, err := hier.Model(withRate, k, mbram.DefaultParams(n))
 		if err != nil || math.Abs(e.Seconds-secs) > 1e-9*secs {
-			t.Errorf("%s: rate %.4g gives %g s, the run took %g (%v)", k, st.Median, e.Seconds, secs, err)
+			t.Errorf("%s with %v: rate %.4g gives %g s, the run took %g (%v)", k, m.CoreRates, st.Median, e.Seconds, secs, err)
 		}
 		if k == "bucket-count" && !e.CurveLoops {
 			t.Errorf("bucket-count: its passes are not the curve's own loops")
+		}
+		if k == "bucket" && (e.PassRate > 0) != (m.CoreRates["radix"] > 0) {
+			t.Errorf("bucket with %v: passes at %g", m.CoreRates, e.PassRate)
 		}
 	}
 	// The counting radix sort: the same rate as on a machine without

@@ -518,10 +518,18 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 // fastest sample's, as for the bandwidths) and their median as the
 // compute rate.
 func setCoreRates(m *machine.Machine, rates map[string]Stat, median float64) {
-	m.CoreRates = map[string]float64{}
+	m.CoreRates = coreRatesOf(rates)
 	for k, st := range rates {
-		m.CoreRates[k] = round3g(st.Max)
 		m.Spread["core_rates."+k] = round3(st.Spread)
 	}
 	m.ComputeRate = round3g(median)
+}
+
+// coreRatesOf is the rates as a machine stores them.
+func coreRatesOf(rates map[string]Stat) map[string]float64 {
+	out := make(map[string]float64, len(rates))
+	for k, st := range rates {
+		out[k] = round3g(st.Max)
+	}
+	return out
 }

@@ -119,6 +119,12 @@ type Estimate struct {
 	// kernel's rate prices only its other work.
 	PassOps    float64 `json:"pass_ops,omitempty"`
 	CurveLoops bool    `json:"curve_loops,omitempty"`
+	// PassRate is the rate the passes' work is charged at when it is
+	// another kernel's (kernelForm.loopKernel): the simple bucket sort's
+	// scatter loop is the simple radix sort's, so the radix sort's core
+	// rate, which that loop is nearly all of, prices it, and the bucket
+	// sort's own rate only its calls. 0: the kernel's own rate.
+	PassRate float64 `json:"pass_rate,omitempty"`
 	// Translation is what the page walks of reads that each land on
 	// another page add (kernelForm.walks), inside Seconds: the reads
 	// times the machine's walk at their span (machine.WalkAt).
@@ -155,8 +161,15 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	ops, traffic := e.Work.Ops, kw.traffic
 	if kw.passes != nil {
 		ps := kw.passes(w)
-		if secs, work, curve, pops, ok := passTimes(w, ps, rate); ok {
+		passRate := rate
+		if r := m.CoreRates[kw.loopKernel]; kw.loopKernel != "" && r > 0 {
+			passRate = r
+		}
+		if secs, work, curve, pops, ok := passTimes(w, ps, passRate); ok {
 			e.Passes, e.PassWork, e.PassCurve, e.PassOps = secs, work, curve, pops
+			if passRate != rate {
+				e.PassRate = passRate
+			}
 			ops = math.Max(0, ops-pops)
 			traffic = kw.rest
 			e.Description = passesDescribe
@@ -261,6 +274,11 @@ type kernelForm struct {
 	// the rest off the levels.
 	passes func(s shape) []pass
 	rest   func(s shape, l lvl) Traffic
+	// loopKernel is the kernel whose core rate prices the passes' work,
+	// when measured: another kernel that runs the same scatter loop and
+	// little else, whereas this one's rate, read at the small size
+	// calibration times it at, is mostly its calls' ("": its own).
+	loopKernel string
 	// walks are the kernel's reads that go round a cycle of pages, one
 	// line to a page, and the span of that cycle as the machine's page
 	// walk is read at (machine.DistPoint): each may wait for a page walk
@@ -331,9 +349,10 @@ var kernelForms = map[string]kernelForm{
 			return Work{Ops: (simpleScatterOps*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5),
 				CallMispredicts: calls}
 		},
-		traffic: passesTraffic(bucketPasses(false), bucketRest(false)),
-		passes:  bucketPasses(false),
-		rest:    bucketRest(false),
+		traffic:    passesTraffic(bucketPasses(false), bucketRest(false)),
+		passes:     bucketPasses(false),
+		rest:       bucketRest(false),
+		loopKernel: "radix",
 	},
 	"bucket-count": {
 		describe:  "⌈log_b N⌉ counting and distribution passes into a second array; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured)",
@@ -603,7 +622,12 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	b := mbram.Breakdown{Kernel: kernelID, Seconds: e.Seconds, Regime: e.Description,
 		NotBound: "the hierarchy model is an estimate, not a bound"}
 	if !e.NoCompute {
-		f := "ops/R = " + units.FormatCount(int64(e.Work.Ops)) + " / " + fmt.Sprintf("%.3g", RateFor(m, kernelID)) + " per s"
+		// With passes off the curve, Compute holds only the other work.
+		ops, besides := e.Work.Ops, ""
+		if e.Passes > 0 {
+			ops, besides = math.Max(0, ops-e.PassOps), " (the work besides the passes' loops)"
+		}
+		f := "ops/R = " + units.FormatCount(int64(ops)) + " / " + fmt.Sprintf("%.3g", RateFor(m, kernelID)) + " per s" + besides
 		if e.BranchInRate {
 			f += ", the kernel's own rate, measured with its branch mispredictions"
 		}
@@ -612,7 +636,11 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		b.Warnings = append(b.Warnings, "the machine has no compute rate: work other than memory traffic is not charged")
 	}
 	if e.Passes > 0 {
-		f := "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all) and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"
+		at := ""
+		if e.PassRate > 0 {
+			at = fmt.Sprintf(" at %.3g per s, the %s kernel's rate, whose work is the same loop", e.PassRate, kernelForms[kernelID].loopKernel)
+		}
+		f := "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all" + at + ") and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"
 		if e.CurveLoops {
 			f = "each pass's count and scatter loops at the machine's distribution curve at the pass's size, which times these loops"
 		}

@@ -85,6 +85,40 @@ func TestPassesLongerOfTwo(t *testing.T) {
 	}
 }
 
+// TestBucketPassesAtRadixRate: the simple bucket sort's scatter loop is
+// the simple radix sort's, so on a machine with the radix sort's own rate
+// its passes are charged at that rate and its own rate prices only the
+// rest. 2^12 keys, b = 64: two 6-bit digits, each pass 11·4096 = 45 056
+// operations; at the radix rate of 1e8 a pass takes 450.56 µs against
+// the curve's 256 lines at 13 ns (3.328 µs), so the passes cost
+// 2·450.56 µs. Without the radix rate they cost the same work at the
+// bucket sort's 1e7: the prediction falls by 2·45 056·(1/1e7 − 1/1e8) s.
+func TestBucketPassesAtRadixRate(t *testing.T) {
+	m := withCurve()
+	m.CoreRates = map[string]float64{"bucket": 1e7}
+	own, err1 := Model(m, "bucket", mbram.DefaultParams(1<<12))
+	m.CoreRates["radix"] = 1e8
+	at, err2 := Model(m, "bucket", mbram.DefaultParams(1<<12))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	const passOps = 2 * 11 * 4096
+	if want := passOps / 1e8; math.Abs(at.Passes-want) > 1e-12 || at.PassRate != 1e8 || own.PassRate != 0 {
+		t.Errorf("passes %g s at rate %g (own rate: %g), want %g at 1e8", at.Passes, at.PassRate, own.PassRate, want)
+	}
+	if want := (at.Work.Ops - passOps) / 1e7; math.Abs(at.Compute-want) > 1e-12*want {
+		t.Errorf("compute %g s, want the other work %g at the bucket sort's rate", at.Compute, want)
+	}
+	if d, want := own.Seconds-at.Seconds, passOps*(1/1e7-1/1e8); math.Abs(d-want) > 1e-9*want {
+		t.Errorf("the radix rate took %g s off, want %g", d, want)
+	}
+	// The radix sort itself keeps its own rate.
+	r, err := Model(m, "radix", mbram.DefaultParams(1<<12))
+	if err != nil || r.PassRate != 0 || math.Abs(r.PassWork-passOps/1e8) > 1e-12 {
+		t.Errorf("radix: pass rate %g, work %g s, want its own rate (%v)", r.PassRate, r.PassWork, err)
+	}
+}
+
 // TestBucketPassesSpan: an MSD pass reads the curve at the span the pass
 // before left its keys in.
 func TestBucketPassesSpan(t *testing.T) {
