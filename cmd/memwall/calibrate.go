@@ -25,7 +25,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("calibrate", "[--quick] [--out machine.json] [--curves curves.csv] [--id ID] [--name NAME] [--force] [--compare PREV.json [--against NEW.json]]", stderr)
 	quick := fs.Bool("quick", false, "fewer sizes and repetitions: seconds instead of one to three minutes")
 	out := fs.String("out", "", "write the machine file here (default: standard output)")
-	curves := fs.String("curves", "", "write the latency, random-throughput and distribution curves and the line-size offsets as CSV here")
+	curves := fs.String("curves", "", "write the latency, random-throughput, sequential-line and distribution curves, the stream test and the line-size offsets as CSV here")
 	id := fs.String("id", "", "machine id to record in the file")
 	name := fs.String("name", "", "machine name to record in the file (default: the CPU model)")
 	force := forceFlag(fs)
@@ -139,7 +139,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 
 // writeCurves writes one CSV with a "curve" column: latency rows (size in
 // bytes, seconds per dependent load), random-throughput rows (size in bytes,
-// seconds per independent random read; C comes from these), line rows
+// seconds per independent random read; C comes from these),
+// sequential-line rows (size in bytes, seconds per 64-byte block read in
+// order; the levels' β1 come from their steps), line rows
 // (offset in bytes, seconds per node of the line-size test) and the
 // distribution curve's rows (bytes of each array, seconds per line of
 // keys of the count and the scatter loop, seconds per read of the page
@@ -154,6 +156,9 @@ func writeCurves(f io.Writer, res measure.Result) error {
 	}
 	for _, p := range res.Throughput {
 		_ = w.Write([]string{"random-throughput", strconv.FormatInt(p.Size, 10), g(p.Access.Median), g(p.Access.Min), g(p.Access.Spread)})
+	}
+	for _, p := range res.SeqLines {
+		_ = w.Write([]string{"sequential-line", strconv.FormatInt(p.Size, 10), g(p.Block.Median), g(p.Block.Min), g(p.Block.Spread)})
 	}
 	for _, p := range res.Line {
 		_ = w.Write([]string{"line", strconv.FormatInt(p.Offset, 10), g(p.Time.Median), g(p.Time.Min), g(p.Time.Spread)})

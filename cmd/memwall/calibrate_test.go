@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"memwall/engine/machine"
+	"memwall/measure"
 )
 
 // calibrate --quick writes a machine file that machine.ParseJSON accepts and
@@ -43,6 +44,38 @@ func TestCalibrateQuick(t *testing.T) {
 	// The file loads through the same door predict and validate use.
 	if _, err := loadMachine(out); err != nil {
 		t.Errorf("loadMachine: %v", err)
+	}
+}
+
+// TestWriteCurves: every curve of a calibration gets its rows, named, with
+// its x and the median, the fastest and the spread of its seconds.
+func TestWriteCurves(t *testing.T) {
+	st := func(v float64) measure.Stat { return measure.Stat{Median: v, Min: v / 2, Spread: 0.25} }
+	res := measure.Result{
+		Latency:      []measure.LatencyPoint{{Size: 4096, Latency: st(1e-9)}},
+		Throughput:   []measure.ThroughputPoint{{Size: 8192, Access: st(2e-9)}},
+		SeqLines:     []measure.SeqPoint{{Size: 16384, Block: st(3e-9)}},
+		Line:         []measure.LinePoint{{Offset: 64, Time: st(4e-9)}},
+		Distribution: []measure.DistPointStat{{Size: 32768, Count: st(5e-9), Scatter: st(6e-9), Walk: st(7e-9)}},
+		Streams:      []measure.StreamPointStat{{Buckets: 16, Scatter: st(8e-9)}},
+	}
+	var b bytes.Buffer
+	if err := writeCurves(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"curve,x_bytes,median_seconds,min_seconds,spread",
+		"latency,4096,1e-09,5e-10,0.25",
+		"random-throughput,8192,2e-09,1e-09,0.25",
+		"sequential-line,16384,3e-09,1.5e-09,0.25",
+		"line,64,4e-09,2e-09,0.25",
+		"distribution-count,32768,5e-09,2.5e-09,0.25",
+		"distribution-scatter,32768,6e-09,3e-09,0.25",
+		"page-walk,32768,7e-09,3.5e-09,0.25",
+		"scatter-buckets,16,8e-09,4e-09,0.25",
+	}
+	if got := strings.Split(strings.TrimSpace(b.String()), "\n"); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
