@@ -57,10 +57,8 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 	if err := ctx.Err(); err != nil {
 		return 0, 0, 0, err
 	}
-	keys := asKeys(buf)
-	n := int(min(size/4, int64(len(keys)/2)))
-	src, dst := keys[:n], keys[n:2*n]
-	fillKeys(src, seed)
+	src, dst := keyArrays(buf, size, seed)
+	n := len(src)
 	reps := max(1, distKeys/n)
 	var counts [distMask + 2]int
 	t0 := time.Now()

@@ -39,6 +39,17 @@ const maxStreamBuckets = 128
 // which beyond the caches is two to three times it.
 const streamSlack = 1.5
 
+// keyArrays is the two arrays of keys, of size bytes each or half of buf
+// if less, at the front of buf, the first filled with random keys from
+// seed: the distribution curve's and the stream test's.
+func keyArrays(buf []uint64, size int64, seed uint64) (src, dst []uint32) {
+	keys := asKeys(buf)
+	n := int(min(size/4, int64(len(keys)/2)))
+	src, dst = keys[:n], keys[n:2*n]
+	fillKeys(src, seed)
+	return src, dst
+}
+
 // fillKeys writes random keys into src (xorshift from seed).
 func fillKeys(src []uint32, seed uint64) {
 	x := seed | 1
@@ -54,17 +65,16 @@ func fillKeys(src []uint32, seed uint64) {
 // arrays of size bytes at the front of buf, in seconds per line of line
 // bytes of keys.
 func bucketsAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) ([]float64, error) {
-	keys := asKeys(buf)
-	n := int(min(size/4, int64(len(keys)/2)))
+	src, dst := keyArrays(buf, size, seed)
+	n := len(src)
 	if n < 1 {
 		return nil, fmt.Errorf("stream test: no room for keys in a buffer of %d words", len(buf))
 	}
-	src, dst := keys[:n], keys[n:2*n]
-	fillKeys(src, seed)
 	reps := max(1, distKeys/n)
 	lines := float64(n) * 4 / float64(line)
 	out := make([]float64, len(streamBuckets))
 	var counts [maxStreamBuckets + 2]int // CountDigits' b + 1 entries, and room
+	var positions [maxStreamBuckets]int
 	for k, b := range streamBuckets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -72,7 +82,7 @@ func bucketsAt(ctx context.Context, buf []uint64, size, line int64, seed uint64)
 		mask := uint32(b - 1)
 		clear(counts[:])
 		CountDigits(src, counts[:b+1], distShift, mask)
-		pos := make([]int, b)
+		pos := positions[:b]
 		for d := 1; d < b; d++ {
 			counts[d] += counts[d-1]
 		}
