@@ -25,11 +25,14 @@ func init() {
 // the machine's parameters from its fastest samples the same way) with
 // their spread, and the predictions for the same workload.
 type validateRow struct {
-	Kernel    string  `json:"kernel"`
-	Params    string  `json:"params"`
-	N         int64   `json:"n"`
-	Measured  float64 `json:"measured_seconds"`
-	Spread    float64 `json:"measured_spread"`
+	Kernel   string  `json:"kernel"`
+	Params   string  `json:"params"`
+	N        int64   `json:"n"`
+	Measured float64 `json:"measured_seconds"`
+	Spread   float64 `json:"measured_spread"`
+	// Range is how much slower the slowest timed run was than the
+	// fastest, as a share of the fastest.
+	Range     float64 `json:"measured_range"`
 	Reps      int     `json:"repetitions"`
 	Predicted float64 `json:"predicted_seconds"`
 	Ratio     float64 `json:"ratio"`
@@ -59,6 +62,10 @@ type classSummary struct {
 	SortPairs       int      `json:"sort_pairs"`
 	MisorderedPairs []string `json:"sort_pairs_misordered"`
 	MisorderedHier  []string `json:"sort_pairs_misordered_hier"`
+	// The same pairs without those measured closer than the range of
+	// either's runs (misordered).
+	MisorderedBeyondNoise     []string `json:"sort_pairs_misordered_beyond_noise"`
+	MisorderedHierBeyondNoise []string `json:"sort_pairs_misordered_hier_beyond_noise"`
 }
 
 type validateReport struct {
@@ -195,18 +202,22 @@ const (
 	maxTimedRuns = 2000
 )
 
-// timeRuns times fn after an untimed warm-up run, setup before each run
-// outside the timing: reps runs, then more while they add up to less
-// than minTimedRuns (at most maxTimedRuns in all).
-func timeRuns(fn, setup func(), reps int) []float64 {
+// timeRuns times fn after an untimed warm-up run (when warm), setup
+// before each run outside the timing: reps runs, then more while they add
+// up to less than minTimedRuns (at most maxTimedRuns in all).
+func timeRuns(fn, setup func(), reps int, warm bool) []float64 {
 	var secs []float64
 	var total time.Duration
-	for r := 0; r <= reps || (total < minTimedRuns && len(secs) < maxTimedRuns); r++ {
+	first := 0
+	if warm {
+		first = 1 // run 0 warms up
+	}
+	for r := 0; r < reps+first || (total < minTimedRuns && len(secs) < maxTimedRuns); r++ {
 		setup()
 		t0 := time.Now()
 		fn()
 		d := time.Since(t0)
-		if r > 0 { // run 0 warms up
+		if r >= first {
 			secs = append(secs, d.Seconds())
 			total += d
 		}
@@ -246,34 +257,30 @@ func validateEstimate(m machine.Machine, kernel string, n int64, rows []validate
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
+// validateSorts are the sorts validate times, in its table's order.
+var validateSorts = []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
+
 func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progress func(string)) ([]validateRow, error) {
 	var rows []validateRow
 	began := time.Now()
-	add := func(kernel, params string, n int64, fn func(), setup func()) error {
-		// The estimate is the hierarchy model's time for each run when the
-		// machine carries a compute rate, else the paper's closed form (a
-		// lower bound), scaled by the median of how far the kernels so far
-		// took longer than their predictions: the median, because one
-		// kernel the paper's model misses by a thousand times (a matrix
-		// product in cache) must not make every later estimate absurd.
+	// announce says what runs next and, from the hierarchy model's time
+	// for each run when the machine carries a compute rate, else the
+	// paper's closed form (a lower bound), about how long it takes,
+	// scaled by the median of how far the kernels so far took longer
+	// than their predictions: the median, because one kernel the paper's
+	// model misses by a thousand times (a matrix product in cache) must
+	// not make every later estimate absurd.
+	announce := func(kernel, params string, n int64, runs int, what string) {
 		est := ""
 		if secs, ratio := validateEstimate(m, kernel, n, rows); secs > 0 {
-			est = fmt.Sprintf(" (%d runs, about %s; %s elapsed)", sz.reps+1, units.FormatSeconds(ratio*secs*float64(sz.reps+1)), units.FormatSeconds(time.Since(began).Seconds()))
+			est = fmt.Sprintf(" (%d runs, about %s; %s elapsed)", runs, units.FormatSeconds(ratio*secs*float64(runs)), units.FormatSeconds(time.Since(began).Seconds()))
 		}
-		progress(kernel + " " + params + est)
-		secs := timeRuns(fn, setup, sz.reps)
-		st := measure.Summarize(secs)
-		p := mbram.DefaultParams(n)
-		b, err := mbram.Predict(m, kernel, p)
+		progress(kernel + " " + params + what + est)
+	}
+	add := func(kernel, params string, n int64, secs []float64) error {
+		row, err := validateRowOf(m, kernel, params, n, secs)
 		if err != nil {
-			return fmt.Errorf("%s: %v", kernel, err)
-		}
-		row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
-		if b.Seconds > 0 {
-			row.Ratio = round4(st.Min / b.Seconds)
-		}
-		if e, err := hier.Model(m, kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
-			row.Hier, row.HierRatio = e.Seconds, round4(st.Min/e.Seconds)
+			return err
 		}
 		rows = append(rows, row)
 		return nil
@@ -287,20 +294,13 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 	if mat2 != 0 { // the paper's sizes: two matrix sizes
 		jobs = append(jobs, job{"matmul", mat2})
 	}
-	for _, k := range []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"} {
-		jobs = append(jobs, job{k, sz.sort})
-	}
 	for _, j := range jobs {
-		// Sorts get a fresh copy of the same keys before every run,
-		// outside the timing.
 		r, err := measure.NewRunner(j.kernel, measure.RunOptions{N: int(j.n), C: m.C, Seed: 2004})
 		if err != nil {
 			return nil, err
 		}
-		if err := add(j.kernel, r.Params, j.n, r.Call, r.Setup); err != nil {
-			return nil, err
-		}
-		if err := r.Check(); err != nil {
+		announce(j.kernel, r.Params, j.n, sz.reps+1, "")
+		if err := add(j.kernel, r.Params, j.n, timeRuns(r.Call, r.Setup, sz.reps, true)); err != nil {
 			return nil, err
 		}
 		// Give the runner's arrays back before the next one allocates: at
@@ -309,7 +309,102 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		// of 24 GB of memory at the beyond class's counting bucket sort).
 		debug.FreeOSMemory()
 	}
+	secs, params, err := timeSortRounds(sz, measure.ReadOSInfo().Memory, announce)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range validateSorts {
+		if err := add(k, params[k], sz.sort, secs[k]); err != nil {
+			return nil, err
+		}
+	}
 	return rows, nil
+}
+
+// validateRowOf is one kernel's row: the fastest of its runs beside both
+// models' predictions.
+func validateRowOf(m machine.Machine, kernel, params string, n int64, secs []float64) (validateRow, error) {
+	st := measure.Summarize(secs)
+	p := mbram.DefaultParams(n)
+	b, err := mbram.Predict(m, kernel, p)
+	if err != nil {
+		return validateRow{}, fmt.Errorf("%s: %v", kernel, err)
+	}
+	row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Range: round4(rangeOf(st)), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
+	if b.Seconds > 0 {
+		row.Ratio = round4(st.Min / b.Seconds)
+	}
+	if e, err := hier.Model(m, kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
+		row.Hier, row.HierRatio = e.Seconds, round4(st.Min/e.Seconds)
+	}
+	return row, nil
+}
+
+// rangeOf is how much slower the slowest run was than the fastest, as a
+// share of the fastest.
+func rangeOf(st measure.Stat) float64 {
+	if !(st.Min > 0) {
+		return 0
+	}
+	return (st.Max - st.Min) / st.Min
+}
+
+// timeSortRounds times the sorts in rounds, every sort once a round
+// (sz.reps rounds), and returns each sort's timed runs and workload.
+// Rounds, not a sort's repetitions back to back, because on a shared
+// machine the time of a run moves with the neighbours' load over
+// minutes: beyond the last cache the development guest timed one sort at
+// 12.5 s in one validate and 14.6 s in another, while three sorts the
+// model puts within 1.4 % of each other ran within a few percent. Back
+// to back, a busy quarter of an hour slows every run of one sort and
+// none of the next; in rounds it slows one run of each, the fastest of a
+// sort's runs comes from the quietest round, and the range of its runs
+// measures the noise its place in the ranking has to beat
+// (misordered).
+//
+// When every sort's arrays fit in memoryShare of mem at once (mem 0: not
+// known, they are not assumed to), the runners are built once and warmed
+// up once; otherwise each round builds each sort's runner again, warms it
+// up (its first run touches fresh pages) and frees it before the next.
+func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params string, n int64, runs int, what string)) (map[string][]float64, map[string]string, error) {
+	keep := mem > 0 && float64(int64(len(validateSorts))*sortBytesPerKey*sz.sort) <= memoryShare*float64(mem)
+	runners := map[string]measure.Runner{}
+	secs, params := map[string][]float64{}, map[string]string{}
+	rounds := max(1, sz.reps)
+	for round := 0; round < rounds; round++ {
+		for _, k := range validateSorts {
+			r, ok := runners[k]
+			if !ok {
+				var err error
+				// Sorts get a fresh copy of the same keys before every
+				// run, outside the timing.
+				if r, err = measure.NewRunner(k, measure.RunOptions{N: int(sz.sort), Seed: 2004}); err != nil {
+					return nil, nil, err
+				}
+			}
+			warm := !ok
+			runs := 1
+			if warm {
+				runs = 2
+			}
+			what := ""
+			if rounds > 1 {
+				what = fmt.Sprintf(", round %d of %d", round+1, rounds)
+			}
+			announce(k, r.Params, sz.sort, runs, what)
+			secs[k] = append(secs[k], timeRuns(r.Call, r.Setup, 1, warm)...)
+			params[k] = r.Params
+			if err := r.Check(); err != nil {
+				return nil, nil, err
+			}
+			if keep {
+				runners[k] = r
+			} else {
+				debug.FreeOSMemory()
+			}
+		}
+	}
+	return secs, params, nil
 }
 
 // permWinners names the faster permutation product, measured and
@@ -361,13 +456,25 @@ func ranks(v []float64) []float64 {
 
 // misordered lists the pairs whose predicted order is the opposite of
 // their measured one, each as "a < b" with a the one measured faster. A
-// tie on either side orders nothing.
-func misordered(names []string, meas, pred []float64) []string {
+// tie on either side orders nothing, and with noise (nil: none) neither
+// does a pair whose measured times are closer than the noise of either:
+// the slower one's fastest run must take longer than the faster one's by
+// more than the range of either's runs (noise[i], a share of the
+// fastest). Runs taken in rounds (timeSortRounds) move that much with the
+// machine's load alone, so a closer pair's order is not a measurement of
+// the sorts.
+func misordered(names []string, meas, noise, pred []float64) []string {
 	var out []string
 	for i := range names {
 		for j := i + 1; j < len(names); j++ {
 			if (meas[i]-meas[j])*(pred[i]-pred[j]) >= 0 {
 				continue
+			}
+			if noise != nil {
+				lo := math.Min(meas[i], meas[j])
+				if math.Abs(meas[i]-meas[j]) <= lo*math.Max(noise[i], noise[j]) {
+					continue
+				}
 			}
 			a, b := names[i], names[j]
 			if meas[j] < meas[i] {

@@ -144,13 +144,13 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		}
 		sum := classSummary{Class: c.name}
 		var names []string
-		var meas, pred, hp []float64
+		var meas, noise, pred, hp []float64
 		for i := range rows {
 			rows[i].Class = c.name
 			r := rows[i]
 			if k, _ := mbram.Lookup(r.Kernel); k.Family == mbram.Sort {
 				names = append(names, r.Kernel)
-				meas, pred, hp = append(meas, r.Measured), append(pred, r.Predicted), append(hp, r.Hier)
+				meas, noise, pred, hp = append(meas, r.Measured), append(noise, r.Range), append(pred, r.Predicted), append(hp, r.Hier)
 			}
 			if r.HierRatio > 0 {
 				sum.Rows++
@@ -161,7 +161,8 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		}
 		sum.SpearmanSorts, sum.SpearmanSortsHier = round4(spearman(meas, pred)), round4(spearman(meas, hp))
 		sum.SortPairs = len(names) * (len(names) - 1) / 2
-		sum.MisorderedPairs, sum.MisorderedHier = misordered(names, meas, pred), misordered(names, meas, hp)
+		sum.MisorderedPairs, sum.MisorderedHier = misordered(names, meas, nil, pred), misordered(names, meas, nil, hp)
+		sum.MisorderedBeyondNoise, sum.MisorderedHierBeyondNoise = misordered(names, meas, noise, pred), misordered(names, meas, noise, hp)
 		sum.PermWinner, sum.PermPredicted, sum.PermPredictedHier = permWinners(rows)
 		rep.Classes = append(rep.Classes, sum)
 		rep.Rows = append(rep.Rows, rows...)
@@ -193,6 +194,8 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 			c.Class, hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
 		fmt.Fprintf(w, "%-7s sort pairs ordered against the measurement (a < b: a ran faster): MBRAM %s; hierarchy %s\n",
 			"", pairList(c.MisorderedPairs, c.SortPairs), pairList(c.MisorderedHier, c.SortPairs))
+		fmt.Fprintf(w, "%-7s of those, apart by more than the range of either's runs: MBRAM %s; hierarchy %s\n",
+			"", pairList(c.MisorderedBeyondNoise, c.SortPairs), pairList(c.MisorderedHierBeyondNoise, c.SortPairs))
 	}
 	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")
 }

@@ -52,13 +52,80 @@ func TestMisordered(t *testing.T) {
 		// Listed with the faster one first whichever comes first.
 		{[]float64{4, 3, 2, 1}, "a < b, a < c, a < d, b < c, b < d, c < d"},
 	} {
-		if got := strings.Join(misordered(names, meas, tc.pred), ", "); got != tc.want {
+		if got := strings.Join(misordered(names, meas, nil, tc.pred), ", "); got != tc.want {
 			t.Errorf("pred %v: %q, want %q", tc.pred, got, tc.want)
 		}
 	}
 	// Measured in the other order, the pair is named the other way round.
-	if got := misordered([]string{"x", "y"}, []float64{2, 1}, []float64{1, 2}); len(got) != 1 || got[0] != "y < x" {
+	if got := misordered([]string{"x", "y"}, []float64{2, 1}, nil, []float64{1, 2}); len(got) != 1 || got[0] != "y < x" {
 		t.Errorf("got %q, want y < x", got)
+	}
+}
+
+// TestMisorderedNoise: with the runs' ranges, a pair counts only when
+// its measured times are further apart than either's range. Worked by
+// hand: x took 12.54 s, y 13.65 s (8.85 % more); both predicted the
+// other way round.
+func TestMisorderedNoise(t *testing.T) {
+	names, meas, pred := []string{"x", "y"}, []float64{12.54, 13.65}, []float64{13.27, 13.26}
+	for _, tc := range []struct {
+		noise []float64
+		want  int
+	}{
+		{nil, 1},                     // no noise known: counted
+		{[]float64{0, 0}, 1},         // single runs: counted
+		{[]float64{0.03, 0.05}, 1},   // 8.85 % apart, ranges 3 and 5 %: counted
+		{[]float64{0.09, 0.01}, 0},   // the faster one's runs ranged 9 %: within it
+		{[]float64{0.01, 0.0886}, 0}, // 1.11 / 12.54 = 0.08852
+		{[]float64{0.01, 0.088}, 1},
+	} {
+		if got := misordered(names, meas, tc.noise, pred); len(got) != tc.want {
+			t.Errorf("noise %v: %q, want %d pair(s)", tc.noise, got, tc.want)
+		}
+	}
+}
+
+// TestTimeSortRounds: the sorts run in rounds, each sort once a round in
+// the table's order, so that the k-th announcement of a round names the
+// k-th sort; with their arrays kept (memory known and ample) only the
+// first round warms up, without (memory unknown) every round rebuilds and
+// warms up. Every sort has at least one timed run a round.
+func TestTimeSortRounds(t *testing.T) {
+	for _, tc := range []struct {
+		mem       int64
+		warmAfter bool
+	}{{1 << 40, false}, {0, true}} {
+		var seen []string
+		var runs []int
+		announce := func(kernel, _ string, _ int64, n int, _ string) {
+			seen = append(seen, kernel)
+			runs = append(runs, n)
+		}
+		secs, params, err := timeSortRounds(validateSizes{sort: 256, reps: 2}, tc.mem, announce)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := len(validateSorts)
+		if len(seen) != 2*k {
+			t.Fatalf("mem %d: %d turns, want %d", tc.mem, len(seen), 2*k)
+		}
+		for i, name := range seen {
+			if name != validateSorts[i%k] {
+				t.Errorf("mem %d: turn %d is %s, want %s", tc.mem, i, name, validateSorts[i%k])
+			}
+			want := 2 // a warm-up and a timed run
+			if i >= k && !tc.warmAfter {
+				want = 1
+			}
+			if runs[i] != want {
+				t.Errorf("mem %d: turn %d announced %d runs, want %d", tc.mem, i, runs[i], want)
+			}
+		}
+		for _, name := range validateSorts {
+			if len(secs[name]) < 2 || params[name] == "" {
+				t.Errorf("mem %d: %s has %d timed runs and params %q; want at least 2 and a workload", tc.mem, name, len(secs[name]), params[name])
+			}
+		}
 	}
 }
 
@@ -170,17 +237,21 @@ func TestValidateEstimate(t *testing.T) {
 func TestTimeRuns(t *testing.T) {
 	setups := 0
 	setup := func() { setups++ }
-	if got := timeRuns(func() { time.Sleep(minTimedRuns + time.Millisecond) }, setup, 2); len(got) != 2 || setups != 3 {
+	if got := timeRuns(func() { time.Sleep(minTimedRuns + time.Millisecond) }, setup, 2, true); len(got) != 2 || setups != 3 {
 		t.Errorf("long runs: %d timed, %d set-ups; want 2 and 3", len(got), setups)
 	}
-	if got := timeRuns(func() {}, func() {}, 3); len(got) != maxTimedRuns {
+	setups = 0
+	if got := timeRuns(func() { time.Sleep(minTimedRuns + time.Millisecond) }, setup, 2, false); len(got) != 2 || setups != 2 {
+		t.Errorf("long runs, no warm-up: %d timed, %d set-ups; want 2 and 2", len(got), setups)
+	}
+	if got := timeRuns(func() {}, func() {}, 3, true); len(got) != maxTimedRuns {
 		t.Errorf("instant runs: %d timed, want %d", len(got), maxTimedRuns)
 	}
 	// Runs of a tenth of the budget stop at the first that brings the
 	// timed total to the budget: the total without the last is short of
 	// it, with the last it is not (ten runs at most, fewer when a loaded
 	// machine stretches the sleeps).
-	got := timeRuns(func() { time.Sleep(minTimedRuns / 10) }, func() {}, 1)
+	got := timeRuns(func() { time.Sleep(minTimedRuns / 10) }, func() {}, 1, true)
 	sum := 0.0
 	for _, v := range got[:len(got)-1] {
 		sum += v
