@@ -15,6 +15,17 @@ type Diff struct {
 	B     float64 `json:"b"`
 	// Rel is |B − A| / A (+Inf when only one of them has the parameter).
 	Rel float64 `json:"rel"`
+	// SpreadA and SpreadB are the parameter's spread over the rounds of
+	// each calibration (the machine file's spread; 0 when it has none).
+	SpreadA float64 `json:"spread_a,omitempty"`
+	SpreadB float64 `json:"spread_b,omitempty"`
+}
+
+// WithinSpread reports whether the two values differ by no more than the
+// larger of their calibrations' own spreads: a change the parameter's
+// rounds already showed within one calibration.
+func (d Diff) WithinSpread() bool {
+	return !math.IsInf(d.Rel, 0) && d.Rel <= math.Max(d.SpreadA, d.SpreadB)
 }
 
 // AgreeWithin is the agreement two calibrations in a row should reach on
@@ -104,7 +115,7 @@ func Compare(a, b machine.Machine) []Diff {
 	for _, n := range names {
 		va, oka := pa[n]
 		vb, okb := pb[n]
-		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1)}
+		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: a.Spread[n], SpreadB: b.Spread[n]}
 		switch {
 		case oka && okb && va == vb:
 			d.Rel = 0

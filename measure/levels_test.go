@@ -142,6 +142,16 @@ func TestCompare(t *testing.T) {
 	if d := got["compute_rate"]; !math.IsInf(d.Rel, 1) {
 		t.Errorf("a parameter only one machine has: %+v, want +Inf", d)
 	}
+	// Spreads come from each machine's own: β2's 10 % change is within
+	// b's 12 % spread, not within a's 5 %.
+	a.Spread, b.Spread = map[string]float64{"beta2": 0.05}, map[string]float64{"beta2": 0.12}
+	if d := Compare(a, b)[1]; d.Param != "beta2" || d.SpreadA != 0.05 || d.SpreadB != 0.12 || !d.WithinSpread() {
+		t.Errorf("beta2 %+v, want spreads 0.05 and 0.12, within them", d)
+	}
+	b.Spread = nil
+	if d := Compare(a, b)[1]; d.WithinSpread() {
+		t.Errorf("beta2 %+v: a change of 10%% is not within a 5%% spread", d)
+	}
 	if first := Compare(a, b)[0].Param; first != "beta1" {
 		t.Errorf("first parameter %q, want beta1", first)
 	}

@@ -180,8 +180,8 @@ func writeCurves(f io.Writer, res measure.Result) error {
 // measure.AgreeWithin and ends with how many do.
 func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 	diffs := measure.Compare(a, b)
-	fmt.Fprintf(w, "%-24s %14s %14s %9s\n", "parameter", nameA, nameB, "change")
-	over := 0
+	fmt.Fprintf(w, "%-24s %14s %14s %9s %15s\n", "parameter", nameA, nameB, "change", "spreads")
+	over, noisy := 0, 0
 	for _, d := range diffs {
 		mark, rel := "", "—"
 		if !math.IsInf(d.Rel, 0) {
@@ -190,10 +190,30 @@ func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 		if d.Rel > measure.AgreeWithin {
 			mark = "  > " + strconv.Itoa(int(100*measure.AgreeWithin)) + "%"
 			over++
+			if d.WithinSpread() {
+				mark += ", within the spreads"
+				noisy++
+			}
 		}
-		fmt.Fprintf(w, "%-24s %14s %14s %9s%s\n", d.Param, paramValue(d.Param, d.A), paramValue(d.Param, d.B), rel, mark)
+		fmt.Fprintf(w, "%-24s %14s %14s %9s %15s%s\n", d.Param, paramValue(d.Param, d.A), paramValue(d.Param, d.B), rel, spreads(d), mark)
 	}
-	fmt.Fprintf(w, "%d of %d parameters differ by more than %d%%\n", over, len(diffs), int(100*measure.AgreeWithin))
+	fmt.Fprintf(w, "%d of %d parameters differ by more than %d%%", over, len(diffs), int(100*measure.AgreeWithin))
+	if noisy > 0 {
+		fmt.Fprintf(w, "; %d of them by no more than its spread over the rounds of either calibration", noisy)
+	}
+	fmt.Fprintln(w)
+}
+
+// spreads shows a parameter's spread in both calibrations, "—" where one
+// has none.
+func spreads(d measure.Diff) string {
+	f := func(v float64) string {
+		if v == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.1f%%", 100*v)
+	}
+	return f(d.SpreadA) + " " + f(d.SpreadB)
 }
 
 func signed(d measure.Diff) float64 {

@@ -92,12 +92,13 @@ func TestCalibrateBadInput(t *testing.T) {
 
 // calibrate --compare A --against B prints each parameter of both files
 // with the relative change (by hand: β2 5.0 → 5.75 GB/s is +15.0%, beyond
-// 10%; β1 unchanged) and counts those beyond 10%; --against alone is
-// refused with a message naming both flags.
+// 10%; β1 unchanged) and both files' spreads, and counts those beyond
+// 10%, and of those the ones within a spread (β2's 20 % in B covers its
+// 15 %); --against alone is refused with a message naming both flags.
 func TestCalibrateCompare(t *testing.T) {
 	dir := t.TempDir()
 	a := `{"id":"a","name":"A","beta1":4e10,"beta2":5e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8e-9}`
-	b := `{"id":"b","name":"B","beta1":4e10,"beta2":5.75e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8.4e-9}`
+	b := `{"id":"b","name":"B","beta1":4e10,"beta2":5.75e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8.4e-9,"spread":{"beta2":0.2}}`
 	fa, fb := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	if err := os.WriteFile(fa, []byte(a), 0o644); err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestCalibrateCompare(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
 	}
-	for _, want := range []string{"beta2", "+15.0%  > 10%", "mispredict", "+5.0%", "1 of 5 parameters differ by more than 10%"} {
+	for _, want := range []string{"beta2", "+15.0%", "— 20.0%  > 10%, within the spreads", "mispredict", "+5.0%", "1 of 5 parameters differ by more than 10%; 1 of them by no more than its spread"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
