@@ -424,17 +424,20 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	return f
 }
 
-// plateauPoints returns where each level's plateau is read: a quarter of
-// its own size, or the geometric mean of its size and the level below's
-// when that is lower (levels closer than 16 times), but never within
-// twice the level below (whose step is still rising there) nor above
-// half its own size (where its own step begins). The quarter ties the
-// point to the level itself, not to the level below: on a virtual
-// machine that level can be a share of a host's cache that the
-// neighbours' load moves (17 to 27 MiB in a day on the development
-// guest), and a point tied to it moved the next plateau along a slope
-// (2.40 to 2.44 ns a line between 65 and 80 MiB), and the step between
-// them by a fifth.
+// plateauPoints returns where each level's plateau is read: the
+// geometric mean of its size and the level below's (a quarter of its
+// size for the first), at most half its size, and for the last level at
+// most a quarter of it. The random-read curve has no flat plateau in the
+// middle levels (1.39 to 1.70 ns a read over 3.4 to 6.7 MiB on the
+// development guest), and its geometric mean stands for the level as a
+// whole: a point near the lower end gave the permutation product at 2^24
+// keys 4 % less time. The last level's point also sets the step to
+// memory, and its own size is the steadiest of the levels' (the cache,
+// read off the throughput curve); the level below it can be a share of
+// something the neighbours use too (17 to 27 MiB in a day on the
+// development guest), and a point tied to it moved the last plateau along
+// the slope of the last level's own step (65 to 85 MiB; 2.40 to 2.44 ns a
+// line), and the third level's β1 with it by a fifth.
 func plateauPoints(sizes []int64) []float64 {
 	out := make([]float64, len(sizes))
 	for i, s := range sizes {
@@ -443,11 +446,11 @@ func plateauPoints(sizes []int64) []float64 {
 		if i > 0 {
 			lo = float64(sizes[i-1])
 		}
-		p := math.Min(math.Sqrt(lo*c), c/4)
-		if i > 0 {
-			p = math.Max(p, 2*lo)
+		p := math.Min(math.Sqrt(lo*c), c/2)
+		if i == len(sizes)-1 && i > 0 {
+			p = math.Min(p, c/4)
 		}
-		out[i] = math.Min(p, c/2)
+		out[i] = p
 	}
 	return out
 }

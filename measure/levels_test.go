@@ -266,26 +266,27 @@ func TestPlaced(t *testing.T) {
 }
 
 // TestPlateauPoints: where each level's plateau is read, worked by hand.
-// A quarter of the level's size unless the geometric mean with the level
-// below is lower; never within twice the level below nor past half the
-// level's size. The last case is the one the quarter is for: a third
-// level that comes out at 16 or 24 MiB under a 256 MiB fourth leaves the
-// fourth's point at 64 MiB, where the geometric mean moved it from 64 to
-// 78 MiB.
+// The geometric mean of the level's size and the one below (a quarter of
+// the first level's size under it), at most half the level; the last
+// level at most a quarter of its size. The case the quarter is for: a
+// third level that comes out at 16 or 24 MiB under a 256 MiB fourth
+// leaves the fourth's point at 64 MiB, where the geometric mean moved it
+// from 64 to 78 MiB.
 func TestPlateauPoints(t *testing.T) {
 	const ki, mi = 1 << 10, 1 << 20
 	for _, tc := range []struct {
 		sizes []int64
 		want  []float64
 	}{
-		// 8 Ki; √(32 Ki·1 Mi) = 2^17.5 under 256 Ki; √(1 Mi·24 Mi) = 4.90 Mi under 6 Mi; 64 Mi under √(24·256) Mi = 78.4 Mi.
-		{[]int64{32 * ki, mi, 24 * mi, 256 * mi}, []float64{8 * ki, math.Pow(2, 17.5), math.Sqrt(24) * mi, 64 * mi}},
-		{[]int64{32 * ki, mi, 16 * mi, 256 * mi}, []float64{8 * ki, math.Pow(2, 17.5), 4 * mi, 64 * mi}},
-		// Levels four times apart: the quarter (1 Mi) is the level below
-		// itself, twice it (2 Mi) is half the level, where it stays.
-		{[]int64{mi, 4 * mi}, []float64{mi / 4, 2 * mi}},
-		// Eight times apart: the quarter, twice the level below.
-		{[]int64{mi, 8 * mi}, []float64{mi / 4, 2 * mi}},
+		// √(8 Ki·32 Ki) = 16 Ki; √(32 Ki·1 Mi) = 2^17.5; √(1 Mi·24 Mi) = 4.90 Mi; 64 Mi under √(24·256) Mi = 78.4 Mi.
+		{[]int64{32 * ki, mi, 24 * mi, 256 * mi}, []float64{16 * ki, math.Pow(2, 17.5), math.Sqrt(24) * mi, 64 * mi}},
+		{[]int64{32 * ki, mi, 16 * mi, 256 * mi}, []float64{16 * ki, math.Pow(2, 17.5), 4 * mi, 64 * mi}},
+		// A last level further than 16 times from the one below: the
+		// geometric mean, under the quarter.
+		{[]int64{32 * ki, 512 * ki, 32 * mi}, []float64{16 * ki, 128 * ki, 4 * mi}},
+		// One level: half of it, a quarter being only for a last level
+		// above another.
+		{[]int64{mi}, []float64{mi / 2}},
 	} {
 		got := plateauPoints(tc.sizes)
 		for i := range tc.want {
