@@ -33,6 +33,12 @@ type RunOptions struct {
 	// a copy of the same keys: on the same few thousand keys again and
 	// again a current branch predictor learns a small sort's comparisons.
 	FreshKeys bool
+	// Offset places a sort's keys that many 4-byte words past the start
+	// of their allocation, and its second array (the work or merge
+	// array) three times as far modulo a page: where arrays lie relative
+	// to each other within a page decides whether a load waits for an
+	// unrelated store ("4K aliasing"), and the core timers vary it.
+	Offset int
 }
 
 // Buckets is the buckets per pass of the distribution sorts: 64, six bits
@@ -75,12 +81,13 @@ func NewRunner(kernel string, o RunOptions) (Runner, error) {
 		return r, nil
 	}
 	in := keysFrom(rng, n, uint32(n))
-	a, tmp := make([]uint32, n), make([]uint32, n)
+	off := max(0, o.Offset) % pageWords
+	a, tmp := placedWords(n, off), placedWords(n, 3*off%pageWords)
 	kb := KeyBits(uint64(n))
 	var work []uint32
 	switch kernel {
 	case "bucket", "bucket-count", "radix", "radix-count":
-		work = make([]uint32, SortWork(n, radixBits))
+		work = placedWords(SortWork(n, radixBits), 3*off%pageWords)
 		for i := range work {
 			work[i] = uint32(i)
 		}
@@ -120,6 +127,15 @@ func NewRunner(kernel string, o RunOptions) (Runner, error) {
 		return Runner{}, fmt.Errorf("no reference kernel %q; want one of %v", kernel, CoreKernels)
 	}
 	return r, nil
+}
+
+// pageWords is the 4-byte words of a 4 KiB page.
+const pageWords = 1024
+
+// placedWords is n zero words that begin off words past the start of
+// their allocation.
+func placedWords(n, off int) []uint32 {
+	return make([]uint32, n+off)[off:]
 }
 
 func permFrom(rng *rand.Rand, n int) []uint32 {
