@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,8 +31,11 @@ type validateRow struct {
 	N        int64   `json:"n"`
 	Measured float64 `json:"measured_seconds"`
 	Spread   float64 `json:"measured_spread"`
-	// Range is how much slower the slowest timed run was than the
-	// fastest, as a share of the fastest.
+	// Range is how much slower the slowest round's fastest run was than
+	// the fastest round's, as a share of the fastest (timeSortRounds; 0
+	// for a kernel timed in one round). The fastest of each round, not
+	// every run: a sort in L2 repeats some hundreds of times a round, and
+	// its slowest run is an interrupt's, not the machine's load.
 	Range     float64 `json:"measured_range"`
 	Reps      int     `json:"repetitions"`
 	Predicted float64 `json:"predicted_seconds"`
@@ -277,8 +281,8 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		}
 		progress(kernel + " " + params + what + est)
 	}
-	add := func(kernel, params string, n int64, secs []float64) error {
-		row, err := validateRowOf(m, kernel, params, n, secs)
+	add := func(kernel, params string, n int64, rounds [][]float64) error {
+		row, err := validateRowOf(m, kernel, params, n, rounds)
 		if err != nil {
 			return err
 		}
@@ -300,7 +304,7 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 			return nil, err
 		}
 		announce(j.kernel, r.Params, j.n, sz.reps+1, "")
-		if err := add(j.kernel, r.Params, j.n, timeRuns(r.Call, r.Setup, sz.reps, true)); err != nil {
+		if err := add(j.kernel, r.Params, j.n, [][]float64{timeRuns(r.Call, r.Setup, sz.reps, true)}); err != nil {
 			return nil, err
 		}
 		// Give the runner's arrays back before the next one allocates: at
@@ -321,16 +325,20 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 	return rows, nil
 }
 
-// validateRowOf is one kernel's row: the fastest of its runs beside both
-// models' predictions.
-func validateRowOf(m machine.Machine, kernel, params string, n int64, secs []float64) (validateRow, error) {
+// validateRowOf is one kernel's row: the fastest of its runs (rounds[r]
+// the runs of round r) beside both models' predictions.
+func validateRowOf(m machine.Machine, kernel, params string, n int64, rounds [][]float64) (validateRow, error) {
+	var secs []float64
+	for _, r := range rounds {
+		secs = append(secs, r...)
+	}
 	st := measure.Summarize(secs)
 	p := mbram.DefaultParams(n)
 	b, err := mbram.Predict(m, kernel, p)
 	if err != nil {
 		return validateRow{}, fmt.Errorf("%s: %v", kernel, err)
 	}
-	row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Range: round4(rangeOf(st)), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
+	row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Range: round4(roundsRange(rounds)), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
 	if b.Seconds > 0 {
 		row.Ratio = round4(st.Min / b.Seconds)
 	}
@@ -340,17 +348,26 @@ func validateRowOf(m machine.Machine, kernel, params string, n int64, secs []flo
 	return row, nil
 }
 
-// rangeOf is how much slower the slowest run was than the fastest, as a
-// share of the fastest.
-func rangeOf(st measure.Stat) float64 {
-	if !(st.Min > 0) {
+// roundsRange is how much slower the slowest round's fastest run was
+// than the fastest round's, as a share of the latter (validateRow.Range).
+func roundsRange(rounds [][]float64) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, r := range rounds {
+		if len(r) == 0 {
+			continue
+		}
+		b := slices.Min(r)
+		lo, hi = math.Min(lo, b), math.Max(hi, b)
+	}
+	if !(lo > 0) || math.IsInf(lo, 1) {
 		return 0
 	}
-	return (st.Max - st.Min) / st.Min
+	return (hi - lo) / lo
 }
 
 // timeSortRounds times the sorts in rounds, every sort once a round
-// (sz.reps rounds), and returns each sort's timed runs and workload.
+// (sz.reps rounds), and returns each sort's timed runs, round by round,
+// and its workload.
 // Rounds, not a sort's repetitions back to back, because on a shared
 // machine the time of a run moves with the neighbours' load over
 // minutes: beyond the last cache the development guest timed one sort at
@@ -358,18 +375,19 @@ func rangeOf(st measure.Stat) float64 {
 // model puts within 1.4 % of each other ran within a few percent. Back
 // to back, a busy quarter of an hour slows every run of one sort and
 // none of the next; in rounds it slows one run of each, the fastest of a
-// sort's runs comes from the quietest round, and the range of its runs
-// measures the noise its place in the ranking has to beat
+// sort's runs comes from the quietest round, and the range of its rounds
+// (validateRow.Range) measures the noise its place in the ranking has to
+// beat
 // (misordered).
 //
 // When every sort's arrays fit in memoryShare of mem at once (mem 0: not
 // known, they are not assumed to), the runners are built once and warmed
 // up once; otherwise each round builds each sort's runner again, warms it
 // up (its first run touches fresh pages) and frees it before the next.
-func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params string, n int64, runs int, what string)) (map[string][]float64, map[string]string, error) {
+func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params string, n int64, runs int, what string)) (map[string][][]float64, map[string]string, error) {
 	keep := mem > 0 && float64(int64(len(validateSorts))*sortBytesPerKey*sz.sort) <= memoryShare*float64(mem)
 	runners := map[string]measure.Runner{}
-	secs, params := map[string][]float64{}, map[string]string{}
+	secs, params := map[string][][]float64{}, map[string]string{}
 	rounds := max(1, sz.reps)
 	for round := 0; round < rounds; round++ {
 		for _, k := range validateSorts {
@@ -392,7 +410,7 @@ func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params st
 				what = fmt.Sprintf(", round %d of %d", round+1, rounds)
 			}
 			announce(k, r.Params, sz.sort, runs, what)
-			secs[k] = append(secs[k], timeRuns(r.Call, r.Setup, 1, warm)...)
+			secs[k] = append(secs[k], timeRuns(r.Call, r.Setup, 1, warm))
 			params[k] = r.Params
 			if err := r.Check(); err != nil {
 				return nil, nil, err
@@ -459,10 +477,10 @@ func ranks(v []float64) []float64 {
 // tie on either side orders nothing, and with noise (nil: none) neither
 // does a pair whose measured times are closer than the noise of either:
 // the slower one's fastest run must take longer than the faster one's by
-// more than the range of either's runs (noise[i], a share of the
-// fastest). Runs taken in rounds (timeSortRounds) move that much with the
-// machine's load alone, so a closer pair's order is not a measurement of
-// the sorts.
+// more than the range of either's rounds (noise[i], a share of the
+// fastest; validateRow.Range). Runs taken in rounds (timeSortRounds) move
+// that much with the machine's load alone, so a closer pair's order is
+// not a measurement of the sorts.
 func misordered(names []string, meas, noise, pred []float64) []string {
 	var out []string
 	for i := range names {

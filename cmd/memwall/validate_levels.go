@@ -194,7 +194,7 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 			c.Class, hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
 		fmt.Fprintf(w, "%-7s sort pairs ordered against the measurement (a < b: a ran faster): MBRAM %s; hierarchy %s\n",
 			"", pairList(c.MisorderedPairs, c.SortPairs), pairList(c.MisorderedHier, c.SortPairs))
-		fmt.Fprintf(w, "%-7s of those, apart by more than the range of either's runs: MBRAM %s; hierarchy %s\n",
+		fmt.Fprintf(w, "%-7s of those, apart by more than the range of either's rounds: MBRAM %s; hierarchy %s\n",
 			"", pairList(c.MisorderedBeyondNoise, c.SortPairs), pairList(c.MisorderedHierBeyondNoise, c.SortPairs))
 	}
 	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")

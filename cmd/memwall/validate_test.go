@@ -85,6 +85,25 @@ func TestMisorderedNoise(t *testing.T) {
 	}
 }
 
+// TestRoundsRange: the range of the rounds' fastest runs, by hand. Rounds
+// fastest at 1.0 and 1.1 s range 10 %, whatever their slowest runs (an
+// interrupt's 5 s); one round ranges 0; empty rounds are skipped.
+func TestRoundsRange(t *testing.T) {
+	for _, tc := range []struct {
+		rounds [][]float64
+		want   float64
+	}{
+		{[][]float64{{1.0, 5.0}, {1.1, 1.3}}, 0.1},
+		{[][]float64{{2.0, 3.0, 9.0}}, 0},
+		{[][]float64{{}, {4.0}, {5.0}}, 0.25},
+		{nil, 0},
+	} {
+		if got := roundsRange(tc.rounds); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("rounds %v: %g, want %g", tc.rounds, got, tc.want)
+		}
+	}
+}
+
 // TestTimeSortRounds: the sorts run in rounds, each sort once a round in
 // the table's order, so that the k-th announcement of a round names the
 // k-th sort; with their arrays kept (memory known and ample) only the
@@ -122,8 +141,8 @@ func TestTimeSortRounds(t *testing.T) {
 			}
 		}
 		for _, name := range validateSorts {
-			if len(secs[name]) < 2 || params[name] == "" {
-				t.Errorf("mem %d: %s has %d timed runs and params %q; want at least 2 and a workload", tc.mem, name, len(secs[name]), params[name])
+			if len(secs[name]) != 2 || len(secs[name][0]) == 0 || len(secs[name][1]) == 0 || params[name] == "" {
+				t.Errorf("mem %d: %s has runs %v and params %q; want two rounds of at least one run and a workload", tc.mem, name, secs[name], params[name])
 			}
 		}
 	}
