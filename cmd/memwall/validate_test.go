@@ -298,17 +298,24 @@ func TestValidateSmallBothModels(t *testing.T) {
 }
 
 // TestPrintValidateLevelsPairs: each class's summary names the sort pairs
-// each model orders against the measurement, or says none of how many.
+// each model orders against the measurement, or says none of how many,
+// and on a second line those of them apart by more than their rounds'
+// ranges.
 func TestPrintValidateLevelsPairs(t *testing.T) {
 	m, err := loadMachine("xeon-kvm-2vcpu")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := validateReport{Classes: []classSummary{{Class: "llc", SortPairs: 21,
-		MisorderedHier: []string{"radix < radix-count", "bucket < bucket-count"}}}}
+		MisorderedHier:            []string{"radix < radix-count", "bucket < bucket-count"},
+		MisorderedHierBeyondNoise: []string{"bucket < bucket-count"}}}}
 	var out strings.Builder
 	printValidateLevels(&out, m, rep)
 	want := "sort pairs ordered against the measurement (a < b: a ran faster): MBRAM none of 21; hierarchy 2 of 21 (radix < radix-count, bucket < bucket-count)"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+	want = "of those, apart by more than the range of either's rounds: MBRAM none of 21; hierarchy 1 of 21 (bucket < bucket-count)"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
