@@ -100,7 +100,7 @@ func coreRate(ctx context.Context, m machine.Machine, k string, reps int, batch 
 type coreTimer struct {
 	kernel string
 	n      int64
-	c      int64
+	cache  int64 // the cache the two-pass permutation product blocks for
 	rn     Runner
 	secs   []float64 // seconds per call, one per sample
 	place  *rand.Rand
@@ -110,7 +110,7 @@ type coreTimer struct {
 // (c is the cache the two-pass permutation product blocks for) and warms
 // the caches and the predictors' tables with one call.
 func newCoreTimer(kernel string, l1, c int64) (*coreTimer, error) {
-	t := &coreTimer{kernel: kernel, n: coreSize(kernel, l1), c: c, place: rand.New(rand.NewPCG(11, 13))}
+	t := &coreTimer{kernel: kernel, n: coreSize(kernel, l1), cache: c, place: rand.New(rand.NewPCG(11, 13))}
 	if err := t.build(0); err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func newCoreTimer(kernel string, l1, c int64) (*coreTimer, error) {
 // over its own samples); the fastest sample is then the best of many
 // placements, as the curves' fastest round is (placed).
 func (c *coreTimer) build(off int) error {
-	rn, err := NewRunner(c.kernel, RunOptions{N: int(c.n), C: c.c, Seed: 11, FreshKeys: true, Offset: off})
+	rn, err := NewRunner(c.kernel, RunOptions{N: int(c.n), C: c.cache, Seed: 11, FreshKeys: true, Offset: off})
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ type classSummary struct {
 	MisorderedPairs []string `json:"sort_pairs_misordered"`
 	MisorderedHier  []string `json:"sort_pairs_misordered_hier"`
 	// The same pairs without those measured closer than the range of
-	// either's runs (misordered).
+	// either's rounds (misordered, validateRow.Range).
 	MisorderedBeyondNoise     []string `json:"sort_pairs_misordered_beyond_noise"`
 	MisorderedHierBeyondNoise []string `json:"sort_pairs_misordered_hier_beyond_noise"`
 }
