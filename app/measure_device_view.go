@@ -204,12 +204,12 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		k := fmt.Sprintf("levels[%d].", i)
 		id := fmt.Sprintf("level%d-", i)
 		name := l.Name + " (" + units.FormatSize(l.Size) + ")"
-		sizeHow := "a step of the latency curve"
+		sizeHow, sizeSpread := "a step of the latency curve", spread(k+"size")
 		if i == len(m.Levels)-1 {
-			sizeHow = "C, the last cache"
+			sizeHow, sizeSpread = "C, the last cache", spread("cache")
 		}
 		rows = append(rows,
-			row(id+"size", l.Name+" size", units.FormatSize(l.Size), sizeHow, "", float64(l.Size)),
+			row(id+"size", l.Name+" size", units.FormatSize(l.Size), sizeHow, sizeSpread, float64(l.Size)),
 			row(id+"beta1", name+" β1", units.FormatBandwidth(l.Beta1), "B over the step of the sequential-line curve to the next level", spread(k+"beta1"), l.Beta1),
 			row(id+"beta2", name+" β2", units.FormatBandwidth(l.Beta2), "B over the step of the random-read curve to the next level", spread(k+"beta2"), l.Beta2),
 		)

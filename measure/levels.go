@@ -459,6 +459,54 @@ func plateauPoints(sizes []int64) []float64 {
 // for memory's latency to be read.
 const memReach = 6
 
+// levelSizeSpreads returns the spread of each of sizes (levels read off
+// the latency curve, DetectLevels) over the curve's rounds: the levels
+// detected in each round alone, the nearest to each size within a factor
+// stepMerge taken as that round's reading. A round in which the level
+// does not show counts as the largest spread there is (1), as a negative
+// step does for a bandwidth (positiveSpread). A level below a cache that
+// other guests share (the development guest's third, 12.6 to 27 MiB over
+// a day) moves with their load; its spread says how far within one
+// calibration.
+func levelSizeSpreads(pts []LatencyPoint, line int64, sizes []int64) []float64 {
+	if len(sizes) == 0 || len(pts) == 0 {
+		return nil
+	}
+	reps := 0
+	for _, p := range pts {
+		reps = max(reps, len(p.Latency.Samples))
+	}
+	found := make([][]float64, len(sizes))
+	for r := 0; r < reps; r++ {
+		one := make([]LatencyPoint, len(pts))
+		for i, p := range pts {
+			v := p.Latency.Median
+			if r < len(p.Latency.Samples) {
+				v = p.Latency.Samples[r]
+			}
+			one[i] = LatencyPoint{Size: p.Size, Latency: Stat{Median: v, Min: v}}
+		}
+		steps := DetectLevels(one, line)
+		for j, s := range sizes {
+			best, bestDist := 0.0, math.Log(stepMerge)
+			for _, d := range steps {
+				if dist := math.Abs(math.Log(float64(d) / float64(s))); dist < bestDist {
+					best, bestDist = float64(d), dist
+				}
+			}
+			found[j] = append(found[j], best) // 0: not seen in this round
+		}
+	}
+	out := make([]float64, len(sizes))
+	for j := range sizes {
+		if len(found[j]) < 2 {
+			continue // one round: no spread to read
+		}
+		out[j] = positiveSpread(found[j])
+	}
+	return out
+}
+
 // fastestCurve is cv reduced to one round: each size's least positive
 // time over the rounds (fitLevels says why).
 func fastestCurve(cv curve) curve {
@@ -524,6 +572,9 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	lm.MemLatency = f.memLatency
 	for k, v := range f.spread {
 		lm.Spread[k] = v
+	}
+	for i, sp := range levelSizeSpreads(res.Latency, m.B, sizes[:len(sizes)-1]) {
+		lm.Spread[fmt.Sprintf("levels[%d].size", i)] = sp
 	}
 	for i, l := range lm.Levels {
 		lm.Notes[fmt.Sprintf("levels[%d]", i)] = fmt.Sprintf("%s: random read %s, 64 B in order %s, dependent load %s",

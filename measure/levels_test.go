@@ -296,3 +296,61 @@ func TestPlateauPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelSizeSpreads reads each level's size in every round of a
+// latency curve. The rounds' third caches are 16 MiB, 16·2^¼ and 16·2^½
+// MiB, a grid step apart (four sizes a doubling), so their readings keep
+// those ratios and the spread (interquartile range over the median, with
+// quantiles interpolated between the three readings) is
+// ((s1+s2)/2 − (s0+s1)/2)/s1 = (2^½ − 1)/(2·2^¼) = 0.174 by hand; the
+// first two levels, the same in every round, have none. A round without
+// the third step makes its spread 1.
+func TestLevelSizeSpreads(t *testing.T) {
+	plateaus := []float64{1.4e-9, 4.2e-9, 18e-9, 120e-9}
+	rounds := func(l3s []float64) []LatencyPoint {
+		var pts []LatencyPoint
+		for _, l3 := range l3s {
+			caches, pl := []float64{48 << 10, 1 << 20, l3}, plateaus
+			if l3 == 0 {
+				caches, pl = caches[:2], []float64{1.4e-9, 4.2e-9, 120e-9}
+			}
+			sizes, ys := stepCurve(caches, pl, 4, true)
+			if pts == nil {
+				pts = make([]LatencyPoint, len(sizes))
+			}
+			for i := range sizes {
+				pts[i].Size = int64(sizes[i])
+				pts[i].Latency.Samples = append(pts[i].Latency.Samples, ys[i])
+			}
+		}
+		for i := range pts {
+			pts[i].Latency = Summarize(pts[i].Latency.Samples)
+		}
+		return pts
+	}
+	sizes := []int64{48 << 10, 1 << 20, 16 << 20}
+	q := math.Pow(2, 0.25)
+	for _, tc := range []struct {
+		name string
+		l3s  []float64
+		want []float64
+	}{
+		{"steady", []float64{16 << 20, 16 << 20, 16 << 20}, []float64{0, 0, 0}},
+		{"third moves", []float64{16 << 20, 16 << 20 * q, 16 << 20 * q * q}, []float64{0, 0, 0.174}},
+		{"third missing once", []float64{16 << 20, 0, 16 << 20}, []float64{0, 0, 1}},
+	} {
+		got := levelSizeSpreads(rounds(tc.l3s), 64, sizes)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d spreads, want %d", tc.name, len(got), len(tc.want))
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 0.002 {
+				t.Errorf("%s: level %d spread %.3f, want %.3f", tc.name, i, got[i], tc.want[i])
+			}
+		}
+	}
+	if got := levelSizeSpreads(rounds([]float64{16 << 20}), 64, sizes); got[2] != 0 {
+		t.Errorf("one round: spread %g, want 0 (none to read)", got[2])
+	}
+}
