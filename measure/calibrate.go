@@ -399,11 +399,7 @@ func cacheSpread(curve []ThroughputPoint, line int64) float64 {
 	for r := 0; r < reps; r++ {
 		one := make([]ThroughputPoint, len(curve))
 		for i, p := range curve {
-			v := p.Access.Median
-			if r < len(p.Access.Samples) {
-				v = p.Access.Samples[r]
-			}
-			one[i] = ThroughputPoint{Size: p.Size, Access: Stat{Median: v, Min: v}}
+			one[i] = ThroughputPoint{Size: p.Size, Access: p.Access.round(r)}
 		}
 		if c := DetectCache(one, line); c > 0 {
 			cs = append(cs, float64(c))

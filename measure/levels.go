@@ -480,11 +480,7 @@ func levelSizeSpreads(pts []LatencyPoint, line int64, sizes []int64) []float64 {
 	for r := 0; r < reps; r++ {
 		one := make([]LatencyPoint, len(pts))
 		for i, p := range pts {
-			v := p.Latency.Median
-			if r < len(p.Latency.Samples) {
-				v = p.Latency.Samples[r]
-			}
-			one[i] = LatencyPoint{Size: p.Size, Latency: Stat{Median: v, Min: v}}
+			one[i] = LatencyPoint{Size: p.Size, Latency: p.Latency.round(r)}
 		}
 		steps := DetectLevels(one, line)
 		for j, s := range sizes {

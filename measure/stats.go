@@ -34,6 +34,17 @@ func Summarize(xs []float64) Stat {
 	return st
 }
 
+// round is sample r of st alone, as the median and the least (st's
+// median when st has fewer samples): one round of a curve, for reading a
+// parameter off each round apart.
+func (st Stat) round(r int) Stat {
+	v := st.Median
+	if r < len(st.Samples) {
+		v = st.Samples[r]
+	}
+	return Stat{Median: v, Min: v}
+}
+
 // quantile interpolates linearly between order statistics of sorted s.
 func quantile(s []float64, q float64) float64 {
 	if len(s) == 1 {
