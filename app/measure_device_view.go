@@ -204,12 +204,12 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		k := fmt.Sprintf("levels[%d].", i)
 		id := fmt.Sprintf("level%d-", i)
 		name := l.Name + " (" + units.FormatSize(l.Size) + ")"
-		sizeHow, sizeSpread := "a step of the latency curve", spread(k+"size")
+		sizeHow := "a step of the latency curve"
 		if i == len(m.Levels)-1 {
-			sizeHow, sizeSpread = "C, the last cache", spread("cache")
+			sizeHow = "C, the last cache"
 		}
 		rows = append(rows,
-			row(id+"size", l.Name+" size", units.FormatSize(l.Size), sizeHow, sizeSpread, float64(l.Size)),
+			row(id+"size", l.Name+" size", units.FormatSize(l.Size), sizeHow, spread(m.SizeSpreadKey(i)), float64(l.Size)),
 			row(id+"beta1", name+" β1", units.FormatBandwidth(l.Beta1), "B over the step of the sequential-line curve to the next level", spread(k+"beta1"), l.Beta1),
 			row(id+"beta2", name+" β2", units.FormatBandwidth(l.Beta2), "B over the step of the random-read curve to the next level", spread(k+"beta2"), l.Beta2),
 		)

@@ -394,12 +394,11 @@ func cacheSpread(curve []ThroughputPoint, line int64) float64 {
 	if len(curve) == 0 {
 		return 0
 	}
-	reps := len(curve[0].Access.Samples)
 	var cs []float64
-	for r := 0; r < reps; r++ {
+	for _, ys := range throughputCurveOf(curve).rounds {
 		one := make([]ThroughputPoint, len(curve))
 		for i, p := range curve {
-			one[i] = ThroughputPoint{Size: p.Size, Access: p.Access.round(r)}
+			one[i] = ThroughputPoint{Size: p.Size, Access: Stat{Median: ys[i], Min: ys[i]}}
 		}
 		if c := DetectCache(one, line); c > 0 {
 			cs = append(cs, float64(c))

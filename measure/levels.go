@@ -133,12 +133,7 @@ func roundsOf(n int, st func(int) Stat) [][]float64 {
 	for r := range out {
 		out[r] = make([]float64, n)
 		for i := 0; i < n; i++ {
-			s := st(i)
-			if r < len(s.Samples) {
-				out[r][i] = s.Samples[r]
-			} else {
-				out[r][i] = s.Median
-			}
+			out[r][i] = st(i).round(r).Median
 		}
 	}
 	return out
@@ -472,15 +467,11 @@ func levelSizeSpreads(pts []LatencyPoint, line int64, sizes []int64) []float64 {
 	if len(sizes) == 0 || len(pts) == 0 {
 		return nil
 	}
-	reps := 0
-	for _, p := range pts {
-		reps = max(reps, len(p.Latency.Samples))
-	}
 	found := make([][]float64, len(sizes))
-	for r := 0; r < reps; r++ {
+	for _, ys := range latencyCurveOf(pts).rounds {
 		one := make([]LatencyPoint, len(pts))
 		for i, p := range pts {
-			one[i] = LatencyPoint{Size: p.Size, Latency: p.Latency.round(r)}
+			one[i] = LatencyPoint{Size: p.Size, Latency: Stat{Median: ys[i], Min: ys[i]}}
 		}
 		steps := DetectLevels(one, line)
 		for j, s := range sizes {
@@ -570,7 +561,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 		lm.Spread[k] = v
 	}
 	for i, sp := range levelSizeSpreads(res.Latency, m.B, sizes[:len(sizes)-1]) {
-		lm.Spread[fmt.Sprintf("levels[%d].size", i)] = sp
+		lm.Spread[lm.SizeSpreadKey(i)] = sp
 	}
 	for i, l := range lm.Levels {
 		lm.Notes[fmt.Sprintf("levels[%d]", i)] = fmt.Sprintf("%s: random read %s, 64 B in order %s, dependent load %s",

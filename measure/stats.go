@@ -35,8 +35,8 @@ func Summarize(xs []float64) Stat {
 }
 
 // round is sample r of st alone, as the median and the least (st's
-// median when st has fewer samples): one round of a curve, for reading a
-// parameter off each round apart.
+// median when st has fewer samples): the point in one round of a curve
+// (roundsOf), for reading a parameter off each round apart.
 func (st Stat) round(r int) Stat {
 	v := st.Median
 	if r < len(st.Samples) {

@@ -102,11 +102,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		units.FormatSize(m.C), m.B, units.FormatSeconds(m.M), 100*m.Spread["mispredict"])
 	for i, l := range m.Levels {
 		k := fmt.Sprintf("levels[%d].", i)
-		sizeSpread := m.Spread[k+"size"]
-		if i == len(m.Levels)-1 {
-			sizeSpread = m.Spread["cache"]
-		}
-		fmt.Fprintf(stderr, "%s %s (%.1f%%): beta1 %s (%.1f%%), beta2 %s (%.1f%%), latency %s (%.1f%%)\n", l.Name, units.FormatSize(l.Size), 100*sizeSpread,
+		fmt.Fprintf(stderr, "%s %s (%.1f%%): beta1 %s (%.1f%%), beta2 %s (%.1f%%), latency %s (%.1f%%)\n", l.Name, units.FormatSize(l.Size), 100*m.Spread[m.SizeSpreadKey(i)],
 			units.FormatBandwidth(l.Beta1), 100*m.Spread[k+"beta1"], units.FormatBandwidth(l.Beta2), 100*m.Spread[k+"beta2"],
 			units.FormatSeconds(l.Latency), 100*m.Spread[k+"latency"])
 	}

@@ -95,6 +95,16 @@ func (m Machine) WithLevels(levels []Level) Machine {
 	return m
 }
 
+// SizeSpreadKey is the key of Spread that holds the spread of level i's
+// size over a calibration's rounds: "levels[i].size", but for the last
+// level, whose size is the machine's C (WithLevels), "cache".
+func (m Machine) SizeSpreadKey(i int) string {
+	if i == len(m.Levels)-1 {
+		return "cache"
+	}
+	return fmt.Sprintf("levels[%d].size", i)
+}
+
 // sameLevels compares the numbers of two hierarchies; names are labels.
 func sameLevels(a, b []Level) bool {
 	if len(a) != len(b) {

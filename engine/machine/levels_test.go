@@ -161,3 +161,14 @@ func TestParseJSONLevels(t *testing.T) {
 		t.Fatalf("%+v %v", m, err)
 	}
 }
+
+// TestSizeSpreadKey: a level's size spread is under its own key, but the
+// last level's size is C, and so is its spread ("cache").
+func TestSizeSpreadKey(t *testing.T) {
+	m := Machine{Levels: make([]Level, 3)}
+	for i, want := range []string{"levels[0].size", "levels[1].size", "cache"} {
+		if got := m.SizeSpreadKey(i); got != want {
+			t.Errorf("level %d: %q, want %q", i, got, want)
+		}
+	}
+}
