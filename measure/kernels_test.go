@@ -138,8 +138,8 @@ func TestDigitLevels(t *testing.T) {
 }
 
 // TestSortsInWorkAllocateNoKeys checks SortWork's promise: given a work
-// array of that length, a distribution sort makes no array of keys
-// (digit counters, a few hundred bytes, may be made). Key bits that are
+// array of that length, a distribution sort makes no array of keys, and
+// nothing but its list of digits. Key bits that are
 // not a multiple of the digit leave one narrower digit, whose pass uses
 // fewer slots of a store than the passes after it (a radix sort of 16-bit
 // keys in 6-bit digits: passes of 16, 64 and 64 buckets).
@@ -169,6 +169,13 @@ func TestSortsInWorkAllocateNoKeys(t *testing.T) {
 			// far below any array of keys.
 			if got := after.TotalAlloc - before.TotalAlloc; got > n {
 				t.Errorf("%s, %d-bit keys: %d bytes allocated in a sort of %d keys; want no array of keys (under %d)", s.name, keyBits, got, n, n)
+			}
+			// Nor anything a pass or a call: an allocation costs the
+			// same at any size, so it would weigh on the core rate
+			// timed at a thousand keys. One is left, the list of
+			// digits (digitLevels).
+			if got := testing.AllocsPerRun(3, func() { copy(a, keys); s.fn(a, work, keyBits, 6) }); got > 1 {
+				t.Errorf("%s, %d-bit keys: %g allocations a sort, want at most 1 (the digits' list)", s.name, keyBits, got)
 			}
 		}
 	}

@@ -167,3 +167,27 @@ func TestMSDCallsAgainstCount(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixWorkBuckets: the simple radix sort's per-bucket work, counted
+// by hand from measure.RadixSortIn with b = 64. 2^10 keys: digits of 6
+// and 4 bits, so the second pass reads the first pass's 16 buckets and
+// the copy back the 64 of the top digit. 2^16 keys: digits 6, 6, 4; the
+// later passes read 16 + 64 buckets. 64 keys: one pass from the input,
+// whose 64 buckets are copied back.
+func TestRadixWorkBuckets(t *testing.T) {
+	for _, c := range []struct {
+		n             float64
+		digits        float64
+		reads, copies float64
+	}{
+		{1 << 10, 2, 16, 64},
+		{1 << 16, 3, 80, 64},
+		{64, 1, 0, 64},
+	} {
+		got := radixWork(shape{n: c.n, w: 4, b: 64})
+		ops := (11*c.digits+3)*c.n + 6*c.reads + 8*c.copies
+		if got.Ops != ops || got.CallMispredicts != c.reads+c.copies {
+			t.Errorf("n=%g: %g ops, %g mispredictions; want %g and %g", c.n, got.Ops, got.CallMispredicts, ops, c.reads+c.copies)
+		}
+	}
+}
