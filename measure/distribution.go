@@ -221,8 +221,10 @@ func RadixSortIn(a, work []uint32, keyBits, radixBits int) {
 	}
 	// The two sets' lengths live on the stack: made anew each pass they
 	// were two allocations a call, a fixed cost that weighed on the
-	// rate timed at a thousand keys.
-	var buf [scratchInts]int
+	// rate timed at a thousand keys. The buffer holds two sets of 64
+	// (the paper's b; scratch makes a larger one for wider digits) and
+	// no more, as the stack's buffer is cleared on each call.
+	var buf [2 * 64]int
 	lens := scratch(buf[:], lv[:min(1, len(lv))], 2, 0)
 	half := len(lens) / 2
 	first := true
