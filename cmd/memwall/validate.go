@@ -96,7 +96,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", "--machine ID|FILE.json [--sizes paper|large|small] [--reps N] [--matrix-n N] [--json]", stderr)
 	machineArg := fs.String("machine", "", "preset id or machine JSON file (e.g. one written by 'memwall calibrate')")
 	sizesArg := fs.String("sizes", "auto", "levels (three classes from the machine's cache levels: in L2, in the last cache, 4× beyond it; the default for a machine with levels), paper (the MBRAM paper's sizes, the default otherwise), large (arrays well beyond the cache of a current machine) or small (seconds)")
-	reps := fs.Int("reps", 0, "timed repetitions per kernel, after one warm-up run (default 3 paper, 1 large, 2 small); a short kernel repeats until its timed runs add up to 0.2 s")
+	reps := fs.Int("reps", 0, "rounds per kernel, one timed run each after a warm-up run (the sorts warm up once when memory holds all their arrays), the fastest kept (default 3 paper, 1 large, 2 small); a short kernel repeats until its timed runs add up to 0.2 s")
 	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
 	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
@@ -298,27 +298,51 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 	if mat2 != 0 { // the paper's sizes: two matrix sizes
 		jobs = append(jobs, job{"matmul", mat2})
 	}
-	for _, j := range jobs {
-		r, err := measure.NewRunner(j.kernel, measure.RunOptions{N: int(j.n), C: m.C, Seed: 2004})
-		if err != nil {
-			return nil, err
+	// The permutation products and the matrix product are timed in
+	// rounds too (timeSortRounds says why), and each round builds its
+	// runner afresh: their time depends on which physical pages their
+	// arrays land in. On the development guest the permutation product
+	// at 2^24 points ran at 8.5, 9.8 and 13.7 ns a point in three
+	// allocations of one process, each within a few percent run after
+	// run, so the runs of one allocation sample the placement once. The
+	// fastest round is the machine's own cost, as in calibration, and the
+	// range of the rounds shows the placement's spread.
+	rounds := max(1, sz.reps)
+	timed := make([][][]float64, len(jobs))
+	params := make([]string, len(jobs))
+	for round := 0; round < rounds; round++ {
+		for i, j := range jobs {
+			r, err := measure.NewRunner(j.kernel, measure.RunOptions{N: int(j.n), C: m.C, Seed: 2004})
+			if err != nil {
+				return nil, err
+			}
+			what := ""
+			if rounds > 1 {
+				what = fmt.Sprintf(", round %d of %d", round+1, rounds)
+			}
+			announce(j.kernel, r.Params, j.n, 2, what)
+			timed[i] = append(timed[i], timeRuns(r.Call, r.Setup, 1, true))
+			params[i] = r.Params
+			// Give the runner's arrays back before the next one
+			// allocates: at 2^29 keys the simple sorts hold 9.7 GB, and
+			// the collector would otherwise let the heap grow to twice
+			// that first (validate ran out of 24 GB of memory at the
+			// beyond class's counting bucket sort); and the next round's
+			// arrays then come from fresh pages.
+			debug.FreeOSMemory()
 		}
-		announce(j.kernel, r.Params, j.n, sz.reps+1, "")
-		if err := add(j.kernel, r.Params, j.n, [][]float64{timeRuns(r.Call, r.Setup, sz.reps, true)}); err != nil {
-			return nil, err
-		}
-		// Give the runner's arrays back before the next one allocates: at
-		// 2^29 keys the simple sorts hold 9.7 GB, and the collector would
-		// otherwise let the heap grow to twice that first (validate ran out
-		// of 24 GB of memory at the beyond class's counting bucket sort).
-		debug.FreeOSMemory()
 	}
-	secs, params, err := timeSortRounds(sz, measure.ReadOSInfo().Memory, announce)
+	for i, j := range jobs {
+		if err := add(j.kernel, params[i], j.n, timed[i]); err != nil {
+			return nil, err
+		}
+	}
+	secs, sortParams, err := timeSortRounds(sz, measure.ReadOSInfo().Memory, announce)
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range validateSorts {
-		if err := add(k, params[k], sz.sort, secs[k]); err != nil {
+		if err := add(k, sortParams[k], sz.sort, secs[k]); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -381,5 +382,33 @@ func TestLevelClassesKnee(t *testing.T) {
 	m.Distribution[0].Walk = 2e-9
 	if cl, _ = levelClasses(m, 0); cl[2].mat != 1672 {
 		t.Errorf("reach below the last-cache class: beyond %d; want 1672", cl[2].mat)
+	}
+}
+
+// TestValidateKernelsRebuildEachRound: the permutation products and the
+// matrix product run in rounds like the sorts, every round building their
+// arrays afresh (a warm-up and a timed run announced each round), so a
+// row holds one fastest run per round and the range between them.
+func TestValidateKernelsRebuildEachRound(t *testing.T) {
+	m := machine.Machine{Name: "t", Beta1: 20e9, Beta2: 2e9, Mu1: 2, M: 5e-9, C: 1 << 20, B: 64}
+	var said []string
+	rows, err := runValidateKernels(m, validateSizes{perm: 256, sort: 64, mat1: 8, reps: 3}, 0, func(s string) { said = append(said, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []string{"perm", "perm-twopass", "matmul"}
+	if len(said) < 3*len(jobs) {
+		t.Fatalf("%d announcements, want at least %d: %q", len(said), 3*len(jobs), said)
+	}
+	for i := 0; i < 3*len(jobs); i++ {
+		k, round := jobs[i%len(jobs)], i/len(jobs)+1
+		if !strings.HasPrefix(said[i], k+" ") || !strings.Contains(said[i], fmt.Sprintf("round %d of 3", round)) {
+			t.Errorf("announcement %d is %q, want %s in round %d of 3", i, said[i], k, round)
+		}
+	}
+	for _, r := range rows[:len(jobs)] {
+		if r.Reps < 3 || r.Measured <= 0 {
+			t.Errorf("%s: %d timed runs, fastest %g s; want at least one per round", r.Kernel, r.Reps, r.Measured)
+		}
 	}
 }
