@@ -316,11 +316,7 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 			if err != nil {
 				return nil, err
 			}
-			what := ""
-			if rounds > 1 {
-				what = fmt.Sprintf(", round %d of %d", round+1, rounds)
-			}
-			announce(j.kernel, r.Params, j.n, 2, what)
+			announce(j.kernel, r.Params, j.n, 2, roundNote(round, rounds))
 			timed[i] = append(timed[i], timeRuns(r.Call, r.Setup, 1, true))
 			params[i] = r.Params
 			// Give the runner's arrays back before the next one
@@ -389,6 +385,15 @@ func roundsRange(rounds [][]float64) float64 {
 	return (hi - lo) / lo
 }
 
+// roundNote is what an announcement adds for round (0-based) of rounds:
+// nothing when there is only one.
+func roundNote(round, rounds int) string {
+	if rounds <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", round %d of %d", round+1, rounds)
+}
+
 // timeSortRounds times the sorts in rounds, every sort once a round
 // (sz.reps rounds), and returns each sort's timed runs, round by round,
 // and its workload.
@@ -429,11 +434,7 @@ func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params st
 			if warm {
 				runs = 2
 			}
-			what := ""
-			if rounds > 1 {
-				what = fmt.Sprintf(", round %d of %d", round+1, rounds)
-			}
-			announce(k, r.Params, sz.sort, runs, what)
+			announce(k, r.Params, sz.sort, runs, roundNote(round, rounds))
 			secs[k] = append(secs[k], timeRuns(r.Call, r.Setup, 1, warm))
 			params[k] = r.Params
 			if err := r.Check(); err != nil {
