@@ -494,6 +494,31 @@ func levelSizeSpreads(pts []LatencyPoint, line int64, sizes []int64) []float64 {
 	return out
 }
 
+// medianLatencies is pts with each size's median round in place of its
+// fastest, for reading the levels' sizes. The times of a level come from
+// the fastest round (fitLevels: the neighbours only add time), but where
+// its step comes is another matter: each round places the chase
+// elsewhere in the buffer, and a level's step moves from round to round
+// (a physically indexed L2 takes each placement's pages unevenly onto its
+// sets; a shared level is as large as the neighbours leave it). The
+// curve of each size's fastest round takes, at every size, the round
+// whose step came latest, so its step is the largest of the rounds' and
+// moves as much as their extremes do. The median round's is their
+// middle: over three calibrations in a row on the development guest the
+// L2 read 1.51, 1.54 and 1.58 MiB off the median curve against 1.83,
+// 1.65 and 1.72 off the fastest, and the third level 12.1, 12.1 and
+// 11.3 MiB against 15.0, 15.0 and 12.9.
+func medianLatencies(pts []LatencyPoint) []LatencyPoint {
+	out := make([]LatencyPoint, len(pts))
+	for i, p := range pts {
+		out[i] = p
+		if p.Latency.Median > 0 {
+			out[i].Latency.Min = p.Latency.Median
+		}
+	}
+	return out
+}
+
 // fastestCurve is cv reduced to one round: each size's least positive
 // time over the rounds (fitLevels says why).
 func fastestCurve(cv curve) curve {
@@ -533,13 +558,14 @@ func round3g(v float64) float64 {
 	return math.Round(v/e) * e
 }
 
-// withLevels adds to m the levels the curves in res show: the latency
-// curve's steps below the last cache, then the last cache itself (m.C,
+// withLevels adds to m the levels the curves in res show: the steps of
+// the latency curve's median rounds (medianLatencies) below the last
+// cache, then the last cache itself (m.C,
 // from the throughput curve, which sees it more reliably than a chase
 // slowed by page walks; see DetectCache). It records the detected sizes in
 // res and returns m unchanged, with a warning, when no level fits.
 func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
-	steps := DetectLevels(res.Latency, m.B)
+	steps := DetectLevels(medianLatencies(res.Latency), m.B)
 	res.Detected.Levels = steps
 	var sizes []int64
 	for _, s := range steps {
@@ -571,7 +597,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	if len(f.notes) > 0 {
 		lm.Notes["levels_adjusted"] = strings.Join(f.notes, "; ")
 	}
-	lm.Notes["levels_method"] = "sizes from the latency curve's steps (the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line and random-read curves; latencies from the latency curve's plateaus"
+	lm.Notes["levels_method"] = "sizes from the steps of the latency curve, each size's median round (the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line and random-read curves; latencies from the latency curve's plateaus"
 	return lm, f.warnings
 }
 

@@ -354,3 +354,37 @@ func TestLevelSizeSpreads(t *testing.T) {
 		t.Errorf("one round: spread %g, want 0 (none to read)", got[2])
 	}
 }
+
+// TestWithLevelsSizesFromMedianRound checks that a level's size is read
+// off each size's median round, not its fastest: of three rounds of the
+// latency curve over the caches of fitCurves, one meets the second
+// cache's step at 2 MiB instead of 1 MiB (a placement that maps more of
+// its pages to distinct sets, or a neighbour that left more of a shared
+// cache). The fastest round at each size is then that round's, whose
+// step is at 2 MiB; the median round's is at 1 MiB, where two of the
+// three put it.
+func TestWithLevelsSizesFromMedianRound(t *testing.T) {
+	lat, tp, sq := fitCurves(math.Inf(1))
+	caches := []float64{32 << 10, 1 << 20, 16 << 20}
+	late := []float64{32 << 10, 2 << 20, 16 << 20}
+	plateaus := []float64{1e-9, 4e-9, 15e-9, 100e-9}
+	_, onTime := stepCurve(caches, plateaus, 4, true)
+	_, lateY := stepCurve(late, plateaus, 4, true)
+	for i := range lat {
+		lat[i].Latency = Summarize([]float64{onTime[i], lateY[i], onTime[i] * 1.01})
+	}
+	// The test discriminates: the fastest curve's own reading is the
+	// late round's.
+	if got := DetectLevels(lat, 64); len(got) != 3 || got[1] < 3<<19 {
+		t.Fatalf("the fastest curve reads %v, want its second level near 2 MiB", got)
+	}
+	m := machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
+	res := Result{Latency: lat, Throughput: tp, SeqLines: sq}
+	lm, warn := withLevels(m, &res)
+	if len(lm.Levels) != 3 {
+		t.Fatalf("levels %+v (warnings %v)", lm.Levels, warn)
+	}
+	if r := float64(lm.Levels[1].Size) / (1 << 20); r < 0.8 || r > 1.25 {
+		t.Errorf("second level %d B, want within a fifth of 1 MiB, the median round's step", lm.Levels[1].Size)
+	}
+}
