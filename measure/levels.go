@@ -201,18 +201,29 @@ const (
 // a fifth of C, where the step's midpoint would be up to twice C. Steps
 // within a factor stepMerge of each other are one level (the larger kept).
 func DetectLevels(pts []LatencyPoint, line int64) []int64 {
-	if len(pts) < 4 {
-		return nil
-	}
-	size := make([]float64, len(pts))
-	mins := make([]float64, len(pts))
+	size, ys := latencyTimes(pts, func(s Stat) float64 { return s.Min })
+	return levelSteps(size, ys, line)
+}
+
+// latencyTimes is the sizes of pts and the time pick takes from each
+// (the median where it gives none).
+func latencyTimes(pts []LatencyPoint, pick func(Stat) float64) (size, ys []float64) {
+	size, ys = make([]float64, len(pts)), make([]float64, len(pts))
 	for i, p := range pts {
-		size[i], mins[i] = float64(p.Size), p.Latency.Min
-		if !(mins[i] > 0) {
-			mins[i] = p.Latency.Median
+		size[i], ys[i] = float64(p.Size), pick(p.Latency)
+		if !(ys[i] > 0) {
+			ys[i] = p.Latency.Median
 		}
 	}
-	m := lowerEnvelope(mins)
+	return size, ys
+}
+
+// levelSteps is DetectLevels on a curve of latencies ys at sizes size.
+func levelSteps(size, ys []float64, line int64) []int64 {
+	if len(size) < 4 {
+		return nil
+	}
+	m := lowerEnvelope(ys)
 	if line <= 0 {
 		line = nodeStride
 	}
@@ -468,12 +479,9 @@ func levelSizeSpreads(pts []LatencyPoint, line int64, sizes []int64) []float64 {
 		return nil
 	}
 	found := make([][]float64, len(sizes))
-	for _, ys := range latencyCurveOf(pts).rounds {
-		one := make([]LatencyPoint, len(pts))
-		for i, p := range pts {
-			one[i] = LatencyPoint{Size: p.Size, Latency: Stat{Median: ys[i], Min: ys[i]}}
-		}
-		steps := DetectLevels(one, line)
+	cv := latencyCurveOf(pts)
+	for _, ys := range cv.rounds {
+		steps := levelSteps(cv.size, ys, line)
 		for j, s := range sizes {
 			best, bestDist := 0.0, math.Log(stepMerge)
 			for _, d := range steps {
@@ -490,31 +498,6 @@ func levelSizeSpreads(pts []LatencyPoint, line int64, sizes []int64) []float64 {
 			continue // one round: no spread to read
 		}
 		out[j] = positiveSpread(found[j])
-	}
-	return out
-}
-
-// medianLatencies is pts with each size's median round in place of its
-// fastest, for reading the levels' sizes. The times of a level come from
-// the fastest round (fitLevels: the neighbours only add time), but where
-// its step comes is another matter: each round places the chase
-// elsewhere in the buffer, and a level's step moves from round to round
-// (a physically indexed L2 takes each placement's pages unevenly onto its
-// sets; a shared level is as large as the neighbours leave it). The
-// curve of each size's fastest round takes, at every size, the round
-// whose step came latest, so its step is the largest of the rounds' and
-// moves as much as their extremes do. The median round's is their
-// middle: over three calibrations in a row on the development guest the
-// L2 read 1.51, 1.54 and 1.58 MiB off the median curve against 1.83,
-// 1.65 and 1.72 off the fastest, and the third level 12.1, 12.1 and
-// 11.3 MiB against 15.0, 15.0 and 12.9.
-func medianLatencies(pts []LatencyPoint) []LatencyPoint {
-	out := make([]LatencyPoint, len(pts))
-	for i, p := range pts {
-		out[i] = p
-		if p.Latency.Median > 0 {
-			out[i].Latency.Min = p.Latency.Median
-		}
 	}
 	return out
 }
@@ -559,13 +542,28 @@ func round3g(v float64) float64 {
 }
 
 // withLevels adds to m the levels the curves in res show: the steps of
-// the latency curve's median rounds (medianLatencies) below the last
-// cache, then the last cache itself (m.C,
-// from the throughput curve, which sees it more reliably than a chase
-// slowed by page walks; see DetectCache). It records the detected sizes in
-// res and returns m unchanged, with a warning, when no level fits.
+// the latency curve's median rounds below the last cache, then the last
+// cache itself (m.C, from the throughput curve, which sees it more
+// reliably than a chase slowed by page walks; see DetectCache). It
+// records the detected sizes in res and returns m unchanged, with a
+// warning, when no level fits.
 func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
-	steps := DetectLevels(medianLatencies(res.Latency), m.B)
+	// The sizes come off each size's median round, not its fastest. The
+	// times of a level come from the fastest round (fitLevels: the
+	// neighbours only add time), but where its step comes is another
+	// matter: each round places the chase elsewhere in the buffer, and a
+	// level's step moves from round to round (a physically indexed L2
+	// takes each placement's pages unevenly onto its sets; a shared level
+	// is as large as the neighbours leave it). The curve of each size's
+	// fastest round takes, at every size, the round whose step came
+	// latest, so its step is the largest of the rounds' and moves as much
+	// as their extremes do. The median round's is their middle: over three
+	// calibrations in a row on the development guest the L2 read 1.51,
+	// 1.54 and 1.58 MiB off the median curve against 1.83, 1.65 and 1.72
+	// off the fastest, and the third level 12.1, 12.1 and 11.3 MiB against
+	// 15.0, 15.0 and 12.9.
+	size, medians := latencyTimes(res.Latency, func(s Stat) float64 { return s.Median })
+	steps := levelSteps(size, medians, m.B)
 	res.Detected.Levels = steps
 	var sizes []int64
 	for _, s := range steps {
