@@ -16,7 +16,7 @@ func (p *programPage) Render() app.UI {
 	running := p.view != nil && p.view.state == stateRunning
 	return shell("/program",
 		app.H1().Text("Program"),
-		app.P().Class("lead").Text("Write your algorithm in a small C-like pseudo-code; memwall runs it through the MBRAM model's simulator on the machine you choose and shows where the time goes, line by line, at any size."),
+		app.P().Class("lead").Text("Write your algorithm in a small C-like pseudo-code; memwall runs it through the MBRAM model's simulator on the machine you choose (and, when the machine gives its cache levels, through the hierarchy simulator too) and shows where the time goes, line by line, at any size."),
 		linkProblems(p.links),
 		app.Div().Class("columns wide-inputs").Body(
 			app.Section().Class("panel inputs").Aria("label", "Program").Body(
@@ -172,7 +172,7 @@ func (p *programPage) renderRunResult(v *programView) []app.UI {
 		app.P().Class("total").Body(
 			app.Span().ID("prog-seconds").DataSet("seconds", strconv.FormatFloat(r.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(r.Seconds)),
 		),
-		app.P().Class("note").Text("simulated" + computedIn(float64(v.wall.Microseconds())/1000) + "."),
+		app.P().Class("note").Text(simulatedLabel(r) + computedIn(float64(v.wall.Microseconds())/1000) + "."),
 	}
 	if v.closed != nil {
 		out = append(out, app.P().ID("prog-closed").DataSet("seconds", strconv.FormatFloat(*v.closed, 'g', -1, 64)).Text(fmt.Sprintf("The closed form of the built-in kernel (%s) gives %s for the same size.", p.s.Kernel, units.FormatSeconds(*v.closed))))
@@ -193,7 +193,20 @@ func (p *programPage) renderRunResult(v *programView) []app.UI {
 	if len(r.Phases) > 0 {
 		out = append(out, phasesTable(r.Phases))
 	}
+	if r.Hierarchy != nil {
+		out = append(out, hierarchyRun("prog-hier", r.Hierarchy))
+	}
 	return out
+}
+
+// simulatedLabel names the simulator of a run's total: on a machine that
+// gives its cache levels the hierarchy simulator's total follows, so the
+// first is named for the model it charges by.
+func simulatedLabel(r *lang.Result) string {
+	if r.Hierarchy != nil {
+		return "MBRAM simulator (the paper's one cache, the machine's last level): simulated"
+	}
+	return "simulated"
 }
 
 func (p *programPage) renderPrediction(v *programView) []app.UI {

@@ -221,3 +221,45 @@ func TestProgramPredict(t *testing.T) {
 	b.screenshot(t, "program-predict")
 	b.noErrors(t, "program predict")
 }
+
+// TestProgramHierarchy runs a program on a machine that gives its cache
+// levels: the page shows the hierarchy simulator's time and each level's
+// counts, the same as the engine's natively, beside the MBRAM
+// simulator's.
+func TestProgramHierarchy(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/program", "#run")
+	const machineID = "ryzen7-7840u-spec"
+	b.choose(t, "#machine", machineID)
+	src := "param N = 2^16\nint X[N] = perm(), Y[N] = perm(), Z[N];\nfor (i = 0; i < N; i++) Z[i] = Y[X[i]];\n"
+	b.typeInto(t, "#src-a", src)
+	b.waitFor(t, "the program to compile", `document.querySelector("#compile-a")?.textContent.includes("Compiles")`)
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitProgram(t, b, "done", 60*time.Second)
+	want := runNative(t, src, machineID, nil)
+	checkProgramResult(t, b, want)
+	h := want.Hierarchy
+	if h == nil {
+		t.Fatalf("%s gives levels, but the engine gave no hierarchy result", machineID)
+	}
+	checkSeconds(t, b, "#prog-hier-seconds", h.Seconds)
+	var rows int
+	b.eval(t, `document.querySelectorAll('#prog-hier-levels tbody tr[data-level]').length`, &rows)
+	if rows != len(h.Levels) {
+		t.Errorf("the page shows %d levels, the engine %d", rows, len(h.Levels))
+	}
+	for _, l := range h.Levels {
+		var got string
+		b.eval(t, `document.querySelector('#prog-hier-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]')?.dataset.seconds ?? ""`, &got)
+		v, err := strconv.ParseFloat(got, 64)
+		if err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
+			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
+		}
+	}
+	b.screenshot(t, "program-hierarchy")
+	b.phone(t)
+	b.screenshot(t, "program-hierarchy-phone")
+	b.noErrors(t, "program on a machine with levels")
+}

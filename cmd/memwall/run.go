@@ -318,6 +318,12 @@ func printRun(w io.Writer, s lang.Scenario, out runOutput, profile bool) {
 	for _, ph := range r.Phases {
 		fmt.Fprintf(w, "  phase %-40s %s\n", ph.Name, units.FormatSeconds(ph.Seconds))
 	}
+	if r.Hierarchy != nil {
+		fmt.Fprintln(w)
+		printHierarchy(w, r.Hierarchy)
+	} else if len(s.Machine.Levels) > 0 && out.Prediction != nil && !out.Prediction.Direct {
+		fmt.Fprintln(w, "\nhierarchy simulator: runs at the size asked for only, not at the smaller sizes an extrapolation simulates")
+	}
 	if profile {
 		fmt.Fprintln(w)
 		printProfile(w, s.Source, r)
@@ -482,4 +488,22 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\ncrossover at %s ≈ %s\n", cmp.Size, units.FormatCount(int64(math.Round(x))))
 	}
 	return 0
+}
+
+// printHierarchy prints a run through the hierarchy simulator: its time,
+// then each level's counts and time.
+func printHierarchy(w io.Writer, h *lang.Hierarchy) {
+	fmt.Fprintf(w, "hierarchy simulator (an estimate): %s\n", units.FormatSeconds(h.Seconds))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "  level\tsize\taccesses\tmisses\tsequential\trandom\tdependent random\twrite-backs\ttime\t\n")
+	for _, l := range h.Levels {
+		c := l.Counts
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", l.Level.Name, units.FormatSize(l.Level.Size),
+			c.Accesses, c.Misses, c.SeqFills, c.RandFills, c.DependentRandFills, c.Writebacks, units.FormatSeconds(l.Time.Seconds))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  memory %s, branch mispredictions %d: %s; dependent accesses %d\n", units.FormatSeconds(h.Memory), h.Mispredictions, units.FormatSeconds(h.Branch), h.Dependent)
+	if h.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", h.Note)
+	}
 }

@@ -68,6 +68,9 @@ func Compare(ctx context.Context, a, b *Program, size string, sizes []int64, m m
 		}
 	}
 	out := &Comparison{Size: size}
+	// The comparison is of the MBRAM simulator's times, so the hierarchy
+	// simulator is left out of its runs.
+	m.Levels = nil
 	for i, n := range sizes {
 		var t [2]float64
 		for k, p := range []*Program{a, b} {

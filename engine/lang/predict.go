@@ -185,6 +185,13 @@ func (p *Program) Predict(ctx context.Context, m machine.Machine, pred sim.Predi
 			opt.Params[k] = v
 		}
 		opt.Params[name] = n
+		if n != o.At {
+			// The fit extrapolates the MBRAM simulator's times; only a
+			// run at the size asked for is worth the hierarchy
+			// simulator's time (its levels are not scaled with a
+			// smaller run's arrays, as the cache is).
+			mm.Levels = nil
+		}
 		return p.Run(ctx, mm, pred, opt)
 	}
 	var sizes []int64

@@ -353,6 +353,9 @@ type Result struct {
 	DataBranches int64         `json:"data_branches"`
 	Steps        int64         `json:"steps"`
 	Lines        []LineProfile `json:"lines"`
+	// Hierarchy is the run through the hierarchy simulator, for a
+	// machine that gives its cache levels; nil otherwise.
+	Hierarchy *Hierarchy `json:"hierarchy,omitempty"`
 }
 
 // Run executes the program on machine m. Errors are *Error (with the
@@ -370,12 +373,16 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	if err != nil {
 		return nil, err
 	}
+	h, err := newHierarchy(m)
+	if err != nil {
+		return nil, err
+	}
 	img, err := p.build(vals, m.C, m.B)
 	if err != nil {
 		return nil, err
 	}
 	rt := img.rt
-	rt.s, rt.ctx, rt.progress = s, ctx, o.Progress
+	rt.s, rt.h, rt.ctx, rt.progress = s, h, ctx, o.Progress
 	rt.data = kernels.NewData(o.Seed)
 	rt.next, rt.align = arrayStart, uint64(max(4096, m.B))
 	rt.maxSteps, rt.maxDepth, rt.maxMem = o.MaxSteps, o.MaxDepth, o.MaxMemory
@@ -408,13 +415,21 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 		return nil, err
 	}
 	rt.buf, rt.bufSite = make([]uint64, 0, bufLen), make([]*accessSite, 0, bufLen)
+	if h != nil {
+		rt.hops = make([]uint64, 0, bufLen)
+	}
 	img.top(rt.g)
 	rt.flush()
 	_, w0, _ := s.Traffic()
 	s.Finish()
 	_, w1, _ := s.Traffic()
 	rt.endFills = w1 - w0
-	return rt.result(vals), nil
+	r := rt.result(vals)
+	if h != nil {
+		h.Finish()
+		r.Hierarchy = rt.hierarchy(m, r.Counts.Mispredictions)
+	}
+	return r, nil
 }
 
 // ErrNoProgram is returned for an empty source.

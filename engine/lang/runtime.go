@@ -6,6 +6,7 @@ import (
 	"math"
 	goruntime "runtime"
 
+	"memwall/engine/hier"
 	"memwall/engine/kernels"
 	"memwall/engine/sim"
 	"memwall/engine/units"
@@ -98,6 +99,8 @@ type frame struct {
 // runtime is the state of one run, shared by the compiled closures.
 type runtime struct {
 	s        *sim.Sim
+	h        *hier.Sim // the hierarchy simulator, when the machine gives levels
+	hops     []uint64  // the buffer as hier.Batch takes it
 	g        *frame
 	data     *kernels.Data
 	ctx      context.Context
@@ -252,6 +255,9 @@ func (rt *runtime) flush() {
 			st.wbs += w1 - w0
 			st.seq += q1 - q0
 		}
+	}
+	if rt.h != nil {
+		rt.feed()
 	}
 	rt.buf = rt.buf[:0]
 	rt.bufSite = rt.bufSite[:0]

@@ -1,0 +1,123 @@
+package lang
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"memwall/engine/hier"
+	"memwall/engine/machine"
+	"memwall/engine/sim"
+)
+
+// twoLevels is a small current-style hierarchy: a 32 KiB L1 and a 1 MiB
+// L2 of 64-byte lines, with memory's latency and a compute rate.
+var twoLevels = machine.Machine{Name: "two levels", Mu1: 2, M: 5e-9, MemLatency: 80e-9, ComputeRate: 1e9}.WithLevels([]machine.Level{
+	{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9},
+	{Name: "L2", Size: 1 << 20, Line: 64, Beta1: 20e9, Beta2: 10e9},
+})
+
+// chase walks a 256 KiB array of ints 16 elements (one 64-byte line) at a
+// time, each index computed from the element just loaded, 16 times round.
+const chase = `param N = 65536
+int A[N] = seq();
+j = 0;
+for (i = 0; i < N; i++) {
+	j = A[j] + 16;
+	if (j >= N) j = j - N;
+}
+`
+
+// TestHierarchyRunByHand runs the chase through the hierarchy simulator
+// and checks every count and the time against a hand calculation. Its N
+// reads visit the array's 4096 lines in order, 16 times over, and each is
+// dependent (its index is the element the last one loaded):
+//   - L1 holds 512 lines, fewer than a pass: every read misses. A fill
+//     continues the stream of the line before it, except the first of
+//     each pass (line 0 after line 4095): 16 random fills, N − 16
+//     sequential, all dependent.
+//   - L2 holds 16384 lines, the whole array: only the first pass misses,
+//     4096 fills, the first random, the others sequential.
+//   - Nothing is written, so there are no write-backs.
+//   - The branch j >= N is taken once a pass, 16 times; the majority
+//     predictor (not taken from the start) misses each. Every condition
+//     is charged (the default): the loop test is taken N times, then
+//     not, and the predictor misses its first test (a tie predicts not
+//     taken) and its last: 18 mispredictions.
+//
+// Time: L1 (N−16)·64 B/200 GB/s + 16·64 B/100 GB/s; L2, the last level,
+// 4095·64 B/20 GB/s and its one dependent random fill at the memory's
+// 80 ns; the mispredictions 18·5 ns.
+func TestHierarchyRunByHand(t *testing.T) {
+	p, err := Compile(chase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Run(context.Background(), twoLevels, sim.Majority, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Hierarchy
+	if h == nil {
+		t.Fatal("a machine with levels gave no hierarchy result")
+	}
+	const n = 65536
+	want := []hier.LevelCounts{
+		{Accesses: n, Hits: 0, Misses: n, DependentMisses: n, SeqFills: n - 16, RandFills: 16, DependentRandFills: 16},
+		{Accesses: n, Hits: n - 4096, Misses: 4096, DependentMisses: 4096, SeqFills: 4095, RandFills: 1, DependentRandFills: 1},
+	}
+	for i, w := range want {
+		if got := h.Levels[i].Counts; got != w {
+			t.Errorf("%s: %+v, want %+v", h.Levels[i].Level.Name, got, w)
+		}
+	}
+	if h.Dependent != n || r.Dependent != n {
+		t.Errorf("dependent accesses: hierarchy %d, run %d; want %d", h.Dependent, r.Dependent, n)
+	}
+	if h.Mispredictions != 18 {
+		t.Errorf("mispredictions %d, want 18", h.Mispredictions)
+	}
+	l1 := float64(n-16)*64/200e9 + 16*64/100e9
+	l2 := 4095*64/20e9 + 80e-9
+	wantSecs := l1 + l2 + 18*5e-9
+	if math.Abs(h.Seconds-wantSecs) > 1e-12*wantSecs || math.Abs(h.Levels[0].Time.Seconds-l1) > 1e-12*l1 {
+		t.Errorf("time %g s (L1 %g), want %g (L1 %g)", h.Seconds, h.Levels[0].Time.Seconds, wantSecs, l1)
+	}
+	if h.Note == "" {
+		t.Error("a machine with a compute rate: the result must say no compute time is charged")
+	}
+}
+
+// TestHierarchyLeavesMBRAMAlone: the levels add the hierarchy's result
+// and change nothing of the MBRAM simulator's, which is that of the same
+// machine without its levels (the paper's one cache, C and B being the
+// last level's); a machine without levels gets no hierarchy result.
+func TestHierarchyLeavesMBRAMAlone(t *testing.T) {
+	src := "param N = 2^16\nint X[N] = perm(), Y[N] = perm(), Z[N];\nfor (i = 0; i < N; i++) Z[i] = Y[X[i]];\n"
+	p, err := Compile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := p.Run(context.Background(), twoLevels, sim.Majority, Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := twoLevels
+	flat.Levels = nil
+	without, err := p.Run(context.Background(), flat, sim.Majority, Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with.Counts != without.Counts || with.Seconds != without.Seconds {
+		t.Errorf("MBRAM with levels %+v (%g s), without %+v (%g s)", with.Counts, with.Seconds, without.Counts, without.Seconds)
+	}
+	if without.Hierarchy != nil {
+		t.Error("a machine without levels got a hierarchy result")
+	}
+	// The permutation product's reads of Y are not dependent, and each
+	// level sees all 3N accesses at its first level.
+	h := with.Hierarchy
+	if h == nil || h.Dependent != 0 || h.Levels[0].Counts.Accesses != 3<<16 {
+		t.Errorf("hierarchy result %+v", h)
+	}
+}
