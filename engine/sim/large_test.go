@@ -15,7 +15,23 @@ func TestAgainstReferenceLarge(t *testing.T) {
 	if testing.Short() {
 		cases = 10
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
+	againstReferenceLarge(t, cases, rand.New(rand.NewPCG(3, 4)))
+}
+
+// TestGrowAgainstReference is TestAgainstReferenceLarge with simulators
+// that start from one slot, so that the tables grow (grow) at every
+// power of two of the lines filled, with lines in the recent set, the
+// list and holes in its ring, and dirty and sequential flags on them;
+// the counts must still be the reference's, and so after Reset, which
+// keeps the grown tables.
+func TestGrowAgainstReference(t *testing.T) {
+	defer func(n int64) { initLines = n }(initLines)
+	initLines = 1
+	againstReferenceLarge(t, 20, rand.New(rand.NewPCG(5, 6)))
+}
+
+func againstReferenceLarge(t *testing.T, cases int, rng *rand.Rand) {
+	t.Helper()
 	for tc := 0; tc < cases; tc++ {
 		line := int64(4) << rng.IntN(5)
 		lines := int64(1 + rng.IntN(300))

@@ -37,12 +37,20 @@ func (p Predictor) String() string {
 	return "majority"
 }
 
-// Limits of a configuration. MaxLines keeps the slot indices in int32 and
-// the simulator's own tables (about 40 bytes a line) under a gigabyte.
+// Limits of a configuration. The simulator's own tables take about 40
+// to 60 bytes a line, but grow with the lines a run has filled, not with
+// the cache (see grow): a cache of 2^25 lines (2 GiB of 64-byte lines,
+// the shared last level of a large host) costs that memory only in a run
+// that touches 2 GiB of data. The slot indices stay in int32.
 const (
-	MaxLines  = 1 << 22
+	MaxLines  = 1 << 25
 	MaxWindow = 64
 )
+
+// initLines is the slots a simulator starts with (or all of the cache's
+// lines when fewer); they double as a run fills them. A variable so that
+// a test can start from one slot and grow at every power of two.
+var initLines int64 = 1 << 12
 
 // Config is everything the simulator charges by. Sizes are bytes,
 // bandwidths bytes per second, times seconds.
@@ -269,32 +277,58 @@ func New(c Config) (*Sim, error) {
 	if c.Window == 0 {
 		c.Window = DefaultWindow(c.Mu1)
 	}
-	n := int(c.Lines)
-	bbits := bits.Len64(uint64(2*n-1)) + 1 // at least 4×, at most 8× the lines
-	if bbits < 4 {
-		bbits = 4
-	}
-	rsize := 1 << bits.Len64(uint64(2*n-1)) // at least 2×, at most 4× the lines
-	if rsize < 8 {
-		rsize = 8
-	}
 	s := &Sim{
 		cfg:       c,
 		shift:     uint(bits.TrailingZeros64(uint64(c.Line))),
-		slots:     make([]slot, n),
-		ring:      make([]int32, rsize),
-		rmask:     uint64(rsize - 1),
-		nlines:    int32(n),
-		bucket:    make([]int32, 1<<bbits),
-		bshift:    uint(32 - bbits),
+		nlines:    int32(c.Lines),
 		k:         c.Window,
 		mu1:       c.Mu1,
 		twoBit:    c.Predictor == TwoBit,
 		bp:        make([]int32, 64),
 		sliceNext: maxStamp,
 	}
+	s.alloc(int(min(c.Lines, initLines)))
 	s.Reset()
 	return s, nil
+}
+
+// alloc sizes the tables for n slots, empty: the hash table's buckets
+// four to eight times n, the ring two to four times.
+func (s *Sim) alloc(n int) {
+	bbits := max(bits.Len64(uint64(2*n-1))+1, 4)
+	s.slots = make([]slot, n)
+	s.ring = make([]int32, max(1<<bits.Len64(uint64(2*n-1)), 8))
+	s.rmask = uint64(len(s.ring) - 1)
+	s.bucket = make([]int32, 1<<bbits)
+	s.bshift = uint(32 - bbits)
+}
+
+// grow doubles the slots (up to the cache's lines) when a fill finds
+// them all used, keeping every cached line, its slot, its place in the
+// list's order and its chain: the ring is rewritten from tail to head
+// without its holes and the hash table is rebuilt. Only fills while the
+// cache is filling up call it, so it costs O(1) a fill amortised, and a
+// run that touches few lines of a large cache keeps small tables.
+func (s *Sim) grow() {
+	s.compact()
+	oldSlots, oldRing, oldMask, tail := s.slots, s.ring, s.rmask, s.tail
+	n := int(s.head - tail)
+	used := int(s.used)
+	s.alloc(min(2*len(oldSlots), int(s.nlines)))
+	copy(s.slots, oldSlots[:used])
+	for i := range n {
+		v := oldRing[(tail+uint64(i))&oldMask]
+		s.ring[i] = v
+		s.slots[v].pos = int32(i)
+	}
+	s.tail, s.head = 0, uint64(n)
+	for i := range s.bucket {
+		s.bucket[i] = none
+	}
+	for v := range int32(used) {
+		b := hash32(s.slots[v].key&keyLine) >> (s.bshift & 31)
+		s.slots[v].chain, s.bucket[b] = s.bucket[b], v
+	}
 }
 
 // Reset empties the cache, the region and the predictors and zeroes the
@@ -682,6 +716,11 @@ func (s *Sim) coldFill(line, b, f uint64) {
 	var v int32
 	var j int
 	if s.used < s.nlines {
+		if int(s.used) == len(sl) {
+			s.grow()
+			sl = s.slots
+			b = hash32(line) >> (s.bshift & 31)
+		}
 		v = s.used
 		s.used++
 		s.cold = s.used < s.nlines || s.nlines <= topN
