@@ -27,8 +27,8 @@ import (
 //   - heapsort's walks assume the heap keeps all N keys; it shrinks as
 //     the sort proceeds, so a level that holds half the heap misses less
 //     than the form says (the last level, at twice its size);
-//   - the two-pass product's write-backs of D are counted twice where
-//     the simulator finds some of the phase II lines still cached;
+//   - in an L1 of 8 or 16 KiB, the matrix product's column of Q evicts
+//     the row of P, which is read again for each column (7 % more);
 //   - the bucket sorts' passes are free in a level that holds their
 //     subproblems, but the first such pass still brings its subproblem
 //     in from where the pass before left it (up to 30 % more lines);
