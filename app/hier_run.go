@@ -7,14 +7,14 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"memwall/engine/lang"
+	"memwall/engine/hier"
 	"memwall/engine/units"
 )
 
 // hierarchyRun shows a run through the hierarchy simulator: its time,
 // then each level's accesses, fills by kind, write-backs and time, the
 // branches and what the time leaves out. id prefixes the element ids.
-func hierarchyRun(id string, h *lang.Hierarchy) app.UI {
+func hierarchyRun(id string, h *hier.Result) app.UI {
 	dep := false
 	for _, l := range h.Levels {
 		dep = dep || l.Counts.DependentRandFills > 0

@@ -93,7 +93,17 @@ func (p *simulatePage) renderResults() app.UI {
 		),
 		app.If(len(v.res.Phases) > 0 && v.state != stateRunning, phasesTable(v.res.Phases)),
 		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (the MBRAM paper, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow."),
+		simHierarchy(v),
 	)
+}
+
+// simHierarchy is the run through the hierarchy simulator, once it is
+// done, or nothing.
+func simHierarchy(v *simView) app.UI {
+	if v.hier == nil || v.state != stateDone {
+		return nil
+	}
+	return hierarchyRun("sim-hier", v.hier)
 }
 
 func closedSeconds(v *simView) float64 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"memwall/engine/hier"
 	"memwall/engine/kernels"
 	"memwall/engine/mbram"
 	"memwall/engine/sim"
@@ -49,6 +50,9 @@ type simView struct {
 	phases    []phaseMark
 	chart     string
 	chartAt   time.Time
+	// hier is the run through the hierarchy simulator, when the machine
+	// gives its cache levels and the run was a kernel's and finished.
+	hier *hier.Result
 }
 
 // costSample is the simulated time so far, by term, after some accesses.
@@ -165,6 +169,18 @@ func (p *simulatePage) start(ctx app.Context) {
 		return
 	}
 	v.cfg = s.Config()
+	// A kernel on a machine that gives its cache levels also goes
+	// through the hierarchy simulator (a trace file only through the
+	// MBRAM one).
+	var hs *hier.Sim
+	if len(p.s.Machine.Levels) > 0 && !v.isTrace {
+		if hs, err = hier.New(hier.ConfigFor(p.s.Machine)); err != nil {
+			v.state, v.err = stateFailed, err.Error()
+			p.view = v
+			return
+		}
+	}
+	penalty := p.s.Machine.M
 	p.stop()
 	p.view = v
 	job := &simJob{s: s, cfg: v.cfg}
@@ -181,10 +197,19 @@ func (p *simulatePage) start(ctx app.Context) {
 			})
 			return err
 		}
-		return kernels.Run(rctx, s, kernel, params, kernels.Options{Seed: seed, Slice: kernels.SliceFor(kernel, params, simSlice),
-			Progress: func(s *sim.Sim, done, total int64) { job.progress(t, p, done, total) }})
+		o := kernels.Options{Seed: seed, Slice: kernels.SliceFor(kernel, params, simSlice),
+			Progress: func(s *sim.Sim, done, total int64) { job.progress(t, p, done, total) }}
+		if hs != nil {
+			o.Tracer = hs
+		}
+		return kernels.Run(rctx, s, kernel, params, o)
 	}, func(ctx app.Context, err error, t *jobTask) {
 		res := s.Result()
+		if hs != nil && err == nil {
+			hs.Finish()
+			hr := hs.RunResult(res.Counts.Mispredictions, penalty)
+			p.view.hier = &hr
+		}
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))
 		p.view.idle = t.idle
 		p.finish(res, st, t.wall, job.samples.pts, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"memwall/engine/hier"
 	"memwall/engine/kernels"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -403,4 +404,43 @@ func TestSimulateLackeyDetected(t *testing.T) {
 		t.Errorf("a trace run says %q", rate)
 	}
 	b.noErrors(t, "lackey")
+}
+
+// TestSimulateHierarchy runs heapsort on a machine that gives its cache
+// levels: beside the MBRAM simulator's numbers the page shows the
+// hierarchy simulator's time and each level's, the same as the engine's
+// natively with the kernel's accesses passed on to it.
+func TestSimulateHierarchy(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	const machineID = "ryzen7-7840u-spec"
+	b.open(t, srv.URL+"/simulate#machine="+machineID+"&kernel=heapsort&n=2^15", "#run")
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitState(t, b, "done", 60*time.Second)
+	m, _ := presets.Machine(machineID)
+	p := mbram.Params{N: 1 << 15, W: 4, Buckets: 64}
+	s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := hier.New(hier.ConfigFor(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kernels.Run(context.Background(), s, "heapsort", p, kernels.Options{Seed: 1, Tracer: h}); err != nil {
+		t.Fatal(err)
+	}
+	h.Finish()
+	want := h.RunResult(s.Counts().Mispredictions, m.M)
+	checkSeconds(t, b, "#sim-total", s.Result().Seconds)
+	checkSeconds(t, b, "#sim-hier-seconds", want.Seconds)
+	for _, l := range want.Levels {
+		got := dataAttr(t, b, `#sim-hier-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]`, "seconds")
+		if v, err := strconv.ParseFloat(got, 64); err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
+			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
+		}
+	}
+	b.screenshot(t, "simulate-hierarchy")
+	b.noErrors(t, "simulate on a machine with levels")
 }

@@ -46,7 +46,7 @@ func TestFlagsMeanWhatTheySay(t *testing.T) {
 		{[]string{"numl", "conv", "--std", "alpha=NaN"}, "memwall numl conv: --std: alpha: \"NaN\" does not start with a number (a time such as 10us, 3.3ns)\n"},
 		{[]string{"numl", "conv", "--m1", "zeta=1"}, "memwall numl conv: --m1: unknown coefficient \"zeta\" (keys alpha, beta, gamma, delta, beta_mem, gamma_mem)\n"},
 		{[]string{"simulate", "--machine", big, "--kernel", "quicksort", "--set", "n=1000"},
-			"memwall simulate: --machine " + big + ": field \"cache\": must hold from 1 to 4194304 lines (C/B); got " + strconv.FormatInt((64<<30)/line, 10) + "\n"},
+			"memwall simulate: --machine " + big + ": field \"cache\": must hold from 1 to 33554432 lines (C/B); got " + strconv.FormatInt((64<<30)/line, 10) + "\n"},
 	}
 	if mem := measure.ReadOSInfo().Memory; mem > 0 {
 		tests = append(tests, struct {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"memwall/engine/hier"
 	"memwall/engine/lang"
 	"memwall/engine/machine"
 	"memwall/engine/units"
@@ -492,7 +493,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 
 // printHierarchy prints a run through the hierarchy simulator: its time,
 // then each level's counts and time.
-func printHierarchy(w io.Writer, h *lang.Hierarchy) {
+func printHierarchy(w io.Writer, h *hier.Result) {
 	fmt.Fprintf(w, "hierarchy simulator (an estimate): %s\n", units.FormatSeconds(h.Seconds))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "  level\tsize\taccesses\tmisses\tsequential\trandom\tdependent random\twrite-backs\ttime\t\n")
@@ -502,7 +503,7 @@ func printHierarchy(w io.Writer, h *lang.Hierarchy) {
 			c.Accesses, c.Misses, c.SeqFills, c.RandFills, c.DependentRandFills, c.Writebacks, units.FormatSeconds(l.Time.Seconds))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  memory %s, branch mispredictions %d: %s; dependent accesses %d\n", units.FormatSeconds(h.Memory), h.Mispredictions, units.FormatSeconds(h.Branch), h.Dependent)
+	fmt.Fprintf(w, "  memory %s, branch mispredictions %d: %s; dependent accesses %d\n", units.FormatSeconds(h.Memory()), h.Mispredictions, units.FormatSeconds(h.Branch), h.Dependent)
 	if h.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", h.Note)
 	}

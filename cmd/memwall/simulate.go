@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"memwall/engine/hier"
 	"memwall/engine/kernels"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -42,6 +43,9 @@ type simOutput struct {
 	Phases            []sim.Phase  `json:"phases,omitempty"`
 	TraceStats        *trace.Stats `json:"trace_stats,omitempty"`
 	Note              string       `json:"note"`
+	// Hierarchy is a kernel's run through the hierarchy simulator, on a
+	// machine that gives its cache levels.
+	Hierarchy *hier.Result `json:"hierarchy,omitempty"`
 }
 
 const simNote = "simulated by the MBRAM model rules (the MBRAM paper, section II.d): a lower bound like the closed forms; a line transfer is sequential (B/β1) when it continues a stream and the last `window` fills belong to at most mu1 streams"
@@ -113,8 +117,20 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		}
 		prog := newProgress(stderr, "simulate")
 		opts := kernels.Options{Seed: *seed, Progress: func(_ *sim.Sim, done, total int64) { prog.update(done, total, "accesses") }}
+		var hs *hier.Sim
+		if len(m.Levels) > 0 {
+			if hs, err = hier.New(hier.ConfigFor(m)); err != nil {
+				return fail(stderr, "simulate", err)
+			}
+			opts.Tracer = hs
+		}
 		err := kernels.Run(ctx, s, k.ID, p, opts)
 		prog.done()
+		if hs != nil && err == nil {
+			hs.Finish()
+			hr := hs.RunResult(s.Counts().Mispredictions, m.M)
+			out.Hierarchy = &hr
+		}
 		if err != nil {
 			var pe *mbram.ParamError
 			if errors.As(err, &pe) {
@@ -200,6 +216,10 @@ func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.
 		for _, p := range out.Phases {
 			fmt.Fprintf(w, "  %12s  %s (misses %d, write-backs %d)\n", units.FormatSeconds(p.Seconds), p.Name, p.Counts.Misses, p.Counts.Writebacks)
 		}
+	}
+	if out.Hierarchy != nil {
+		fmt.Fprintln(w)
+		printHierarchy(w, out.Hierarchy)
 	}
 }
 

@@ -30,7 +30,43 @@ type Result struct {
 	Levels    []LevelResult `json:"levels"`
 	// Compute is Ops at the compute rate (0 when it is not given).
 	Compute float64 `json:"compute"`
-	Seconds float64 `json:"seconds"`
+	// Mispredictions are the run's mispredicted branches, which the
+	// branch predictor of engine/sim counts, and Branch their time at
+	// the machine's penalty (RunResult).
+	Mispredictions int64   `json:"mispredictions"`
+	Branch         float64 `json:"branch_seconds"`
+	Seconds        float64 `json:"seconds"`
+	// Note says what the time leaves out, when something is.
+	Note string `json:"note,omitempty"`
+}
+
+// Memory is the levels' time.
+func (r Result) Memory() float64 {
+	t := 0.0
+	for _, l := range r.Levels {
+		t += l.Time.Seconds
+	}
+	return t
+}
+
+// NoComputeNote is the note of a result whose run gave no operations to
+// Compute on a machine with a compute rate.
+const NoComputeNote = "no compute time: the run's operations are not counted, so the time is its memory traffic and branches"
+
+// RunResult is the result of a whole run, after Finish: the levels, the
+// run's mispredicted branches at penalty seconds each (the hierarchy
+// simulator sees no branches; engine/sim's predictor counts them, which
+// the caches do not change) and, when the run gave no operations to
+// Compute on a machine with a compute rate, a note that its time leaves
+// the work out.
+func (s *Sim) RunResult(mispredictions int64, penalty float64) Result {
+	r := s.Result()
+	r.Mispredictions, r.Branch = mispredictions, float64(mispredictions)*penalty
+	r.Seconds += r.Branch
+	if s.ops == 0 && s.cfg.ComputeRate > 0 {
+		r.Note = NoComputeNote
+	}
+	return r
 }
 
 // Time charges one level's counts (see doc.go): last says the level is

@@ -128,6 +128,11 @@ type Options struct {
 	// simulating goroutine: a browser may block in it to yield, and may read
 	// s.Counts() for a cost series.
 	Progress func(s *sim.Sim, done, total int64)
+	// Tracer, if set, receives every access too, in the same order
+	// (engine/hier's simulator, for a machine that gives its cache
+	// levels). Heapsort's reads of a node's children are dependent: each
+	// address follows from the comparison before it.
+	Tracer Tracer
 }
 
 // ErrWrongResult means an instrumented kernel did not compute what it
@@ -174,6 +179,7 @@ func Run(ctx context.Context, s *sim.Sim, id string, p mbram.Params, o Options) 
 		return err
 	}
 	e := newEnv(s, p, o.Seed)
+	e.s.t = o.Tracer
 	if err := k.run(e); err != nil {
 		return err
 	}
@@ -199,7 +205,7 @@ func Simulate(ctx context.Context, m machine.Machine, pred sim.Predictor, id str
 // env lays the kernel's arrays out in a virtual address space, one after
 // another, each aligned to a line and to 4 KiB, starting at 1 MiB.
 type env struct {
-	s    *sim.Sim
+	s    *mem
 	p    mbram.Params
 	n    int
 	wlog uint
@@ -208,7 +214,7 @@ type env struct {
 }
 
 func newEnv(s *sim.Sim, p mbram.Params, seed uint64) *env {
-	return &env{s: s, p: p, n: int(p.N), wlog: uint(bits.TrailingZeros64(uint64(p.W))), next: 1 << 20,
+	return &env{s: &mem{Sim: s}, p: p, n: int(p.N), wlog: uint(bits.TrailingZeros64(uint64(p.W))), next: 1 << 20,
 		rng: newSplitMix(seed)}
 }
 

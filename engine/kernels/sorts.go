@@ -28,6 +28,12 @@ func (e *env) read(a array, i int) uint32 {
 	return a.v[i]
 }
 
+// readDep is read for a dependent access (Tracer).
+func (e *env) readDep(a array, i int) uint32 {
+	e.s.ReadDependent(a.base + uint64(i)<<e.wlog)
+	return a.v[i]
+}
+
 func (e *env) write(a array, i int, x uint32) {
 	e.s.Write(a.base + uint64(i)<<e.wlog)
 	a.v[i] = x
@@ -186,9 +192,9 @@ func (e *env) siftDown(a array, root, end int) {
 		if c >= end {
 			break
 		}
-		cv := e.read(a, c)
+		cv := e.readDep(a, c)
 		if c+1 < end {
-			rv := e.read(a, c+1)
+			rv := e.readDep(a, c+1)
 			right := rv > cv
 			s.Branch(siteHeapChild, right)
 			if right {

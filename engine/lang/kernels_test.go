@@ -5,6 +5,7 @@ import (
 	goruntime "runtime"
 	"testing"
 
+	"memwall/engine/hier"
 	"memwall/engine/kernels"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -76,6 +77,66 @@ func TestExamplesMatchKernels(t *testing.T) {
 		}
 		if got.Counts != want.Counts {
 			t.Errorf("%s n=%d b=%d on %s (%s):\nprogram %+v\nkernel  %+v", c.id, c.n, c.b, c.m.Name, c.pred, got.Counts, want.Counts)
+		}
+	}
+}
+
+// TestKernelsHierarchyMatchesPrograms runs each built-in kernel through
+// the hierarchy simulator twice, as engine/kernels' instrumented kernel
+// (its accesses passed on by kernels.Options.Tracer) and as the
+// language's program, on a machine of three levels: the traces are the
+// same, so every level's accesses, fills by kind and write-backs must be
+// equal. Only what counts as dependent differs: the kernel marks
+// heapsort's reads of a node's children, the language's analysis every
+// access whose index a chain of loads computes.
+func TestKernelsHierarchyMatchesPrograms(t *testing.T) {
+	m := machine.Machine{Name: "three levels", Mu1: 2, M: 5e-9, MemLatency: 80e-9}.WithLevels([]machine.Level{
+		{Name: "L1", Size: 8 << 10, Line: 64, Beta1: 100e9, Beta2: 40e9},
+		{Name: "L2", Size: 64 << 10, Line: 64, Beta1: 50e9, Beta2: 20e9},
+		{Name: "L3", Size: 256 << 10, Line: 128, Beta1: 20e9, Beta2: 8e9},
+	})
+	for _, ex := range Examples() {
+		if ex.Kernel == "" {
+			continue
+		}
+		n := int64(1<<15 + 3)
+		if ex.Kernel == "matmul" {
+			n = 80
+		}
+		prog, err := Compile(ex.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const seed = 5
+		got, err := prog.Run(context.Background(), m, sim.Majority, Options{Params: map[string]int64{"N": n}, Seed: seed, Branches: DataBranches})
+		if err != nil {
+			t.Fatalf("%s: %v", ex.ID, err)
+		}
+		s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := hier.New(hier.ConfigFor(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := kernels.Run(context.Background(), s, ex.Kernel, mbram.DefaultParams(n), kernels.Options{Seed: seed, Tracer: h}); err != nil {
+			t.Fatalf("%s kernel: %v", ex.ID, err)
+		}
+		h.Finish()
+		want := h.RunResult(s.Counts().Mispredictions, m.M)
+		for i, l := range want.Levels {
+			k, p := l.Counts, got.Hierarchy.Levels[i].Counts
+			k.DependentMisses, k.DependentRandFills, p.DependentMisses, p.DependentRandFills = 0, 0, 0, 0
+			if k != p {
+				t.Errorf("%s, %s: kernel %+v\nprogram %+v", ex.ID, l.Level.Name, k, p)
+			}
+		}
+		if want.Mispredictions != got.Hierarchy.Mispredictions {
+			t.Errorf("%s: mispredictions kernel %d, program %d", ex.ID, want.Mispredictions, got.Hierarchy.Mispredictions)
+		}
+		if (want.Dependent > 0) != (ex.Kernel == "heapsort") {
+			t.Errorf("%s: the kernel marked %d accesses dependent", ex.ID, want.Dependent)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"memwall/engine/hier"
 	"memwall/engine/kernels"
 	"memwall/engine/machine"
 	"memwall/engine/sim"
@@ -355,7 +356,7 @@ type Result struct {
 	Lines        []LineProfile `json:"lines"`
 	// Hierarchy is the run through the hierarchy simulator, for a
 	// machine that gives its cache levels; nil otherwise.
-	Hierarchy *Hierarchy `json:"hierarchy,omitempty"`
+	Hierarchy *hier.Result `json:"hierarchy,omitempty"`
 }
 
 // Run executes the program on machine m. Errors are *Error (with the
