@@ -420,20 +420,11 @@ func TestSimulateHierarchy(t *testing.T) {
 	waitState(t, b, "done", 60*time.Second)
 	m, _ := presets.Machine(machineID)
 	p := mbram.Params{N: 1 << 15, W: 4, Buckets: 64}
-	s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+	mb, want, err := hier.SimulateKernel(context.Background(), m, sim.Majority, "heapsort", p, kernels.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := hier.New(hier.ConfigFor(m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := kernels.Run(context.Background(), s, "heapsort", p, kernels.Options{Seed: 1, Tracer: h}); err != nil {
-		t.Fatal(err)
-	}
-	h.Finish()
-	want := h.RunResult(s.Counts().Mispredictions, m.M)
-	checkSeconds(t, b, "#sim-total", s.Result().Seconds)
+	checkSeconds(t, b, "#sim-total", mb.Seconds)
 	checkSeconds(t, b, "#sim-hier-seconds", want.Seconds)
 	for _, l := range want.Levels {
 		got := dataAttr(t, b, `#sim-hier-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]`, "seconds")

@@ -112,19 +112,10 @@ func TestKernelsHierarchyMatchesPrograms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", ex.ID, err)
 		}
-		s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+		_, want, err := hier.SimulateKernel(context.Background(), m, sim.Majority, ex.Kernel, mbram.DefaultParams(n), kernels.Options{Seed: seed})
 		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := hier.New(hier.ConfigFor(m))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := kernels.Run(context.Background(), s, ex.Kernel, mbram.DefaultParams(n), kernels.Options{Seed: seed, Tracer: h}); err != nil {
 			t.Fatalf("%s kernel: %v", ex.ID, err)
 		}
-		h.Finish()
-		want := h.RunResult(s.Counts().Mispredictions, m.M)
 		for i, l := range want.Levels {
 			k, p := l.Counts, got.Hierarchy.Levels[i].Counts
 			k.DependentMisses, k.DependentRandFills, p.DependentMisses, p.DependentRandFills = 0, 0, 0, 0
