@@ -37,12 +37,17 @@ func hierarchyRun(id string, h *hier.Result) app.UI {
 	rows = append(rows, app.Tr().Body(app.Th().Scope("row").Text("Mispredictions"),
 		app.Td().Class("num").ColSpan(len(heads)-2).Text(groupDigits(h.Mispredictions)+" × m"),
 		app.Td().Class("num").Text(units.FormatSeconds(h.Branch))))
+	if h.Ops > 0 {
+		rows = append(rows, app.Tr().DataSet("row", "compute").Body(app.Th().Scope("row").Text("Operations"),
+			app.Td().Class("num").ColSpan(len(heads)-2).Text(groupDigits(h.Ops)+" at the compute rate"),
+			app.Td().Class("num").DataSet("seconds", strconv.FormatFloat(h.Compute, 'g', -1, 64)).Text(units.FormatSeconds(h.Compute))))
+	}
 	return app.Section().ID(id).Class("hier-run").Body(
 		app.H3().Text("Hierarchy simulator"),
 		app.P().Class("total").Body(
 			app.Span().ID(id+"-seconds").DataSet("seconds", strconv.FormatFloat(h.Seconds, 'g', -1, 64)).Text(units.FormatSeconds(h.Seconds)),
 		),
-		app.P().Class("note").Text(fmt.Sprintf("An estimate, not a bound: the same %s accesses through every cache level of the machine, each level's fills charged at its β1 when they continue a stream and at its β2 otherwise, its write-backs at β1, the last level's dependent random fills at the memory latency (%s of the accesses are dependent), and each misprediction m.",
+		app.P().Class("note").Text(fmt.Sprintf("An estimate, not a bound: the same %s accesses through every cache level of the machine, each level's fills charged at its β1 when they continue a stream and at its β2 otherwise, its write-backs at β1, the last level's dependent random fills at the memory latency (%s of the accesses are dependent), each misprediction m, and the run's operations at the machine's compute rate.",
 			groupDigits(h.Levels[0].Counts.Accesses), groupDigits(h.Dependent))),
 		app.Div().Class("table-wrap").Body(app.Table().ID(id+"-levels").Class("counts").Body(
 			app.Caption().Text("Each level: the accesses that reach it, its fills (the rest continue a stream) and write-backs"),

@@ -180,7 +180,7 @@ func (p *simulatePage) start(ctx app.Context) {
 			return
 		}
 	}
-	penalty := p.s.Machine.M
+	mach := p.s.Machine
 	p.stop()
 	p.view = v
 	job := &simJob{s: s, cfg: v.cfg}
@@ -206,8 +206,7 @@ func (p *simulatePage) start(ctx app.Context) {
 	}, func(ctx app.Context, err error, t *jobTask) {
 		res := s.Result()
 		if hs != nil && err == nil {
-			hs.Finish()
-			hr := hs.RunResult(res.Counts.Mispredictions, penalty)
+			hr := hs.KernelResult(mach, kernel, params, res.Counts.Mispredictions)
 			p.view.hier = &hr
 		}
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))

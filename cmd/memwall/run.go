@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	register(command{name: "run", summary: "run a program written in memwall's pseudo-code language through the simulator, or predict it at any size", run: runProgram})
+	register(command{name: "run", summary: "run a program written in memwall's pseudo-code language through the simulators, or predict it at any size", run: runProgram})
 	register(command{name: "compare", summary: "two programs over a range of sizes: their times, ratio and crossover", run: runCompare})
 }
 

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{name: "simulate", summary: "run a kernel or replay a trace through the MBRAM trace simulator", run: runSimulate})
+	register(command{name: "simulate", summary: "run a kernel or replay a trace through the MBRAM trace simulator (a kernel also through the hierarchy simulator on a machine with levels)", run: runSimulate})
 }
 
 // simOutput is the JSON form of a simulation.
@@ -127,8 +127,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		err := kernels.Run(ctx, s, k.ID, p, opts)
 		prog.done()
 		if hs != nil && err == nil {
-			hs.Finish()
-			hr := hs.RunResult(s.Counts().Mispredictions, m.M)
+			hr := hs.KernelResult(m, k.ID, p, s.Counts().Mispredictions)
 			out.Hierarchy = &hr
 		}
 		if err != nil {

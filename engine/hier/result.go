@@ -49,22 +49,29 @@ func (r Result) Memory() float64 {
 	return t
 }
 
-// NoComputeNote is the note of a result whose run gave no operations to
-// Compute on a machine with a compute rate.
-const NoComputeNote = "no compute time: the run's operations are not counted, so the time is its memory traffic and branches"
+// Notes of a result whose time leaves out the run's work: its
+// operations were not counted, or the machine gives no compute rate to
+// charge them at.
+const (
+	NoComputeNote = "no compute time: the run's operations are not counted, so the time is its memory traffic and branches"
+	NoRateNote    = "no compute time: the machine gives no compute rate, so the time is the run's memory traffic and branches"
+)
 
 // RunResult is the result of a whole run, after Finish: the levels, the
-// run's mispredicted branches at penalty seconds each (the hierarchy
-// simulator sees no branches; engine/sim's predictor counts them, which
-// the caches do not change) and, when the run gave no operations to
-// Compute on a machine with a compute rate, a note that its time leaves
-// the work out.
+// operations given to Compute at the compute rate, the run's
+// mispredicted branches at penalty seconds each (the hierarchy simulator
+// sees no branches; engine/sim's predictor counts them, which the caches
+// do not change) and, when the run gave no operations or the machine no
+// rate, a note that its time leaves the work out.
 func (s *Sim) RunResult(mispredictions int64, penalty float64) Result {
 	r := s.Result()
 	r.Mispredictions, r.Branch = mispredictions, float64(mispredictions)*penalty
 	r.Seconds += r.Branch
-	if s.ops == 0 && s.cfg.ComputeRate > 0 {
+	switch {
+	case s.ops == 0:
 		r.Note = NoComputeNote
+	case s.cfg.ComputeRate == 0:
+		r.Note = NoRateNote
 	}
 	return r
 }

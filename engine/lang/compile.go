@@ -141,16 +141,37 @@ type siteKey struct {
 }
 
 type compiler struct {
-	rt    *runtime
-	g     *scope
-	fs    *scope
-	fn    *fnInfo
-	funcs map[string]*fnInfo
-	graph *graph
-	ctrl  [][]int
-	loops int
-	inner int // ifs and loops around the statement being compiled
-	sites map[siteKey]*accessSite
+	// countOps makes every arithmetic, logic and comparison operator
+	// count an operation when evaluated (runtime.ops), for a run whose
+	// time charges its work at the machine's compute rate.
+	countOps bool
+	rt       *runtime
+	g        *scope
+	fs       *scope
+	fn       *fnInfo
+	funcs    map[string]*fnInfo
+	graph    *graph
+	ctrl     [][]int
+	loops    int
+	inner    int // ifs and loops around the statement being compiled
+	sites    map[siteKey]*accessSite
+}
+
+// counted is v adding one to the run's operations at each evaluation,
+// when the compiler counts them; v itself otherwise, so that a run that
+// charges no compute time pays nothing for the count.
+func (c *compiler) counted(v value) value {
+	if !c.countOps {
+		return v
+	}
+	rt := c.rt
+	if v.k == kFloat {
+		x := v.f
+		v.f = func(f *frame) float64 { rt.ops++; return x(f) }
+	} else if x := v.i; x != nil {
+		v.i = func(f *frame) int64 { rt.ops++; return x(f) }
+	}
+	return v
 }
 
 func (c *compiler) fail(p Pos, format string, a ...any) {
@@ -613,7 +634,12 @@ func (c *compiler) cond(e Expr) (bexpr, []int) {
 	return nil, nil
 }
 
+// unop compiles op x, counted (see counted).
 func (c *compiler) unop(p Pos, op string, x value) value {
+	return c.counted(c.unop0(p, op, x))
+}
+
+func (c *compiler) unop0(p Pos, op string, x value) value {
 	if x.k != kInt && x.k != kFloat {
 		c.fail(p, "operator %s needs a number; got %s", op, x.k)
 	}
@@ -646,7 +672,12 @@ func (c *compiler) unop(p Pos, op string, x value) value {
 	return v
 }
 
+// binop compiles l op r, counted (see counted).
 func (c *compiler) binop(p Pos, op string, l, r value) value {
+	return c.counted(c.binop0(p, op, l, r))
+}
+
+func (c *compiler) binop0(p Pos, op string, l, r value) value {
 	if l.k != kInt && l.k != kFloat || r.k != kInt && r.k != kFloat {
 		c.fail(p, "operator %s needs numbers on both sides", op)
 	}
@@ -887,8 +918,12 @@ func (c *compiler) loop(s *Loop) sfn {
 	c.inner--
 	c.loops--
 	rt, p := c.rt, s.P
-	if v := c.vectorize(s, init, site); v != nil {
-		return v
+	// A chunked loop evaluates its expressions outside the closures
+	// that count operations; the trace it gives is the same.
+	if !c.countOps {
+		if v := c.vectorize(s, init, site); v != nil {
+			return v
+		}
 	}
 	if s.Do {
 		return func(f *frame) ctl {

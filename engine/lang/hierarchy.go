@@ -12,10 +12,12 @@ import (
 // at the memory's latency, plus the run's mispredictions at m
 // (Result.Hierarchy). It is an estimate, not a bound.
 //
-// A program's own operations are not counted, so no compute time is
-// charged: the time is that of the memory traffic and the branches, and
-// the result's note says so when the machine has a compute rate that a
-// count of operations would have used.
+// The run also counts its operations, as the hierarchy model counts a
+// kernel's (engine/hier's Work): every arithmetic, logic and comparison
+// operator evaluated, every array element read or written, and for each
+// condition its test and its branch. The simulator charges them at the
+// machine's compute rate (its median core rate, for programs that are
+// none of the kernels), beside the levels and the mispredictions.
 
 // newHierarchy is the hierarchy simulator for a run on m, or nil when m
 // gives no cache levels (the MBRAM model's one cache is then all there is).
@@ -44,6 +46,20 @@ func (rt *runtime) feed() {
 	}
 	rt.h.Batch(ops)
 	rt.hops = ops
+}
+
+// operations is the run's operations so far (see above): the operators
+// counted as they ran, the accesses and two for each condition
+// evaluated.
+func (rt *runtime) operations() int64 {
+	n := rt.ops
+	for _, a := range rt.access {
+		n += a.n
+	}
+	for _, b := range rt.branch {
+		n += 2 * b.n
+	}
+	return n
 }
 
 // hierarchy is the run's hierarchy time, after Finish.

@@ -47,7 +47,10 @@ for (i = 0; i < N; i++) {
 //
 // Time: L1 (N−16)·64 B/200 GB/s + 16·64 B/100 GB/s; L2, the last level,
 // 4095·64 B/20 GB/s and its one dependent random fill at the memory's
-// 80 ns; the mispredictions 18·5 ns.
+// 80 ns; the mispredictions 18·5 ns; and the operations at 10^9 a
+// second: the N reads, the loop's N + 1 tests and the if's N, two
+// operations each (test and branch), i++ and the + 16 each N times and
+// the − N 16 times: N + 2(2N + 1) + 2N + 16 = 458 770.
 func TestHierarchyRunByHand(t *testing.T) {
 	p, err := Compile(chase)
 	if err != nil {
@@ -77,14 +80,29 @@ func TestHierarchyRunByHand(t *testing.T) {
 	if h.Mispredictions != 18 {
 		t.Errorf("mispredictions %d, want 18", h.Mispredictions)
 	}
+	const ops = n + 2*(2*n+1) + 2*n + 16
+	if h.Ops != ops {
+		t.Errorf("operations %d, want %d", h.Ops, ops)
+	}
 	l1 := float64(n-16)*64/200e9 + 16*64/100e9
 	l2 := 4095*64/20e9 + 80e-9
-	wantSecs := l1 + l2 + 18*5e-9
+	wantSecs := l1 + l2 + 18*5e-9 + ops/1e9
 	if math.Abs(h.Seconds-wantSecs) > 1e-12*wantSecs || math.Abs(h.Levels[0].Time.Seconds-l1) > 1e-12*l1 {
 		t.Errorf("time %g s (L1 %g), want %g (L1 %g)", h.Seconds, h.Levels[0].Time.Seconds, wantSecs, l1)
 	}
-	if h.Note == "" {
-		t.Error("a machine with a compute rate: the result must say no compute time is charged")
+	if h.Note != "" {
+		t.Errorf("a machine with a compute rate charges the operations, yet the note says %q", h.Note)
+	}
+	// Without a compute rate the operations are counted but not charged,
+	// and the result says so.
+	norate := twoLevels
+	norate.ComputeRate = 0
+	r, err = p.Run(context.Background(), norate, sim.Majority, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := r.Hierarchy; h.Compute != 0 || h.Note != hier.NoRateNote || math.Abs(h.Seconds-(wantSecs-ops/1e9)) > 1e-12*wantSecs {
+		t.Errorf("no compute rate: compute %g s, %g s in all, note %q", h.Compute, h.Seconds, h.Note)
 	}
 }
 

@@ -143,7 +143,7 @@ do { k++; } while (k < 5);
 	}
 	m, _ := presets.Machine("p4-2.66-ddr266")
 	prog := p
-	img, err := prog.build(nil, m.C, m.B)
+	img, err := prog.build(nil, m.C, m.B, false)
 	if err != nil {
 		t.Fatal(err)
 	}

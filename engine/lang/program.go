@@ -44,7 +44,7 @@ func Compile(src string) (*Program, error) {
 		}
 		p.Params = append(p.Params, ParamDef{Name: d.Name, Default: v, Pos: d.P})
 	}
-	if _, err := p.build(nil, 512<<10, 64); err != nil {
+	if _, err := p.build(nil, 512<<10, 64, false); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -101,7 +101,7 @@ type image struct {
 
 // build compiles the program's closures against a fresh runtime. Params
 // become global constants with the given values (defaults when nil).
-func (p *Program) build(vals map[string]int64, cacheSize, lineSize int64) (img *image, err error) {
+func (p *Program) build(vals map[string]int64, cacheSize, lineSize int64, countOps bool) (img *image, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -112,7 +112,7 @@ func (p *Program) build(vals map[string]int64, cacheSize, lineSize int64) (img *
 		}
 	}()
 	rt := &runtime{g: &frame{}, cacheSize: cacheSize, lineSize: lineSize}
-	c := &compiler{rt: rt, g: newScope(""), funcs: map[string]*fnInfo{}, graph: &graph{}, sites: map[siteKey]*accessSite{}}
+	c := &compiler{countOps: countOps, rt: rt, g: newScope(""), funcs: map[string]*fnInfo{}, graph: &graph{}, sites: map[siteKey]*accessSite{}}
 	var sets []sfn
 	for _, d := range p.Params {
 		if builtinNames[d.Name] {
@@ -378,7 +378,9 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	if err != nil {
 		return nil, err
 	}
-	img, err := p.build(vals, m.C, m.B)
+	// A run through the hierarchy simulator counts its operations,
+	// which it charges at the machine's compute rate.
+	img, err := p.build(vals, m.C, m.B, h != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -428,6 +430,7 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	r := rt.result(vals)
 	if h != nil {
 		h.Finish()
+		h.Compute(rt.operations())
 		r.Hierarchy = rt.hierarchy(m, r.Counts.Mispredictions)
 	}
 	return r, nil

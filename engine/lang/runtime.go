@@ -112,6 +112,7 @@ type runtime struct {
 	lineSize  int64
 
 	steps    int64
+	ops      int64 // operators evaluated, when the compiler counts them
 	checkAt  int64
 	maxSteps int64
 	depth    int
