@@ -37,6 +37,10 @@ type Config struct {
 	// Window is K, the region of the stream rule in fills of a level;
 	// 0 means DefaultWindow.
 	Window int
+	// Curves asks for the miss curve of each line size (Sim.Curves),
+	// which needs the exact stack distance of every access and costs
+	// about three times as much as the levels' counts alone.
+	Curves bool
 }
 
 // ConfigFor takes the hierarchy of a machine.
@@ -120,12 +124,17 @@ func New(c Config) (*Sim, error) {
 		s.lv[i].st = newStreams(c.Window)
 		s.lv[i].lines = l.Lines()
 		if i > 0 && l.Line == c.Levels[i-1].Line {
-			k := &s.stacks[len(s.stacks)-1]
-			k.lv = s.lv[k.first : i+1]
-			k.all = k.all<<1 | 1
 			continue
 		}
-		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, s.lv[i:i+1]))
+		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, s.lv[i:i+1], c.Curves))
+	}
+	for j := range s.stacks {
+		k := &s.stacks[j]
+		end := len(s.lv)
+		if j+1 < len(s.stacks) {
+			end = s.stacks[j+1].first
+		}
+		k.setLevels(s.lv[k.first:end])
 	}
 	s.shift = s.stacks[0].shift
 	s.one = len(s.stacks) == 1
@@ -217,19 +226,19 @@ func (s *Sim) batchOne(ops []uint64) {
 			si = k.rslot[1]
 			k.recent(1, line, si)
 			if k.lines0 <= 1 {
-				misses(k.lv, &k.slots[si], line, 1, op)
+				misses(k.lv, &k.slots[si], line, k.missed(1), op)
 			}
 		case k.rline[2]:
 			si = k.rslot[2]
 			k.recent(2, line, si)
 			if k.lines0 <= 2 {
-				misses(k.lv, &k.slots[si], line, 2, op)
+				misses(k.lv, &k.slots[si], line, k.missed(2), op)
 			}
 		case k.rline[3]:
 			si = k.rslot[3]
 			k.recent(3, line, si)
 			if k.lines0 <= 3 {
-				misses(k.lv, &k.slots[si], line, 3, op)
+				misses(k.lv, &k.slots[si], line, k.missed(3), op)
 			}
 		default:
 			s.far(k, line, op)
@@ -274,7 +283,7 @@ func (s *Sim) access(addr, f uint64) {
 		k.recent(int(d), line, si)
 		e := &k.slots[si]
 		if d >= k.lines0 {
-			misses(k.lv, e, line, d, f)
+			misses(k.lv, e, line, k.missed(d), f)
 		}
 		if f&WriteBit != 0 {
 			e.dirty = k.all
@@ -285,10 +294,17 @@ func (s *Sim) access(addr, f uint64) {
 // far is an access to a line outside the recent set: its distance, then
 // the misses.
 func (s *Sim) far(k *stack, line, f uint64) {
-	d, si := k.far(line)
+	var n, si int
+	if k.curves {
+		var d int64
+		d, si = k.far(line)
+		n = k.missed(d)
+	} else {
+		n, si = k.farZone(line)
+	}
 	e := &k.slots[si]
-	if d >= k.lines0 {
-		misses(k.lv, e, line, d, f)
+	if n > 0 {
+		misses(k.lv, e, line, n, f)
 	}
 	// Every level of the stack holds the line now: a write makes it dirty
 	// in all of them.
@@ -297,19 +313,15 @@ func (s *Sim) far(k *stack, line, f uint64) {
 	}
 }
 
-// misses counts the misses of an access at distance d at the levels lv
-// of one line size, e being the line's slot: a fill of each level that
-// holds at most d lines, and the write-back of the line's copy evicted
-// dirty from it since the last access.
-func misses(lv []level, e *slot, line uint64, d int64, f uint64) {
+// misses counts the misses of an access that misses the first n levels
+// lv of one line size, e being the line's slot: a fill of each, and the
+// write-back of the line's copy evicted dirty from it since the last
+// access. (Levels adds the fills up into the misses.)
+func misses(lv []level, e *slot, line uint64, n int, f uint64) {
 	dep := f&DepBit != 0
-	for j := range lv {
+	for j := range lv[:n] {
 		l := &lv[j]
-		if d < l.lines {
-			break
-		}
 		b := uint8(1) << j
-		l.Misses++
 		if e.dirty&b != 0 {
 			// The line was evicted dirty since its last access.
 			l.Writebacks++
@@ -369,6 +381,7 @@ func (s *Sim) Levels() []LevelCounts {
 	acc := s.reads + s.writes
 	for i := range s.lv {
 		c := s.lv[i].LevelCounts
+		c.Misses = c.SeqFills + c.RandFills
 		c.Accesses = acc
 		c.Hits = acc - c.Misses
 		out[i] = c
@@ -403,8 +416,12 @@ func (c Curve) Misses(lines int64) int64 {
 }
 
 // Curves is the miss curve of each line size of the hierarchy, shortest
-// first, with Hist cut after its last non-zero bin.
+// first, with Hist cut after its last non-zero bin; nil unless the
+// simulator was made with Config.Curves.
 func (s *Sim) Curves() []Curve {
+	if !s.cfg.Curves {
+		return nil
+	}
 	out := make([]Curve, len(s.stacks))
 	for i := range s.stacks {
 		k := &s.stacks[i]
