@@ -60,10 +60,16 @@ func (z *zones) reset() {
 	z.bnd = [8]uint32{}
 }
 
-// farZone records an access to line, which is not in the recent set, and
-// returns how many of the stack's levels it misses and its slot's index.
-// The slot's bits are the caller's to update.
+// farZone records an access to line, which is not among the first three
+// of the recent set, and returns how many of the stack's levels it misses
+// and its slot's index. The slot's bits are the caller's to update.
 func (k *stack) farZone(line uint64) (int, int) {
+	if k.nr == recentLen && line == k.rline[recentLen-1] {
+		// The last of the recent set.
+		si := k.rslot[recentLen-1]
+		k.enterRecent(recentLen-1, line, si)
+		return k.missed(recentLen - 1), si
+	}
 	si := k.page(line>>pageBits)<<pageBits | int(line&(pageLen-1))
 	e := &k.slots[si]
 	nd := k.nodes
