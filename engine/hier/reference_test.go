@@ -367,3 +367,32 @@ func levelIndex(ls []machine.Level, name string) int {
 	}
 	return -1
 }
+
+// TestZonesAgainstNaive checks the zones' list (zones.go) against the
+// naive hierarchy on drawn hierarchies of up to six levels of one or two
+// line sizes, with the edge cases of the list: levels of at most four
+// lines (inside the recent set), of five (a boundary at the list's
+// first line) and a last level of no more than four lines (no list).
+func TestZonesAgainstNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	n := 3000
+	if testing.Short() || runtime.GOOS == "js" {
+		n = 1000
+	}
+	for h := range 24 {
+		var levels []machine.Level
+		line, lines := int64(64), int64(1+r.IntN(6))
+		for i := range 2 + r.IntN(5) {
+			if i > 0 && r.IntN(4) == 0 {
+				line *= 2 // a longer line, as many lines or more
+			}
+			levels = append(levels, lv(fmt.Sprintf("L%d", i+1), lines*line, line))
+			lines += int64(1 + r.IntN(1+int(lines)))
+		}
+		for seed := uint64(1); seed <= 2; seed++ {
+			t.Run(fmt.Sprintf("hierarchy %d/seed %d", h, seed), func(t *testing.T) {
+				testAgainstNaive(t, levels, seed, n, false)
+			})
+		}
+	}
+}
