@@ -20,7 +20,9 @@ func Example() {
 		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9},
 		{Name: "L2", Size: 256 << 10, Line: 64, Beta1: 20e9, Beta2: 10e9},
 	})
-	s, err := hier.New(hier.ConfigFor(m))
+	c := hier.ConfigFor(m)
+	c.Curves = true // for the miss curve at the end
+	s, err := hier.New(c)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,8 +38,8 @@ func Example() {
 		c := l.Counts
 		fmt.Printf("%s: %d accesses, %d misses (%d sequential), %.2f µs\n", l.Level.Name, c.Accesses, c.Misses, c.SeqFills, l.Time.Seconds*1e6)
 	}
-	c := s.Curves()[0]
-	fmt.Printf("a cache of 512 lines misses %d times, one of 1024 lines %d times\n", c.Misses(512), c.Misses(1024))
+	curve := s.Curves()[0]
+	fmt.Printf("a cache of 512 lines misses %d times, one of 1024 lines %d times\n", curve.Misses(512), curve.Misses(1024))
 	// Output:
 	// L1: 32768 accesses, 2048 misses (2046 sequential), 0.66 µs
 	// L2: 2048 accesses, 1024 misses (1023 sequential), 3.28 µs

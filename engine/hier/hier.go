@@ -37,6 +37,10 @@ type Config struct {
 	// Window is K, the region of the stream rule in fills of a level;
 	// 0 means DefaultWindow.
 	Window int
+	// Curves asks for the miss curve of each line size (Sim.Curves),
+	// which needs the exact stack distance of every access and costs
+	// about three times as much as the levels' counts alone.
+	Curves bool
 }
 
 // ConfigFor takes the hierarchy of a machine.
@@ -85,9 +89,11 @@ type LevelCounts struct {
 	SeqWritebacks int64 `json:"sequential_writebacks"`
 }
 
-// level is the state of one level.
+// level is the state of one level: its counts but the misses and the
+// random fills, which come from its fills (Levels).
 type level struct {
 	LevelCounts
+	fills int64
 	lines int64 // Size/Line
 	st    streams
 }
@@ -120,12 +126,17 @@ func New(c Config) (*Sim, error) {
 		s.lv[i].st = newStreams(c.Window)
 		s.lv[i].lines = l.Lines()
 		if i > 0 && l.Line == c.Levels[i-1].Line {
-			k := &s.stacks[len(s.stacks)-1]
-			k.lv = s.lv[k.first : i+1]
-			k.all = k.all<<1 | 1
 			continue
 		}
-		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, s.lv[i:i+1]))
+		s.stacks = append(s.stacks, newStack(uint(bits.TrailingZeros64(uint64(l.Line))), i, s.lv[i:i+1], c.Curves))
+	}
+	for j := range s.stacks {
+		k := &s.stacks[j]
+		end := len(s.lv)
+		if j+1 < len(s.stacks) {
+			end = s.stacks[j+1].first
+		}
+		k.setLevels(s.lv[k.first:end])
 	}
 	s.shift = s.stacks[0].shift
 	s.one = len(s.stacks) == 1
@@ -146,6 +157,7 @@ func (s *Sim) Reset() {
 	}
 	for i := range s.lv {
 		s.lv[i].LevelCounts = LevelCounts{}
+		s.lv[i].fills = 0
 		s.lv[i].st.reset()
 	}
 	s.reads, s.writes, s.deps, s.ops = 0, 0, 0, 0
@@ -189,7 +201,11 @@ func (s *Sim) Access(addr, size uint64, write, dependent bool) {
 // and DepBit.
 func (s *Sim) Batch(ops []uint64) {
 	if s.one {
-		s.batchOne(ops)
+		if s.cfg.Curves {
+			s.batchOne(ops)
+		} else {
+			s.batchZones(ops)
+		}
 		return
 	}
 	for _, op := range ops {
@@ -217,19 +233,19 @@ func (s *Sim) batchOne(ops []uint64) {
 			si = k.rslot[1]
 			k.recent(1, line, si)
 			if k.lines0 <= 1 {
-				misses(k.lv, &k.slots[si], line, 1, op)
+				misses(k.lv, &k.slots[si], line, k.missed(1), op)
 			}
 		case k.rline[2]:
 			si = k.rslot[2]
 			k.recent(2, line, si)
 			if k.lines0 <= 2 {
-				misses(k.lv, &k.slots[si], line, 2, op)
+				misses(k.lv, &k.slots[si], line, k.missed(2), op)
 			}
 		case k.rline[3]:
 			si = k.rslot[3]
 			k.recent(3, line, si)
 			if k.lines0 <= 3 {
-				misses(k.lv, &k.slots[si], line, 3, op)
+				misses(k.lv, &k.slots[si], line, k.missed(3), op)
 			}
 		default:
 			s.far(k, line, op)
@@ -242,6 +258,85 @@ func (s *Sim) batchOne(ops []uint64) {
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
 	s.deps += int64(deps)
+}
+
+// batchZones is batchOne without the distances: an access to the recent
+// set moves nothing but the set, and the others go to farZone. The inner
+// loop has no call, which would cost it its registers on every access
+// (Go keeps no register across a call): it stops at each far access.
+func (s *Sim) batchZones(ops []uint64) {
+	k := &s.stacks[0]
+	sh := k.shift & 63
+	var writes, deps uint64
+	for _, op := range ops {
+		writes += op & WriteBit
+		deps += op >> 1 & 1
+	}
+	for i := 0; i < len(ops); i++ {
+		var line, op uint64
+		rank := int64(0) // of a near access that misses a level of one or two lines
+	near:
+		for ; i < len(ops); i++ {
+			op = ops[i]
+			line = op >> sh
+			var si int
+			switch line { // unused entries hold noLine, which no line equals
+			case k.rline[0]:
+				si = k.rslot[0]
+			case k.rline[1]:
+				si = k.rslot[1]
+				k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
+				k.rline[0], k.rslot[0] = line, si
+				if k.lines0 <= 1 {
+					rank = 1
+					break near
+				}
+			case k.rline[2]:
+				si = k.rslot[2]
+				k.rline[2], k.rslot[2] = k.rline[1], k.rslot[1]
+				k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
+				k.rline[0], k.rslot[0] = line, si
+				if k.lines0 <= 2 {
+					rank = 2
+					break near
+				}
+			default:
+				break near
+			}
+			if op&WriteBit != 0 {
+				k.slots[si].dirty = k.all
+			}
+		}
+		if i == len(ops) {
+			break
+		}
+		if rank > 0 {
+			// Moved to the front above.
+			si := k.rslot[0]
+			misses(k.lv, &k.slots[si], line, k.missed(rank), op)
+			if op&WriteBit != 0 {
+				k.slots[si].dirty = k.all
+			}
+			continue
+		}
+		s.farZone(k, line, op)
+	}
+	s.reads += int64(len(ops)) - int64(writes)
+	s.writes += int64(writes)
+	s.deps += int64(deps)
+}
+
+// farZone is an access to a line outside the first three of the recent
+// set, in a stack without distances.
+func (s *Sim) farZone(k *stack, line, f uint64) {
+	n, si := k.farZone(line)
+	e := &k.slots[si]
+	if n > 0 {
+		misses(k.lv, e, line, n, f)
+	}
+	if f&WriteBit != 0 {
+		e.dirty = k.all
+	}
 }
 
 // access is one line access with flags f (WriteBit, DepBit).
@@ -274,7 +369,7 @@ func (s *Sim) access(addr, f uint64) {
 		k.recent(int(d), line, si)
 		e := &k.slots[si]
 		if d >= k.lines0 {
-			misses(k.lv, e, line, d, f)
+			misses(k.lv, e, line, k.missed(d), f)
 		}
 		if f&WriteBit != 0 {
 			e.dirty = k.all
@@ -285,10 +380,17 @@ func (s *Sim) access(addr, f uint64) {
 // far is an access to a line outside the recent set: its distance, then
 // the misses.
 func (s *Sim) far(k *stack, line, f uint64) {
-	d, si := k.far(line)
+	var n, si int
+	if k.curves {
+		var d int64
+		d, si = k.far(line)
+		n = k.missed(d)
+	} else {
+		n, si = k.farZone(line)
+	}
 	e := &k.slots[si]
-	if d >= k.lines0 {
-		misses(k.lv, e, line, d, f)
+	if n > 0 {
+		misses(k.lv, e, line, n, f)
 	}
 	// Every level of the stack holds the line now: a write makes it dirty
 	// in all of them.
@@ -297,39 +399,56 @@ func (s *Sim) far(k *stack, line, f uint64) {
 	}
 }
 
-// misses counts the misses of an access at distance d at the levels lv
-// of one line size, e being the line's slot: a fill of each level that
-// holds at most d lines, and the write-back of the line's copy evicted
-// dirty from it since the last access.
-func misses(lv []level, e *slot, line uint64, d int64, f uint64) {
-	dep := f&DepBit != 0
-	for j := range lv {
+// misses counts the misses of an access that misses the first n levels
+// lv of one line size, e being the line's slot: a fill of each, and the
+// write-back of the line's copy evicted dirty from it since the last
+// access. The stream rule of each level (streams) is written out here
+// for its common case, a fill with no stream end in its neighbours'
+// buckets, whose three buckets are the same at every level; the loop
+// over the levels does only that and counts the fills, and what is rarer
+// (sequential fills, write-backs, dependent accesses) is counted apart,
+// so that the loop keeps its values in registers.
+func misses(lv []level, e *slot, line uint64, n int, f uint64) {
+	h := line * hashMul
+	b, lo, hi := h>>(64-filterBits), (h-hashMul)>>(64-filterBits), (h+hashMul)>>(64-filterBits)
+	seqs := uint8(0) // bit j: level j's fill is sequential
+	for j := range lv[:n] {
 		l := &lv[j]
-		if d < l.lines {
-			break
+		l.fills++
+		st := &l.st
+		w := st.wpos
+		if old := st.ends[w&255]; old != farLine {
+			// The oldest fill leaves the region.
+			st.cnt[bucket(old)]--
+			st.ends[w&255] = farLine
 		}
-		b := uint8(1) << j
-		l.Misses++
-		if e.dirty&b != 0 {
-			// The line was evicted dirty since its last access.
-			l.Writebacks++
-			if e.seq&b != 0 {
-				l.SeqWritebacks++
+		if st.cnt[lo]|st.cnt[hi] != 0 && st.near(line, st.cnt[lo], st.cnt[hi], w) {
+			seqs |= 1 << j
+		}
+		st.push(line, b, w)
+	}
+	mask := uint8(1<<n - 1)
+	if dirty := e.dirty & mask; dirty != 0 {
+		// Evicted dirty since the line's last access: the write-back is
+		// sequential when the fill it left by was.
+		for j := range lv[:n] {
+			if dirty>>j&1 != 0 {
+				lv[j].Writebacks++
+				lv[j].SeqWritebacks += int64(e.seq >> j & 1)
 			}
-			e.dirty &^= b
 		}
-		if dep {
-			l.DependentMisses++
+		e.dirty &^= mask
+	}
+	e.seq = e.seq&^mask | seqs
+	if seqs != 0 {
+		for j := range lv[:n] {
+			lv[j].SeqFills += int64(seqs >> j & 1)
 		}
-		if l.st.fill(line) {
-			l.SeqFills++
-			e.seq |= b
-		} else {
-			l.RandFills++
-			e.seq &^= b
-			if dep {
-				l.DependentRandFills++
-			}
+	}
+	if f&DepBit != 0 {
+		for j := range lv[:n] {
+			lv[j].DependentMisses++
+			lv[j].DependentRandFills += int64(^seqs >> j & 1)
 		}
 	}
 }
@@ -369,6 +488,8 @@ func (s *Sim) Levels() []LevelCounts {
 	acc := s.reads + s.writes
 	for i := range s.lv {
 		c := s.lv[i].LevelCounts
+		c.Misses = s.lv[i].fills
+		c.RandFills = c.Misses - c.SeqFills
 		c.Accesses = acc
 		c.Hits = acc - c.Misses
 		out[i] = c
@@ -403,8 +524,12 @@ func (c Curve) Misses(lines int64) int64 {
 }
 
 // Curves is the miss curve of each line size of the hierarchy, shortest
-// first, with Hist cut after its last non-zero bin.
+// first, with Hist cut after its last non-zero bin; nil unless the
+// simulator was made with Config.Curves.
 func (s *Sim) Curves() []Curve {
+	if !s.cfg.Curves {
+		return nil
+	}
 	out := make([]Curve, len(s.stacks))
 	for i := range s.stacks {
 		k := &s.stacks[i]

@@ -101,15 +101,17 @@ func TestDeterministic(t *testing.T) {
 		s.Finish()
 		return fmt.Sprint(s.Result(), s.Curves())
 	}
-	s, _ := New(Config{Levels: levels})
-	first := run(s)
-	s2, _ := New(Config{Levels: levels})
-	if second := run(s2); second != first {
-		t.Errorf("two simulators differ")
-	}
-	s.Reset()
-	if again := run(s); again != first {
-		t.Errorf("Reset does not give a fresh simulator")
+	for _, curves := range []bool{false, true} {
+		s, _ := New(Config{Levels: levels, Curves: curves})
+		first := run(s)
+		s2, _ := New(Config{Levels: levels, Curves: curves})
+		if second := run(s2); second != first {
+			t.Errorf("curves %v: two simulators differ", curves)
+		}
+		s.Reset()
+		if again := run(s); again != first {
+			t.Errorf("curves %v: Reset does not give a fresh simulator", curves)
+		}
 	}
 }
 
@@ -118,32 +120,39 @@ func TestDeterministic(t *testing.T) {
 // Finish allocate nothing, compactions of the time line included.
 func TestNothingAllocatesPerAccess(t *testing.T) {
 	for _, h := range testHierarchies {
-		s, err := New(Config{Levels: h.levels})
-		if err != nil {
-			t.Fatal(err)
+		for _, curves := range []bool{false, true} {
+			testNothingAllocates(t, h.name, h.levels, curves)
 		}
-		trace := genTrace(3, 20000)
-		ops := make([]uint64, len(trace))
-		for i, o := range trace {
-			ops[i] = o.addr &^ 3
-			if o.write {
-				ops[i] |= WriteBit
-			}
-			if o.dep {
-				ops[i] |= DepBit
-			}
+	}
+}
+
+// testNothingAllocates is TestNothingAllocatesPerAccess on one hierarchy.
+func testNothingAllocates(t *testing.T, name string, levels []machine.Level, curves bool) {
+	s, err := New(Config{Levels: levels, Curves: curves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := genTrace(3, 20000)
+	ops := make([]uint64, len(trace))
+	for i, o := range trace {
+		ops[i] = o.addr &^ 3
+		if o.write {
+			ops[i] |= WriteBit
 		}
-		run := func() {
-			for _, o := range trace[:5000] {
-				s.Access(o.addr, 4, o.write, o.dep)
-			}
-			s.Batch(ops)
-			s.Finish()
+		if o.dep {
+			ops[i] |= DepBit
 		}
-		run()
-		if avg := testing.AllocsPerRun(20, run); avg != 0 {
-			t.Errorf("%s: %.1f allocations per run of %d accesses, want 0", h.name, avg, 5000+len(ops))
+	}
+	run := func() {
+		for _, o := range trace[:5000] {
+			s.Access(o.addr, 4, o.write, o.dep)
 		}
+		s.Batch(ops)
+		s.Finish()
+	}
+	run()
+	if avg := testing.AllocsPerRun(20, run); avg != 0 {
+		t.Errorf("%s, curves %v: %.1f allocations per run of %d accesses, want 0", name, curves, avg, 5000+len(ops))
 	}
 }
 
@@ -196,7 +205,7 @@ func TestTime(t *testing.T) {
 // TestCurve: misses fall as the cache grows, every access misses a cache
 // of no lines, and only the first accesses miss one that holds every line.
 func TestCurve(t *testing.T) {
-	s, _ := New(Config{Levels: testHierarchies[3].levels})
+	s, _ := New(Config{Levels: testHierarchies[3].levels, Curves: true})
 	for _, o := range genTrace(5, 8000) {
 		s.Access(o.addr, 4, o.write, o.dep)
 	}

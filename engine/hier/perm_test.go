@@ -91,10 +91,13 @@ var benchLevels = []machine.Level{
 // (4-byte words, 3·2^22 accesses, 2^18 lines per array) through
 // benchLevels and reports the cost per simulated access. The data are
 // drawn once, outside the timing. Under callgrind (GODEBUG=asyncpreemptoff=1,
-// cpu.rdtscp=off, GOMAXPROCS=1, -test.benchtime=1x) the simulator took
-// about 300 instructions an access, 310 with this loop that feeds it, and
-// 250 through the one level of BenchmarkPermTraceOneLevel; engine/sim's
-// BenchmarkBatchPermN22 takes 112 with its loop.
+// GOMAXPROCS=1, -test.benchtime=1x; the self cost of the simulator's
+// functions over the 3·2^22 accesses) the simulator takes about 245
+// instructions an access, 255 with this loop that feeds it, and 180 (190)
+// through the one level of BenchmarkPermTraceOneLevel; with the Fenwick
+// tree on every access, as before the zones (now Config.Curves), it took
+// 320 (330) and 250 (260). engine/sim's BenchmarkBatchPermN22 takes 112
+// with its loop.
 func BenchmarkPermTrace(b *testing.B) { benchPerm(b, Config{Levels: benchLevels, MemLatency: 90e-9}) }
 
 // BenchmarkPermTraceOneLevel is BenchmarkPermTrace through the one level

@@ -280,70 +280,81 @@ func TestAgainstNaive(t *testing.T) {
 	}
 	for _, h := range testHierarchies {
 		for seed := uint64(1); seed <= 4; seed++ {
-			t.Run(fmt.Sprintf("%s/seed %d", h.name, seed), func(t *testing.T) {
-				trace := genTrace(seed, n)
-				window := 0 // the default, and a short region for seed 3
-				if seed == 3 {
-					window = 5
+			for _, curves := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/seed %d/curves %v", h.name, seed, curves), func(t *testing.T) {
+					testAgainstNaive(t, h.levels, seed, n, curves)
+				})
+			}
+		}
+	}
+}
+
+// testAgainstNaive is one run of TestAgainstNaive: the levels' counts
+// always, and the miss curves when they are asked for.
+func testAgainstNaive(t *testing.T, levels []machine.Level, seed uint64, n int, curves bool) {
+	trace := genTrace(seed, n)
+	window := 0 // the default, and a short region for seed 3
+	if seed == 3 {
+		window = 5
+	}
+	s, err := New(Config{Levels: levels, Window: window, Curves: curves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := newNaive(t, levels, window)
+	batch := seed%2 == 0 // half the runs go through Batch
+	var ops []uint64
+	for _, o := range trace {
+		ref.access(o.addr, o.write, o.dep)
+		switch {
+		case batch:
+			x := o.addr &^ 3
+			if o.write {
+				x |= WriteBit
+			}
+			if o.dep {
+				x |= DepBit
+			}
+			ops = append(ops, x)
+		case o.dep && !o.write:
+			s.ReadDependent(o.addr)
+		case o.write && !o.dep:
+			s.Write(o.addr)
+		case !o.write:
+			s.Read(o.addr)
+		default:
+			s.Access(o.addr, 4, true, true)
+		}
+	}
+	s.Batch(ops)
+	s.Finish()
+	ref.finish()
+	got := s.Levels()
+	acc := int64(len(trace))
+	for i, c := range ref.counts {
+		c.Accesses, c.Hits = acc, acc-c.Misses
+		acc = c.Misses
+		if got[i] != c {
+			t.Errorf("level %s:\n got %+v\nwant %+v", levels[i].Name, got[i], c)
+		}
+	}
+	if !curves && s.Curves() != nil {
+		t.Errorf("Curves without Config.Curves: %v, want nil", s.Curves())
+	}
+	for _, c := range s.Curves() {
+		want := ref.hist[c.Line]
+		for len(want) > 0 && want[len(want)-1] == 0 {
+			want = want[:len(want)-1]
+		}
+		if c.Cold != ref.colds[c.Line] || fmt.Sprint(c.Hist) != fmt.Sprint(want) {
+			t.Errorf("line %d: cold %d, histogram %v\nwant cold %d, histogram %v", c.Line, c.Cold, c.Hist, ref.colds[c.Line], want)
+		}
+		for _, l := range levels {
+			if l.Line == c.Line {
+				if m, w := c.Misses(l.Lines()), ref.counts[levelIndex(levels, l.Name)].Misses; m != w {
+					t.Errorf("miss curve at %s: %d, want %d", l.Name, m, w)
 				}
-				s, err := New(Config{Levels: h.levels, Window: window})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ref := newNaive(t, h.levels, window)
-				batch := seed%2 == 0 // half the runs go through Batch
-				var ops []uint64
-				for _, o := range trace {
-					ref.access(o.addr, o.write, o.dep)
-					switch {
-					case batch:
-						x := o.addr &^ 3
-						if o.write {
-							x |= WriteBit
-						}
-						if o.dep {
-							x |= DepBit
-						}
-						ops = append(ops, x)
-					case o.dep && !o.write:
-						s.ReadDependent(o.addr)
-					case o.write && !o.dep:
-						s.Write(o.addr)
-					case !o.write:
-						s.Read(o.addr)
-					default:
-						s.Access(o.addr, 4, true, true)
-					}
-				}
-				s.Batch(ops)
-				s.Finish()
-				ref.finish()
-				got := s.Levels()
-				acc := int64(len(trace))
-				for i, c := range ref.counts {
-					c.Accesses, c.Hits = acc, acc-c.Misses
-					acc = c.Misses
-					if got[i] != c {
-						t.Errorf("level %s:\n got %+v\nwant %+v", h.levels[i].Name, got[i], c)
-					}
-				}
-				for _, c := range s.Curves() {
-					want := ref.hist[c.Line]
-					for len(want) > 0 && want[len(want)-1] == 0 {
-						want = want[:len(want)-1]
-					}
-					if c.Cold != ref.colds[c.Line] || fmt.Sprint(c.Hist) != fmt.Sprint(want) {
-						t.Errorf("line %d: cold %d, histogram %v\nwant cold %d, histogram %v", c.Line, c.Cold, c.Hist, ref.colds[c.Line], want)
-					}
-					for _, l := range h.levels {
-						if l.Line == c.Line {
-							if m, w := c.Misses(l.Lines()), ref.counts[levelIndex(h.levels, l.Name)].Misses; m != w {
-								t.Errorf("miss curve at %s: %d, want %d", l.Name, m, w)
-							}
-						}
-					}
-				}
-			})
+			}
 		}
 	}
 }
@@ -355,4 +366,33 @@ func levelIndex(ls []machine.Level, name string) int {
 		}
 	}
 	return -1
+}
+
+// TestZonesAgainstNaive checks the zones' list (zones.go) against the
+// naive hierarchy on drawn hierarchies of up to six levels of one or two
+// line sizes, with the edge cases of the list: levels of at most four
+// lines (inside the recent set), of five (a boundary at the list's
+// first line) and a last level of no more than four lines (no list).
+func TestZonesAgainstNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	n := 3000
+	if testing.Short() || runtime.GOOS == "js" {
+		n = 1000
+	}
+	for h := range 24 {
+		var levels []machine.Level
+		line, lines := int64(64), int64(1+r.IntN(6))
+		for i := range 2 + r.IntN(5) {
+			if i > 0 && r.IntN(4) == 0 {
+				line *= 2 // a longer line, as many lines or more
+			}
+			levels = append(levels, lv(fmt.Sprintf("L%d", i+1), lines*line, line))
+			lines += int64(1 + r.IntN(1+int(lines)))
+		}
+		for seed := uint64(1); seed <= 2; seed++ {
+			t.Run(fmt.Sprintf("hierarchy %d/seed %d", h, seed), func(t *testing.T) {
+				testAgainstNaive(t, levels, seed, n, false)
+			})
+		}
+	}
 }

@@ -96,6 +96,12 @@ type stack struct {
 	lv     []level
 	lines0 int64
 	all    uint8
+
+	// curves: the distances are computed (the time line above) for the
+	// miss curve; otherwise the levels' misses come from the zones of an
+	// LRU list (zones.go), and the time line and the histogram stay empty.
+	curves bool
+	zones
 }
 
 const (
@@ -114,18 +120,39 @@ const (
 	flushAt = 1<<32 - 1 - queueLen
 )
 
-func newStack(shift uint, first int, lv []level) stack {
-	k := stack{shift: shift, first: first, lv: lv, all: uint8(1)<<len(lv) - 1}
+func newStack(shift uint, first int, lv []level, curves bool) stack {
+	k := stack{shift: shift, first: first, lv: lv, all: uint8(1)<<len(lv) - 1, curves: curves}
 	k.dkey = make([]uint64, minDir)
 	k.dval = make([]int32, minDir)
 	k.dbits = uint(bits.TrailingZeros(minDir))
-	k.bits = make([]uint64, minWords)
-	k.tree = make([]int32, minWords+1)
-	k.hist = make([]uint32, minHist)
+	if curves {
+		k.bits = make([]uint64, minWords)
+		k.tree = make([]int32, minWords+1)
+		k.hist = make([]uint32, minHist)
+	}
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 	k.lines0 = lv[0].lines
 	return k
+}
+
+// setLevels gives the stack its levels, once they are all known.
+func (k *stack) setLevels(lv []level) {
+	k.lv = lv
+	k.all = uint8(1)<<len(lv) - 1
+	if !k.curves {
+		k.zones = newZones(lv)
+	}
+}
+
+// missed is how many of the stack's levels an access at distance d
+// misses: those of at most d lines.
+func (k *stack) missed(d int64) int {
+	n := 0
+	for n < len(k.lv) && d >= k.lv[n].lines {
+		n++
+	}
+	return n
 }
 
 // reset forgets every line, keeping the memory.
@@ -140,6 +167,9 @@ func (k *stack) reset() {
 	k.near = [recentLen]int64{}
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
+	if !k.curves {
+		k.zones.reset()
+	}
 }
 
 func hash(pn uint64, dbits uint) uint64 {

@@ -10,7 +10,9 @@ const filterBits = 12
 // bucket is the filter's bucket of a line: a multiplicative hash, since
 // arrays a power of two apart have lines with the same low bits (the
 // permutation product's X and Z), which would share a bucket.
-func bucket(line uint64) uint64 { return (line * 0x9E3779B97F4A7C15) >> (64 - filterBits) }
+func bucket(line uint64) uint64 { return (line * hashMul) >> (64 - filterBits) }
+
+const hashMul = 0x9E3779B97F4A7C15
 
 // streams tells the sequential fills of one level from the random ones by
 // the stream rule of engine/sim without its cap on the number of streams
@@ -48,43 +50,41 @@ func (s *streams) reset() {
 	s.wpos = 0
 }
 
-// fill records the fill of line and reports whether it is sequential.
-func (s *streams) fill(line uint64) bool {
-	w := s.wpos & 255
-	ends := &s.ends
-	if old := ends[w]; old != farLine {
-		s.cnt[bucket(old)]--
-		ends[w] = farLine
-	}
-	seq := false
-	lo, hi := s.cnt[bucket(line-1)], s.cnt[bucket(line+1)]
-	if lo|hi != 0 {
-		// The latest end next to line among the K−1 fills before w: found
-		// at once when each neighbour's bucket holds one end or none, by a
-		// scan of the ring otherwise.
-		p, ok := s.find(line-1, lo)
-		q, ok2 := s.find(line+1, hi)
-		if ok && ok2 {
-			if q >= 0 && (p < 0 || s.age(q, w) < s.age(p, w)) {
-				p = q
-			}
-		} else {
-			p = s.scan(line, w)
-		}
-		if p >= 0 {
-			s.cnt[bucket(ends[p&255])]--
-			ends[p&255] = farLine
-			seq = true
-		}
-	}
-	ends[w] = line
-	s.cnt[bucket(line)]++
-	s.at[bucket(line)] = uint8(w)
+// push makes line, of bucket b, the fill at w, the end of its stream,
+// and moves w on.
+func (s *streams) push(line, b uint64, w int) {
+	s.ends[w&255] = line
+	s.cnt[b&(1<<filterBits-1)]++
+	s.at[b&(1<<filterBits-1)] = uint8(w)
 	if w++; w == s.k {
 		w = 0
 	}
 	s.wpos = w
-	return seq
+}
+
+// near ends the stream whose end among the K−1 fills before w is the
+// latest next to line, if any, lo and hi being the counts of ends in the
+// buckets of line−1 and line+1, and reports whether there was one. The
+// entry at w is already out of the filter but not yet overwritten.
+func (s *streams) near(line uint64, lo, hi uint8, w int) bool {
+	ends := &s.ends
+	// Found at once when each neighbour's bucket holds one end or none,
+	// by a scan of the ring otherwise.
+	p, ok := s.find(line-1, lo)
+	q, ok2 := s.find(line+1, hi)
+	if ok && ok2 {
+		if q >= 0 && (p < 0 || s.age(q, w) < s.age(p, w)) {
+			p = q
+		}
+	} else {
+		p = s.scan(line, w)
+	}
+	if p < 0 {
+		return false
+	}
+	s.cnt[bucket(ends[p&255])]--
+	ends[p&255] = farLine
+	return true
 }
 
 // find looks for the end x, c being the count of ends in its bucket:
@@ -94,8 +94,15 @@ func (s *streams) find(x uint64, c uint8) (int, bool) {
 	case 0:
 		return -1, true
 	case 1:
-		if p := int(s.at[bucket(x)]); p < s.k && s.ends[p&255] == x {
-			return p, true
+		b := bucket(x)
+		if p := int(s.at[b]); p < s.k {
+			if e := s.ends[p&255]; e == x {
+				return p, true
+			} else if e != farLine && bucket(e) == b {
+				// The end added last to the bucket is still there, so it
+				// is the bucket's one end, and it is not x.
+				return -1, true
+			}
 		}
 	}
 	return -1, false
