@@ -13,16 +13,15 @@ type Tracer interface {
 	Batch(ops []uint64)
 }
 
-// Bits of a Tracer's Batch operation.
-const (
-	traceWrite = 1
-	traceDep   = 2
-)
+// traceDep is the dependent bit of a Tracer's Batch operation.
+const traceDep = 2
 
 // mem is where a kernel's accesses go: the MBRAM simulator, whose other
 // methods (Branch, Phase, Config) the kernels call through it, and the
-// tracer when there is one. With no tracer an access costs one more
-// compare than the simulator's own call.
+// tracer when there is one. With no tracer an access costs a compare and
+// a call more than the simulator's own inlined fast path (the simulator's
+// Read alone fills the inliner's budget): heapsort at 2^21 simulated in
+// 4 to 6 % more time.
 type mem struct {
 	*sim.Sim
 	t   Tracer
