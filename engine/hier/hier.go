@@ -313,14 +313,32 @@ func (s *Sim) batchZones(ops []uint64) {
 		if rank > 0 {
 			// Moved to the front above.
 			si := k.rslot[0]
-			misses(k.lv, &k.slots[si], line, k.missed(rank), op)
+			k.queueFill(&k.slots[si], si, line, k.missed(rank), op)
 			if op&WriteBit != 0 {
 				k.slots[si].dirty = k.all
 			}
 			continue
 		}
-		s.farZone(k, line, op)
+		// Written out, as the recent set's lookup: a call more would
+		// cost the far access its registers again.
+		n, si := k.farZone(line)
+		e := &k.slots[si]
+		if n > 0 {
+			// k.queueFill(e, si, line, n, op)
+			mask := uint8(1<<uint(n&15) - 1)
+			q := &k.fq[k.nf&(fillLen-1)]
+			q.line, q.si, q.n, q.dirty, q.dep = line, uint32(si), uint8(n), e.dirty&mask, uint8(op>>1)&1
+			e.dirty &^= mask
+			k.byN[n&7] += 1 | (op>>1&1)<<32
+			if k.nf++; k.nf == fillLen {
+				k.drainFills()
+			}
+		}
+		if op&WriteBit != 0 {
+			e.dirty = k.all
+		}
 	}
+	k.drainFills()
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
 	s.deps += int64(deps)
@@ -332,7 +350,7 @@ func (s *Sim) farZone(k *stack, line, f uint64) {
 	n, si := k.farZone(line)
 	e := &k.slots[si]
 	if n > 0 {
-		misses(k.lv, e, line, n, f)
+		k.queueFill(e, si, line, n, f)
 	}
 	if f&WriteBit != 0 {
 		e.dirty = k.all
@@ -462,6 +480,7 @@ func (s *Sim) Compute(n int64) { s.ops += n }
 func (s *Sim) Finish() {
 	for i := range s.stacks {
 		k := &s.stacks[i]
+		k.drainFills()
 		for t := range k.slots {
 			e := &k.slots[t]
 			if e.dirty == 0 {
