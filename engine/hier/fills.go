@@ -11,13 +11,13 @@ package hier
 // order: each queued fill takes those of its levels off its slot when it
 // is queued, as misses does.
 
-// fill is a queued fill: the line, its slot, the number of the stack's
-// levels it fills (misses), the slot's dirty bits of those levels when it
-// missed them, and 1 if the access was dependent.
+// fill is a queued fill: the line, its slot, the stack's levels it fills
+// (misses), a bit each as in slot.dirty, the slot's dirty bits of those
+// levels when it missed them, and 1 if the access was dependent.
 type fill struct {
 	line  uint64
 	si    uint32
-	n     uint8
+	miss  uint8
 	dirty uint8
 	dep   uint8
 }
@@ -30,11 +30,11 @@ const fillLen = 256
 func (k *stack) queueFill(e *slot, si int, line uint64, n int, f uint64) {
 	mask := uint8(1<<uint(n&15) - 1)
 	q := &k.fq[k.nf&(fillLen-1)]
-	q.line, q.si, q.n, q.dirty, q.dep = line, uint32(si), uint8(n), e.dirty&mask, uint8(f>>1)&1
+	q.line, q.si, q.miss, q.dirty, q.dep = line, uint32(si), mask, e.dirty&mask, uint8(f>>1)&1
 	e.dirty &^= mask
 	// One fill of n levels, and one dependent one if it is, in the
 	// upper half.
-	k.byN[n&7] += 1 | (f>>1&1)<<32
+	k.byN[n&15] += 1 | (f>>1&1)<<32
 	if k.nf++; k.nf == fillLen {
 		k.drainFills()
 	}
@@ -60,39 +60,40 @@ func (k *stack) drainFills() {
 	}
 	for j := range k.lv[:top] {
 		l := &k.lv[j]
-		for i := 0; ; i++ {
-			i = l.fillCommon(ev, i, k.slots, uint(j))
+		bit := uint8(1) << j
+		for i := 0; i < len(ev); i++ {
+			i += l.fillCommon(ev[i:], k.slots, bit)
 			if i == len(ev) {
 				break
 			}
-			l.fillNear(&ev[i], k.slots, uint(j))
+			l.fillNear(&ev[i], k.slots, bit)
 		}
 	}
 }
 
-// fillCommon counts the fills of this level, the stack's level j, among
-// ev from index i, while they are the common one, a fill with no stream
-// end in its neighbours' buckets; slots are the stack's slots. It
-// returns the index of the first other fill, which has taken the oldest
-// fill out of the region but is not counted yet, or len(ev). The loop
-// has few values live and no call, which would cost it its registers.
-func (l *level) fillCommon(ev []fill, i int, slots []slot, j uint) int {
+// fillCommon counts the fills of this level, bit in slot.dirty, among ev
+// while they are the common one, a fill with no stream end in its
+// neighbours' buckets; slots are the stack's slots. It returns the index
+// of the first other fill, which has taken the oldest fill out of the
+// region but is not counted yet, or len(ev). The loop has few values
+// live and no call, which would cost it its registers.
+func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 	w := l.st.wpos
-	j &= 7
-	for ; i < len(ev); i++ {
-		x := &ev[i]
-		if uint(x.n) <= j {
+	for p := range ev {
+		x := &ev[p]
+		if x.miss&bit == 0 {
 			continue // a hit of this level
 		}
 		line := x.line
 		if old := l.st.ends[w&255]; old != farLine {
-			// The oldest fill leaves the region.
+			// The oldest fill leaves the region (and its ring entry is
+			// overwritten below, or by fillNear).
 			l.st.cnt[bucket(old)]--
-			l.st.ends[w&255] = farLine
 		}
 		h := line * hashMul
 		if l.st.cnt[(h-hashMul)>>(64-filterBits)]|l.st.cnt[(h+hashMul)>>(64-filterBits)] != 0 {
-			break
+			l.st.wpos = w
+			return p
 		}
 		b := h >> (64 - filterBits)
 		l.st.ends[w&255] = line
@@ -102,25 +103,25 @@ func (l *level) fillCommon(ev []fill, i int, slots []slot, j uint) int {
 			w = 0
 		}
 		e := &slots[x.si]
-		if x.dirty>>j&1 != 0 {
-			l.writeback(e, j)
+		if x.dirty&bit != 0 {
+			l.writeback(e, bit)
 		}
-		e.seq &^= 1 << j
+		e.seq &^= bit
 	}
 	l.st.wpos = w
-	return i
+	return len(ev)
 }
 
-// fillNear counts the fill x of this level, the stack's level j, which
+// fillNear counts the fill x of this level, bit in slot.dirty, which
 // has a stream end in a neighbour's bucket, after fillCommon.
-func (l *level) fillNear(x *fill, slots []slot, j uint) {
-	j &= 7
+func (l *level) fillNear(x *fill, slots []slot, bit uint8) {
 	line := x.line
 	st := &l.st
 	w := st.wpos
+	st.ends[w&255] = farLine // out of the filter already
 	seq := uint8(0)
 	if st.near(line, st.cnt[bucket(line-1)], st.cnt[bucket(line+1)], w) {
-		seq = 1
+		seq = bit
 		l.SeqFills++
 		if x.dep != 0 {
 			l.DependentRandFills--
@@ -128,16 +129,18 @@ func (l *level) fillNear(x *fill, slots []slot, j uint) {
 	}
 	st.push(line, bucket(line), w)
 	e := &slots[x.si]
-	if x.dirty>>j&1 != 0 {
-		l.writeback(e, j)
+	if x.dirty&bit != 0 {
+		l.writeback(e, bit)
 	}
-	e.seq = e.seq&^(1<<j) | seq<<j
+	e.seq = e.seq&^bit | seq
 }
 
 // writeback counts the write-back of the copy of the line of slot e that
-// level j, this level, evicted dirty since the line's last access: it is
-// sequential when the fill the copy left by was.
-func (l *level) writeback(e *slot, j uint) {
+// this level, bit in slot.dirty, evicted dirty since the line's last
+// access: it is sequential when the fill the copy left by was.
+func (l *level) writeback(e *slot, bit uint8) {
 	l.Writebacks++
-	l.SeqWritebacks += int64(e.seq >> (j & 7) & 1)
+	if e.seq&bit != 0 {
+		l.SeqWritebacks++
+	}
 }

@@ -267,11 +267,23 @@ func (s *Sim) batchOne(ops []uint64) {
 func (s *Sim) batchZones(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
-	var writes, deps uint64
-	for _, op := range ops {
-		writes += op & WriteBit
-		deps += op >> 1 & 1
+	if len(ops) >= 1<<31 {
+		// Fewer, so that the counts below do not overflow their halves.
+		s.batchZones(ops[:1<<30])
+		s.batchZones(ops[1<<30:])
+		return
 	}
+	// The writes in the low half, the dependent accesses in the high.
+	var wd uint64
+	n4 := len(ops) &^ 3
+	for i := 0; i < n4; i += 4 {
+		a, b, c, d := ops[i], ops[i+1], ops[i+2], ops[i+3]
+		wd += (a&WriteBit + a&DepBit<<31) + (b&WriteBit + b&DepBit<<31) + (c&WriteBit + c&DepBit<<31) + (d&WriteBit + d&DepBit<<31)
+	}
+	for _, op := range ops[n4:] {
+		wd += op&WriteBit + op&DepBit<<31
+	}
+	writes, deps := wd&(1<<32-1), wd>>32
 	for i := 0; i < len(ops); i++ {
 		var line, op uint64
 		rank := int64(0) // of a near access that misses a level of one or two lines
@@ -327,9 +339,9 @@ func (s *Sim) batchZones(ops []uint64) {
 			// k.queueFill(e, si, line, n, op)
 			mask := uint8(1<<uint(n&15) - 1)
 			q := &k.fq[k.nf&(fillLen-1)]
-			q.line, q.si, q.n, q.dirty, q.dep = line, uint32(si), uint8(n), e.dirty&mask, uint8(op>>1)&1
+			q.line, q.si, q.miss, q.dirty, q.dep = line, uint32(si), mask, e.dirty&mask, uint8(op>>1)&1
 			e.dirty &^= mask
-			k.byN[n&7] += 1 | (op>>1&1)<<32
+			k.byN[n&15] += 1 | (op>>1&1)<<32
 			if k.nf++; k.nf == fillLen {
 				k.drainFills()
 			}
@@ -342,19 +354,6 @@ func (s *Sim) batchZones(ops []uint64) {
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
 	s.deps += int64(deps)
-}
-
-// farZone is an access to a line outside the first three of the recent
-// set, in a stack without distances.
-func (s *Sim) farZone(k *stack, line, f uint64) {
-	n, si := k.farZone(line)
-	e := &k.slots[si]
-	if n > 0 {
-		k.queueFill(e, si, line, n, f)
-	}
-	if f&WriteBit != 0 {
-		e.dirty = k.all
-	}
 }
 
 // access is one line access with flags f (WriteBit, DepBit).

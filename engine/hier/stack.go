@@ -108,7 +108,7 @@ type stack struct {
 	nf int
 	// byN[n] is the number of them that miss n levels, and in its upper
 	// half the dependent ones among those.
-	byN [9]uint64
+	byN [16]uint64
 }
 
 const (
@@ -172,7 +172,7 @@ func (k *stack) reset() {
 	clear(k.hist64)
 	k.count, k.t, k.pending, k.colds, k.nq, k.nr, k.marks, k.nf = 0, 0, 0, 0, 0, 0, 0, 0
 	k.near = [recentLen]int64{}
-	k.byN = [9]uint64{}
+	k.byN = [16]uint64{}
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 	if !k.curves {
