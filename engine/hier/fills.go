@@ -85,11 +85,9 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 			continue // a hit of this level
 		}
 		line := x.line
-		if old := l.st.ends[w&255]; old != farLine {
-			// The oldest fill leaves the region (and its ring entry is
-			// overwritten below, or by fillNear).
-			l.st.cnt[bucket(old)]--
-		}
+		// The oldest fill leaves the filter (and the ring when its
+		// entry is overwritten, below or by fillNear).
+		l.st.cnt[l.st.eb[w&255]&(2<<filterBits-1)]--
 		h := line * hashMul
 		if l.st.cnt[(h-hashMul)>>(64-filterBits)]|l.st.cnt[(h+hashMul)>>(64-filterBits)] != 0 {
 			l.st.wpos = w
@@ -97,6 +95,7 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 		}
 		b := h >> (64 - filterBits)
 		l.st.ends[w&255] = line
+		l.st.eb[w&255] = uint16(b)
 		l.st.cnt[b]++
 		l.st.at[b] = uint8(w)
 		if w++; w == l.st.k {
@@ -118,7 +117,7 @@ func (l *level) fillNear(x *fill, slots []slot, bit uint8) {
 	line := x.line
 	st := &l.st
 	w := st.wpos
-	st.ends[w&255] = farLine // out of the filter already
+	st.ends[w&255], st.eb[w&255] = farLine, noBucket // out of the filter already
 	seq := uint8(0)
 	if st.near(line, st.cnt[bucket(line-1)], st.cnt[bucket(line+1)], w) {
 		seq = bit

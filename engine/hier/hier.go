@@ -434,11 +434,8 @@ func misses(lv []level, e *slot, line uint64, n int, f uint64) {
 		l.fills++
 		st := &l.st
 		w := st.wpos
-		if old := st.ends[w&255]; old != farLine {
-			// The oldest fill leaves the region.
-			st.cnt[bucket(old)]--
-			st.ends[w&255] = farLine
-		}
+		// The oldest fill leaves the region.
+		st.drop(w)
 		if st.cnt[lo]|st.cnt[hi] != 0 && st.near(line, st.cnt[lo], st.cnt[hi], w) {
 			seqs |= 1 << j
 		}

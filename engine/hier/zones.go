@@ -74,7 +74,7 @@ func (k *stack) farZone(line uint64) (int, int) {
 	pn := line >> pageBits
 	pi := k.dlidx
 	if pn != k.dlast {
-		i := hash(pn, k.dbits&63) & uint64(len(k.dkey)-1)
+		i := pn * 0x9E3779B97F4A7C15 >> ((64 - k.dbits) & 63) & uint64(len(k.dkey)-1) // hash, dbits being 6 or more
 		if i < uint64(len(k.dval)) && k.dkey[i] == pn+1 {
 			pi = int(k.dval[i])
 			k.dlast, k.dlidx = pn, pi
