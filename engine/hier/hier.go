@@ -267,23 +267,7 @@ func (s *Sim) batchOne(ops []uint64) {
 func (s *Sim) batchZones(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
-	if len(ops) >= 1<<31 {
-		// Fewer, so that the counts below do not overflow their halves.
-		s.batchZones(ops[:1<<30])
-		s.batchZones(ops[1<<30:])
-		return
-	}
-	// The writes in the low half, the dependent accesses in the high.
-	var wd uint64
-	n4 := len(ops) &^ 3
-	for i := 0; i < n4; i += 4 {
-		a, b, c, d := ops[i], ops[i+1], ops[i+2], ops[i+3]
-		wd += (a&WriteBit + a&DepBit<<31) + (b&WriteBit + b&DepBit<<31) + (c&WriteBit + c&DepBit<<31) + (d&WriteBit + d&DepBit<<31)
-	}
-	for _, op := range ops[n4:] {
-		wd += op&WriteBit + op&DepBit<<31
-	}
-	writes, deps := wd&(1<<32-1), wd>>32
+	var writes, deps uint64
 	for i := 0; i < len(ops); i++ {
 		var line, op uint64
 		rank := int64(0) // of a near access that misses a level of one or two lines
@@ -291,6 +275,7 @@ func (s *Sim) batchZones(ops []uint64) {
 		for ; i < len(ops); i++ {
 			op = ops[i]
 			line = op >> sh
+			deps += op >> 1 & 1
 			var si int
 			switch line { // unused entries hold noLine, which no line equals
 			case k.rline[0]:
@@ -316,6 +301,7 @@ func (s *Sim) batchZones(ops []uint64) {
 				break near
 			}
 			if op&WriteBit != 0 {
+				writes++
 				k.slots[si].dirty = k.all
 			}
 		}
@@ -327,6 +313,7 @@ func (s *Sim) batchZones(ops []uint64) {
 			si := k.rslot[0]
 			k.queueFill(&k.slots[si], si, line, k.missed(rank), op)
 			if op&WriteBit != 0 {
+				writes++
 				k.slots[si].dirty = k.all
 			}
 			continue
@@ -347,6 +334,7 @@ func (s *Sim) batchZones(ops []uint64) {
 			}
 		}
 		if op&WriteBit != 0 {
+			writes++
 			e.dirty = k.all
 		}
 	}
