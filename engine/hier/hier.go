@@ -275,7 +275,7 @@ func (s *Sim) batchZones(ops []uint64) {
 		for ; i < len(ops); i++ {
 			op = ops[i]
 			line = op >> sh
-			deps += op >> 1 & 1
+			deps += op & DepBit // twice the dependent accesses
 			var si int
 			switch line { // unused entries hold noLine, which no line equals
 			case k.rline[0]:
@@ -341,7 +341,7 @@ func (s *Sim) batchZones(ops []uint64) {
 	k.drainFills()
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
-	s.deps += int64(deps)
+	s.deps += int64(deps >> 1)
 }
 
 // access is one line access with flags f (WriteBit, DepBit).
