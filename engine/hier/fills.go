@@ -101,11 +101,15 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 		if w++; w == l.st.k {
 			w = 0
 		}
-		e := &slots[x.si]
-		if x.dirty&bit != 0 {
-			l.writeback(e, bit)
+		// A random fill: the line's seq bit of the level is cleared,
+		// and most often it is clear already and the copy the level
+		// evicted clean.
+		if e := &slots[x.si]; (x.dirty|e.seq)&bit != 0 {
+			if x.dirty&bit != 0 {
+				l.writeback(e, bit)
+			}
+			e.seq &^= bit
 		}
-		e.seq &^= bit
 	}
 	l.st.wpos = w
 	return len(ev)
