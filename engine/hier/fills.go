@@ -59,15 +59,20 @@ func (k *stack) drainFills() {
 		l.DependentRandFills += int64(c >> 32)
 	}
 	for j := range k.lv[:top] {
-		l := &k.lv[j]
-		bit := uint8(1) << j
-		for i := 0; i < len(ev); i++ {
-			i += l.fillCommon(ev[i:], k.slots, bit)
-			if i == len(ev) {
-				break
-			}
-			l.fillNear(&ev[i], k.slots, bit)
+		k.lv[j].fillAll(ev, k.slots, uint8(1)<<j)
+	}
+}
+
+// fillAll counts the fills of this level, bit in slot.dirty, among ev,
+// slots being the stack's slots.
+func (l *level) fillAll(ev []fill, slots []slot, bit uint8) {
+	for len(ev) > 0 {
+		p := l.fillCommon(ev, slots, bit)
+		if p == len(ev) {
+			return
 		}
+		l.fillNear(&ev[p], slots, bit)
+		ev = ev[p+1:]
 	}
 }
 
