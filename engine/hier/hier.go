@@ -263,7 +263,8 @@ func (s *Sim) batchOne(ops []uint64) {
 // batchZones is batchOne without the distances: an access to the recent
 // set moves nothing but the set, and the others go to farZone. The inner
 // loop has no call, which would cost it its registers on every access
-// (Go keeps no register across a call): it stops at each far access.
+// (Go keeps no register across a call): it stops at each far access. The
+// fills are queued (fills.go) and all counted before it returns.
 func (s *Sim) batchZones(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
