@@ -95,13 +95,17 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 245
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 211
 // instructions a simulated access by default (320 with the distances,
-// as every run took before the zones), and about 180 through one level;
-// engine/sim takes 112 for its one level. Most of it is the stream rule
-// of each level a fill reaches and the per-level bookkeeping around it,
-// where the Go compiler keeps few values in registers across the loop
-// over the levels.
+// as every run took before the zones, and 247 with the zones before
+// Batch queued its fills), and about 150 through one level (181 before);
+// engine/sim takes 112 for its one level. Batch queues the fills of its
+// far accesses and counts them a level at a time (fills.go), so that each
+// level's stream rule runs in a loop of its own. Of the 211, about 78 are
+// the levels' fills (some 50 instructions a common fill of a level, and
+// 2.6 fills a far access), 68 the far accesses' lookups of their slots and
+// moves on the zones' list (about 180 each, three accesses in eight being
+// far here), and 63 the loop over the accesses and the recent set.
 //
 // # Sequential and random fills
 //

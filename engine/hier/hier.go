@@ -263,15 +263,12 @@ func (s *Sim) batchOne(ops []uint64) {
 // batchZones is batchOne without the distances: an access to the recent
 // set moves nothing but the set, and the others go to farZone. The inner
 // loop has no call, which would cost it its registers on every access
-// (Go keeps no register across a call): it stops at each far access.
+// (Go keeps no register across a call): it stops at each far access. The
+// fills are queued (fills.go) and all counted before it returns.
 func (s *Sim) batchZones(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
 	var writes, deps uint64
-	for _, op := range ops {
-		writes += op & WriteBit
-		deps += op >> 1 & 1
-	}
 	for i := 0; i < len(ops); i++ {
 		var line, op uint64
 		rank := int64(0) // of a near access that misses a level of one or two lines
@@ -279,6 +276,7 @@ func (s *Sim) batchZones(ops []uint64) {
 		for ; i < len(ops); i++ {
 			op = ops[i]
 			line = op >> sh
+			deps += op & DepBit // twice the dependent accesses
 			var si int
 			switch line { // unused entries hold noLine, which no line equals
 			case k.rline[0]:
@@ -304,6 +302,7 @@ func (s *Sim) batchZones(ops []uint64) {
 				break near
 			}
 			if op&WriteBit != 0 {
+				writes++
 				k.slots[si].dirty = k.all
 			}
 		}
@@ -313,30 +312,37 @@ func (s *Sim) batchZones(ops []uint64) {
 		if rank > 0 {
 			// Moved to the front above.
 			si := k.rslot[0]
-			misses(k.lv, &k.slots[si], line, k.missed(rank), op)
+			k.queueFill(&k.slots[si], si, line, k.missed(rank), op)
 			if op&WriteBit != 0 {
+				writes++
 				k.slots[si].dirty = k.all
 			}
 			continue
 		}
-		s.farZone(k, line, op)
+		// Written out, as the recent set's lookup: a call more would
+		// cost the far access its registers again.
+		n, si := k.farZone(line)
+		e := &k.slots[si]
+		if n > 0 {
+			// k.queueFill(e, si, line, n, op)
+			mask := uint8(1<<uint(n&15) - 1)
+			q := &k.fq[k.nf&(fillLen-1)]
+			q.line, q.si, q.miss, q.dirty, q.dep = line, uint32(si), mask, e.dirty&mask, uint8(op>>1)&1
+			e.dirty &^= mask
+			k.byN[n&15] += 1 | (op>>1&1)<<32
+			if k.nf++; k.nf == fillLen {
+				k.drainFills()
+			}
+		}
+		if op&WriteBit != 0 {
+			writes++
+			e.dirty = k.all
+		}
 	}
+	k.drainFills()
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
-	s.deps += int64(deps)
-}
-
-// farZone is an access to a line outside the first three of the recent
-// set, in a stack without distances.
-func (s *Sim) farZone(k *stack, line, f uint64) {
-	n, si := k.farZone(line)
-	e := &k.slots[si]
-	if n > 0 {
-		misses(k.lv, e, line, n, f)
-	}
-	if f&WriteBit != 0 {
-		e.dirty = k.all
-	}
+	s.deps += int64(deps >> 1)
 }
 
 // access is one line access with flags f (WriteBit, DepBit).
@@ -417,11 +423,8 @@ func misses(lv []level, e *slot, line uint64, n int, f uint64) {
 		l.fills++
 		st := &l.st
 		w := st.wpos
-		if old := st.ends[w&255]; old != farLine {
-			// The oldest fill leaves the region.
-			st.cnt[bucket(old)]--
-			st.ends[w&255] = farLine
-		}
+		// The oldest fill leaves the region.
+		st.drop(w)
 		if st.cnt[lo]|st.cnt[hi] != 0 && st.near(line, st.cnt[lo], st.cnt[hi], w) {
 			seqs |= 1 << j
 		}
@@ -462,6 +465,7 @@ func (s *Sim) Compute(n int64) { s.ops += n }
 func (s *Sim) Finish() {
 	for i := range s.stacks {
 		k := &s.stacks[i]
+		k.drainFills()
 		for t := range k.slots {
 			e := &k.slots[t]
 			if e.dirty == 0 {

@@ -102,6 +102,13 @@ type stack struct {
 	// LRU list (zones.go), and the time line and the histogram stay empty.
 	curves bool
 	zones
+
+	// The fills queued by Batch (fills.go), counted at its end.
+	fq [fillLen]fill
+	nf int
+	// byN[n] is the number of them that miss n levels, and in its upper
+	// half the dependent ones among those.
+	byN [16]uint64
 }
 
 const (
@@ -163,8 +170,9 @@ func (k *stack) reset() {
 	clear(k.tree)
 	clear(k.hist)
 	clear(k.hist64)
-	k.count, k.t, k.pending, k.colds, k.nq, k.nr, k.marks = 0, 0, 0, 0, 0, 0, 0
+	k.count, k.t, k.pending, k.colds, k.nq, k.nr, k.marks, k.nf = 0, 0, 0, 0, 0, 0, 0, 0
 	k.near = [recentLen]int64{}
+	k.byN = [16]uint64{}
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 	if !k.curves {

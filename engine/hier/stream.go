@@ -31,8 +31,23 @@ type streams struct {
 	// index of the end added last to a bucket: when the bucket holds
 	// one end, that is it, and a fill continues its stream without a
 	// scan.
-	cnt [1 << filterBits]uint8
+	// cnt's upper half is noBucket's counter, and padding.
+	cnt [2 << filterBits]uint8
 	at  [1 << filterBits]uint8
+	// eb[i] is the bucket of ends[i], or noBucket when that is farLine,
+	// so that the oldest fill leaves the filter without a test or a
+	// hash: noBucket's counter counts nothing any fill reads.
+	eb [256]uint16
+}
+
+// noBucket is streams.eb of a ring entry that is no stream's end.
+const noBucket = 1 << filterBits
+
+// drop takes the end at ring index p out of the filter and the ring.
+func (s *streams) drop(p int) {
+	s.cnt[s.eb[p&255]&(2<<filterBits-1)]--
+	s.ends[p&255] = farLine
+	s.eb[p&255] = noBucket
 }
 
 func newStreams(k int) streams {
@@ -45,7 +60,10 @@ func (s *streams) reset() {
 	for i := range s.ends {
 		s.ends[i] = farLine
 	}
-	s.cnt = [1 << filterBits]uint8{}
+	s.cnt = [2 << filterBits]uint8{}
+	for i := range s.eb {
+		s.eb[i] = noBucket
+	}
 	s.at = [1 << filterBits]uint8{}
 	s.wpos = 0
 }
@@ -54,6 +72,7 @@ func (s *streams) reset() {
 // and moves w on.
 func (s *streams) push(line, b uint64, w int) {
 	s.ends[w&255] = line
+	s.eb[w&255] = uint16(b & (1<<filterBits - 1))
 	s.cnt[b&(1<<filterBits-1)]++
 	s.at[b&(1<<filterBits-1)] = uint8(w)
 	if w++; w == s.k {
@@ -67,7 +86,6 @@ func (s *streams) push(line, b uint64, w int) {
 // buckets of line−1 and line+1, and reports whether there was one. The
 // entry at w is already out of the filter but not yet overwritten.
 func (s *streams) near(line uint64, lo, hi uint8, w int) bool {
-	ends := &s.ends
 	// Found at once when each neighbour's bucket holds one end or none,
 	// by a scan of the ring otherwise.
 	p, ok := s.find(line-1, lo)
@@ -82,8 +100,7 @@ func (s *streams) near(line uint64, lo, hi uint8, w int) bool {
 	if p < 0 {
 		return false
 	}
-	s.cnt[bucket(ends[p&255])]--
-	ends[p&255] = farLine
+	s.drop(p)
 	return true
 }
 

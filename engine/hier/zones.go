@@ -70,7 +70,19 @@ func (k *stack) farZone(line uint64) (int, int) {
 		k.enterRecent(recentLen-1, line, si)
 		return k.missed(recentLen - 1), si
 	}
-	si := k.page(line>>pageBits)<<pageBits | int(line&(pageLen-1))
+	// The page's index: k.page(pn), its first probe written out.
+	pn := line >> pageBits
+	pi := k.dlidx
+	if pn != k.dlast {
+		i := pn * 0x9E3779B97F4A7C15 >> ((64 - k.dbits) & 63) & uint64(len(k.dkey)-1) // hash, dbits being 6 or more
+		if i < uint64(len(k.dval)) && k.dkey[i] == pn+1 {
+			pi = int(k.dval[i])
+			k.dlast, k.dlidx = pn, pi
+		} else {
+			pi = k.page(pn)
+		}
+	}
+	si := pi<<pageBits | int(line&(pageLen-1))
 	e := &k.slots[si]
 	nd := k.nodes
 	missed := len(k.lv) // a line not on the list: beyond the last level
@@ -132,13 +144,15 @@ func (k *stack) farZone(line uint64) (int, int) {
 	// Every line before the one taken off (all of them for a new line)
 	// moved one place down: the line at each boundary it passed leaves
 	// that level.
-	for j := k.z0; j < min(missed, len(k.lv)-1); j++ {
-		b := k.bnd[j]
+	bnd := &k.bnd
+	for j, end := k.z0, min(missed, len(k.lv)-1); j < end; j++ {
+		b := bnd[j&7]
 		if b == 0 {
 			break // the list does not reach level j yet, nor the next
 		}
-		nd[b].zone = uint8(j + 1)
-		k.bnd[j] = nd[b].prev
+		x := &nd[b]
+		x.zone = uint8(j + 1)
+		bnd[j&7] = x.prev
 	}
 	if grew {
 		// The list's new last line may be the last one inside a level.
