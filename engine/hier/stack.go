@@ -233,7 +233,9 @@ func (k *stack) growDir() {
 }
 
 // recent moves entry i of the recent set, line in slot si, to the front
-// and counts the access at distance i.
+// and counts the access at distance i. It repeats enterRecent's shift
+// rather than calling it: the call would keep recent from being inlined
+// into the access paths.
 func (k *stack) recent(i int, line uint64, si int) {
 	switch i {
 	case 3:
