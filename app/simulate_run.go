@@ -173,8 +173,8 @@ func (p *simulatePage) start(ctx app.Context) {
 	// through the hierarchy simulator (a trace file only through the
 	// MBRAM one).
 	var hs *hier.Sim
-	if len(p.s.Machine.Levels) > 0 && !v.isTrace {
-		if hs, err = hier.New(hier.ConfigFor(p.s.Machine)); err != nil {
+	if !v.isTrace {
+		if hs, err = hier.NewForLevels(p.s.Machine); err != nil {
 			v.state, v.err = stateFailed, err.Error()
 			p.view = v
 			return

@@ -117,14 +117,14 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		}
 		prog := newProgress(stderr, "simulate")
 		opts := kernels.Options{Seed: *seed, Progress: func(_ *sim.Sim, done, total int64) { prog.update(done, total, "accesses") }}
-		var hs *hier.Sim
-		if len(m.Levels) > 0 {
-			if hs, err = hier.New(hier.ConfigFor(m)); err != nil {
-				return fail(stderr, "simulate", err)
-			}
+		hs, err := hier.NewForLevels(m)
+		if err != nil {
+			return fail(stderr, "simulate", err)
+		}
+		if hs != nil {
 			opts.Tracer = hs
 		}
-		err := kernels.Run(ctx, s, k.ID, p, opts)
+		err = kernels.Run(ctx, s, k.ID, p, opts)
 		prog.done()
 		if hs != nil && err == nil {
 			hr := hs.KernelResult(m, k.ID, p, s.Counts().Mispredictions)

@@ -9,6 +9,18 @@ import (
 	"memwall/engine/sim"
 )
 
+// NewForLevels is a simulator of m's hierarchy when m gives its cache
+// levels, and nil otherwise: a machine of the MBRAM paper's six numbers
+// has only the one cache the MBRAM simulator already models, so the
+// pages, the CLI and the language run the hierarchy simulator beside it
+// only for machines with levels.
+func NewForLevels(m machine.Machine) (*Sim, error) {
+	if len(m.Levels) == 0 {
+		return nil, nil
+	}
+	return New(ConfigFor(m))
+}
+
 // SimulateKernel runs built-in kernel id on generated data through
 // engine/sim's MBRAM simulator and, with the same accesses passed on
 // (kernels.Options.Tracer), through the hierarchy simulator of m's

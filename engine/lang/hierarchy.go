@@ -19,15 +19,6 @@ import (
 // machine's compute rate (its median core rate, for programs that are
 // none of the kernels), beside the levels and the mispredictions.
 
-// newHierarchy is the hierarchy simulator for a run on m, or nil when m
-// gives no cache levels (the MBRAM model's one cache is then all there is).
-func newHierarchy(m machine.Machine) (*hier.Sim, error) {
-	if len(m.Levels) == 0 {
-		return nil, nil
-	}
-	return hier.New(hier.ConfigFor(m))
-}
-
 // feed simulates the buffered accesses through the hierarchy: each as
 // hier.Batch takes it, the word's address with the write and dependent
 // flags in its two low bits (lines are at least 4 bytes, so those bits

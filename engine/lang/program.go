@@ -374,7 +374,7 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	if err != nil {
 		return nil, err
 	}
-	h, err := newHierarchy(m)
+	h, err := hier.NewForLevels(m)
 	if err != nil {
 		return nil, err
 	}
