@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
@@ -165,8 +164,9 @@ func (s *Steps) plan() {
 	}
 
 	// Line size first, as in Calibrate: C is rounded to whole lines.
+	s.add("line size, sizing the chase", func(ctx context.Context) error { return s.lineRound(ctx, false) })
 	for r := 0; r < s.lineRounds; r++ {
-		s.add(fmt.Sprintf("line size, round %d of %d", r+1, s.lineRounds), s.lineRound)
+		s.add(fmt.Sprintf("line size, round %d of %d", r+1, s.lineRounds), func(ctx context.Context) error { return s.lineRound(ctx, true) })
 	}
 	// The curves' samples, round by round, and between them the samples
 	// of memory's bandwidths and of the branch loop, spread evenly over
@@ -454,11 +454,25 @@ func (s *Steps) randomSample(ctx context.Context, seed uint64, keep bool) error 
 }
 
 // lineRound is one round of LineSize (which warms up with a round of its
-// own first); the samples are pooled across rounds.
-func (s *Steps) lineRound(ctx context.Context) error {
+// own first); the samples are pooled across rounds. A round not kept only
+// sizes the chase: a fixed 100 000 steps through L2 lasted under a
+// millisecond, a few ticks of a browser's clock, and a tick more or less
+// at one offset looked like a step in the line size; the kept rounds last
+// at least MinSample at every offset.
+func (s *Steps) lineRound(ctx context.Context, keep bool) error {
 	_, pts, err := LineSize(ctx, s.lineSteps, 1)
 	if err != nil {
 		return err
+	}
+	fastest := 0.0
+	for _, p := range pts {
+		if t := p.Time.Min; t > 0 && (fastest == 0 || t < fastest) {
+			fastest = t
+		}
+	}
+	if !keep {
+		s.lineSteps = s.stepsFor(fastest, s.lineSteps, lineStepsMax)
+		return nil
 	}
 	if s.linePts == nil {
 		s.linePts = make([][]float64, len(pts))
@@ -471,6 +485,10 @@ func (s *Steps) lineRound(ctx context.Context) error {
 	}
 	return nil
 }
+
+// lineStepsMax bounds a line round's chase (at a nanosecond a step, 16 ms
+// an offset).
+const lineStepsMax = 16_000_000
 
 // branchSetup builds Mispredict's two arrays: the same bytes from the same
 // generator, and the same bytes in order (by counting, which a page can
@@ -655,24 +673,14 @@ func (s *Steps) lineOrDefault() int64 {
 	return 64
 }
 
-// lineFound is the offset test's points and the line size they show: the
-// offset with the largest jump in time over the one before, 0 when no
-// jump reaches a fifth.
+// lineFound is the offset test's points and the line size they show
+// (lineFromPoints, the native calibration's rule).
 func (s *Steps) lineFound() ([]LinePoint, int64) {
-	var pts []LinePoint
-	bestJump, line := 0.0, int64(0)
+	pts := make([]LinePoint, len(s.lineOffs))
 	for i := range s.lineOffs {
-		pts = append(pts, LinePoint{Offset: s.lineOffs[i], Time: Summarize(s.linePts[i])})
-		if i > 0 && pts[i-1].Time.Median > 0 {
-			if j := pts[i].Time.Median / pts[i-1].Time.Median; j > bestJump {
-				bestJump, line = j, s.lineOffs[i]
-			}
-		}
+		pts[i] = LinePoint{Offset: s.lineOffs[i], Time: Summarize(s.linePts[i])}
 	}
-	if bestJump < 1.2 || math.IsNaN(bestJump) {
-		line = 0
-	}
-	return pts, line
+	return pts, lineFromPoints(pts)
 }
 
 // DistCurve returns the distribution curve as measured so far.

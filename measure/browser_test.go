@@ -166,3 +166,31 @@ func TestStepsSpreadSamples(t *testing.T) {
 		t.Errorf("branch steps out of order: %v %v", first, last)
 	}
 }
+
+// The line size comes off each offset's fastest round, in the browser as
+// natively. The samples below are a short run's two rounds through L2 on
+// a busy host (seconds per node): the step to a second miss is at 64 B
+// (4.1 to 7.9 ns, 1.9 times); one round of 256 B was slowed tenfold by
+// other work. A median of the two rounds (the browser's old rule) jumps
+// 5.5 times at 256 B and reads 256 B lines.
+func TestLineFoundFastestRound(t *testing.T) {
+	s := &Steps{
+		lineOffs: []int64{8, 16, 32, 64, 128, 256},
+		linePts: [][]float64{
+			{4.0e-9, 4.1e-9}, {4.1e-9, 4.0e-9}, {4.1e-9, 4.2e-9},
+			{7.9e-9, 8.0e-9}, {8.0e-9, 8.1e-9}, {8.1e-9, 81e-9},
+		},
+	}
+	pts, line := s.lineFound()
+	if line != 64 {
+		t.Errorf("line %d B, want 64", line)
+	}
+	if len(pts) != 6 || pts[5].Time.Min != 8.1e-9 {
+		t.Errorf("points %+v", pts)
+	}
+	// Without a step of 1.2 times, no line size (the caller uses 64 B).
+	flat := &Steps{lineOffs: []int64{8, 16}, linePts: [][]float64{{4e-9}, {4.4e-9}}}
+	if _, line := flat.lineFound(); line != 0 {
+		t.Errorf("flat points: line %d, want 0", line)
+	}
+}

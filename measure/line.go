@@ -75,20 +75,34 @@ func LineSize(ctx context.Context, steps, rounds int) (int64, []LinePoint, error
 	}
 	sink += p
 	pts := make([]LinePoint, len(offs))
-	bestJump, b := 0.0, int64(0)
 	for i := range offs {
 		pts[i] = LinePoint{Offset: offs[i], Time: Summarize(samples[i])}
-		// The fastest round of each offset: other work on the machine only
-		// ever slows a round down, and a loaded 2-core machine slows some
-		// rounds by 10x (a median then moves the jump to a wrong offset).
-		if i > 0 && pts[i-1].Time.Min > 0 {
-			if j := pts[i].Time.Min / pts[i-1].Time.Min; j > bestJump {
-				bestJump, b = j, offs[i]
+	}
+	return lineFromPoints(pts), pts, nil
+}
+
+// lineFromPoints is the line size the offset test's points show: the
+// offset whose fastest round is the most above the fastest round of the
+// offset before, 0 when no jump reaches 1.2 times (no clear step: the
+// caller falls back on the OS's value or 64 bytes). The native and the
+// browser calibrations both decide with it.
+//
+// The fastest round, not the median: other work on the machine only ever
+// slows a round down, and a loaded 2-core machine slows some rounds by 10x;
+// a median of two or three rounds then moves the jump to a wrong offset
+// (a browser's short run on a busy host read 256 B lines that way, and
+// with them a random-read bandwidth four times too high).
+func lineFromPoints(pts []LinePoint) int64 {
+	bestJump, b := 0.0, int64(0)
+	for i := 1; i < len(pts); i++ {
+		if prev := pts[i-1].Time.Min; prev > 0 {
+			if j := pts[i].Time.Min / prev; j > bestJump {
+				bestJump, b = j, pts[i].Offset
 			}
 		}
 	}
 	if bestJump < 1.2 || math.IsNaN(bestJump) {
-		return 0, pts, nil // no clear step: the caller falls back on the OS's value
+		return 0
 	}
-	return b, pts, nil
+	return b
 }
