@@ -169,16 +169,13 @@ func (p *simulatePage) start(ctx app.Context) {
 		return
 	}
 	v.cfg = s.Config()
-	// A kernel on a machine that gives its cache levels also goes
-	// through the hierarchy simulator (a trace file only through the
-	// MBRAM one).
-	var hs *hier.Sim
-	if !v.isTrace {
-		if hs, err = hier.NewForLevels(p.s.Machine); err != nil {
-			v.state, v.err = stateFailed, err.Error()
-			p.view = v
-			return
-		}
+	// A kernel or a trace on a machine that gives its cache levels also
+	// goes through the hierarchy simulator.
+	hs, err := hier.NewForLevels(p.s.Machine)
+	if err != nil {
+		v.state, v.err = stateFailed, err.Error()
+		p.view = v
+		return
 	}
 	mach := p.s.Machine
 	p.stop()
@@ -192,7 +189,11 @@ func (p *simulatePage) start(ctx app.Context) {
 		if v.isTrace {
 			r := newFileReader(file.value, file.size)
 			var err error
-			st, err = trace.Replay(rctx, s, trace.NewReader(r, format, maxTrace), traceSlice(file.size), func(s *sim.Sim, st trace.Stats) {
+			var tee trace.Tee // nil, not a nil *hier.Sim, on a machine without levels
+			if hs != nil {
+				tee = hs
+			}
+			st, err = trace.Replay(rctx, s, tee, trace.NewReader(r, format, maxTrace), traceSlice(file.size), func(s *sim.Sim, st trace.Stats) {
 				job.progress(t, p, st.Bytes, file.size)
 			})
 			return err
@@ -206,7 +207,12 @@ func (p *simulatePage) start(ctx app.Context) {
 	}, func(ctx app.Context, err error, t *jobTask) {
 		res := s.Result()
 		if hs != nil && err == nil {
-			hr := hs.KernelResult(mach, kernel, params, res.Counts.Mispredictions)
+			var hr hier.Result
+			if v.isTrace {
+				hr = hs.TraceResult()
+			} else {
+				hr = hs.KernelResult(mach, kernel, params, res.Counts.Mispredictions)
+			}
 			p.view.hier = &hr
 		}
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))

@@ -17,7 +17,7 @@ func (p *simulatePage) Render() app.UI {
 	busy := p.running()
 	return shell("/simulate",
 		app.H1().Text("Simulate"),
-		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (the MBRAM paper, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it. On a machine that gives its cache levels, a kernel also runs through the hierarchy simulator, every level an LRU cache."),
+		app.P().Class("lead").Text("Run a real kernel on generated data, or replay a memory trace, through the rules of the MBRAM model (the MBRAM paper, section II): an LRU cache of C/B lines, sequential and random transfers, a branch predictor. The closed form for the same inputs stands beside it. On a machine that gives its cache levels, the kernel or trace also runs through the hierarchy simulator, every level an LRU cache."),
 		linkProblems(p.linkMsgs),
 		app.Div().Class("columns").Body(
 			app.Form().Class("panel inputs").Aria("label", "Inputs").OnSubmit(p.onSubmit).Body(

@@ -343,7 +343,7 @@ func TestSimulateTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := trace.Replay(context.Background(), s, trace.NewReader(strings.NewReader(good.String()), trace.Plain, 0), 0, nil)
+	st, err := trace.Replay(context.Background(), s, nil, trace.NewReader(strings.NewReader(good.String()), trace.Plain, 0), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestSimulateLackeyDetected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := trace.Replay(context.Background(), s, trace.NewReader(strings.NewReader(lackey.String()), trace.Lackey, 0), 0, nil); err != nil {
+	if _, err := trace.Replay(context.Background(), s, nil, trace.NewReader(strings.NewReader(lackey.String()), trace.Lackey, 0), 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	checkCounts(t, b, s.Result().Counts)
@@ -434,4 +434,56 @@ func TestSimulateHierarchy(t *testing.T) {
 	}
 	b.screenshot(t, "simulate-hierarchy")
 	b.noErrors(t, "simulate on a machine with levels")
+}
+
+// TestSimulateTraceHierarchy replays a trace file on a machine that gives
+// its cache levels: the page shows the hierarchy simulator's time and
+// each level's, the engine's natively with the same trace teed to it, and
+// the note that a trace's time is its traffic alone.
+func TestSimulateTraceHierarchy(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	const machineID = "ryzen7-7840u-spec"
+	var text strings.Builder
+	for i := 0; i < 30000; i++ {
+		fmt.Fprintf(&text, "R 0x%x 8\nW 0x%x 8\n", 0x100000+8*i, 0x4000000+(i*7919%30000)*64)
+	}
+	file := filepath.Join(t.TempDir(), "scatter.trace")
+	if err := os.WriteFile(file, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/simulate#machine="+machineID, "#run")
+	b.run(t, chromedp.Click("#source-trace", chromedp.ByQuery), chromedp.WaitVisible("#trace-format", chromedp.ByQuery))
+	b.run(t, setFile("#trace-file", file))
+	b.waitFor(t, "the file chosen", `document.querySelector("#trace-picked").textContent.includes("scatter.trace")`)
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitState(t, b, "done", 30*time.Second)
+
+	m, _ := presets.Machine(machineID)
+	s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := hier.NewForLevels(m)
+	if err != nil || h == nil {
+		t.Fatalf("hierarchy simulator of %s: %v", machineID, err)
+	}
+	if _, err := trace.Replay(context.Background(), s, h, trace.NewReader(strings.NewReader(text.String()), trace.Plain, 0), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := h.TraceResult()
+	checkSeconds(t, b, "#sim-total", s.Result().Seconds)
+	checkSeconds(t, b, "#sim-hier-seconds", want.Seconds)
+	for _, l := range want.Levels {
+		got := dataAttr(t, b, `#sim-hier-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]`, "seconds")
+		if v, err := strconv.ParseFloat(got, 64); err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
+			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
+		}
+	}
+	if note := b.text(t, "#sim-hier"); !strings.Contains(note, "a trace records no operations and no branches") {
+		t.Errorf("the hierarchy section does not say what a trace leaves out: %q", note)
+	}
+	b.screenshot(t, "simulate-trace-hierarchy")
+	b.noErrors(t, "trace on a machine with levels")
 }

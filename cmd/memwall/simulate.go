@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{name: "simulate", summary: "run a kernel or replay a trace through the MBRAM trace simulator (a kernel also through the hierarchy simulator on a machine with levels)", run: runSimulate})
+	register(command{name: "simulate", summary: "run a kernel or replay a trace through the MBRAM trace simulator (and through the hierarchy simulator on a machine with levels)", run: runSimulate})
 }
 
 // simOutput is the JSON form of a simulation.
@@ -43,8 +43,8 @@ type simOutput struct {
 	Phases            []sim.Phase  `json:"phases,omitempty"`
 	TraceStats        *trace.Stats `json:"trace_stats,omitempty"`
 	Note              string       `json:"note"`
-	// Hierarchy is a kernel's run through the hierarchy simulator, on a
-	// machine that gives its cache levels.
+	// Hierarchy is the run through the hierarchy simulator, on a machine
+	// that gives its cache levels.
 	Hierarchy *hier.Result `json:"hierarchy,omitempty"`
 }
 
@@ -101,6 +101,10 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var closed *mbram.Breakdown
+	hs, err := hier.NewForLevels(m)
+	if err != nil {
+		return fail(stderr, "simulate", err)
+	}
 	switch {
 	case (*kernelID == "") == (*traceFile == ""):
 		return fail(stderr, "simulate", errors.New("give exactly one of --kernel ID and --trace FILE"))
@@ -117,10 +121,6 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		}
 		prog := newProgress(stderr, "simulate")
 		opts := kernels.Options{Seed: *seed, Progress: func(_ *sim.Sim, done, total int64) { prog.update(done, total, "accesses") }}
-		hs, err := hier.NewForLevels(m)
-		if err != nil {
-			return fail(stderr, "simulate", err)
-		}
 		if hs != nil {
 			opts.Tracer = hs
 		}
@@ -165,10 +165,18 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 			in = file
 		}
 		prog := newProgress(stderr, "simulate")
-		st, err := trace.Replay(ctx, s, trace.NewReader(in, f, limit), 0, func(_ *sim.Sim, st trace.Stats) { prog.update(st.Records, 0, "records") })
+		var tee trace.Tee // nil, not a nil *hier.Sim, on a machine without levels
+		if hs != nil {
+			tee = hs
+		}
+		st, err := trace.Replay(ctx, s, tee, trace.NewReader(in, f, limit), 0, func(_ *sim.Sim, st trace.Stats) { prog.update(st.Records, 0, "records") })
 		prog.done()
 		if err != nil {
 			return fail(stderr, "simulate", fmt.Errorf("--trace %s: %v", *traceFile, err))
+		}
+		if hs != nil {
+			hr := hs.TraceResult()
+			out.Hierarchy = &hr
 		}
 		out.Trace, out.Format, out.TraceStats = *traceFile, f.String(), &st
 	}

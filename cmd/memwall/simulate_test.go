@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"memwall/engine/hier"
 )
 
 type simJSON struct {
@@ -173,5 +175,46 @@ func TestSimulateHierarchyJSON(t *testing.T) {
 	out, _, _ = runCLI("simulate", "--json", "--machine", "p4-2.66-ddr266", "--kernel", "perm", "--set", "n=16")
 	if strings.Contains(out, `"hierarchy"`) {
 		t.Error("a machine of six numbers got a hierarchy result")
+	}
+}
+
+// A trace goes through the hierarchy too. By hand: ten reads of one
+// 64-byte line and a write of the next reach L1 11 times and miss it
+// twice; each lower level sees those 2 misses and misses both; the
+// written line is written back from every level at the end.
+func TestSimulateTraceHierarchyJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.trace")
+	text := strings.Repeat("R 0x1000 8\n", 10) + "W 0x1040 8\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCLI("simulate", "--json", "--machine", "ryzen7-7840u-spec", "--trace", path)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var v struct {
+		Hierarchy *hier.Result `json:"hierarchy"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Hierarchy == nil || len(v.Hierarchy.Levels) != 3 {
+		t.Fatalf("hierarchy %+v, want three levels", v.Hierarchy)
+	}
+	for i, l := range v.Hierarchy.Levels {
+		want := int64(11)
+		if i > 0 {
+			want = 2
+		}
+		if c := l.Counts; c.Accesses != want || c.Misses != 2 || c.Writebacks != 1 {
+			t.Errorf("%s: %+v, want %d accesses, 2 misses, 1 write-back", l.Level.Name, c, want)
+		}
+	}
+	if h := v.Hierarchy; h.Note != hier.TraceNote || h.Ops != 0 || h.Seconds != h.Memory() {
+		t.Errorf("a trace's hierarchy result: note %q, %d ops, %g s against %g s of traffic", h.Note, h.Ops, h.Seconds, h.Memory())
+	}
+	text2, _, _ := runCLI("simulate", "--machine", "ryzen7-7840u-spec", "--trace", path)
+	if !strings.Contains(text2, "hierarchy simulator") {
+		t.Errorf("the text output has no hierarchy table:\n%s", text2)
 	}
 }

@@ -76,6 +76,20 @@ func (s *Sim) RunResult(mispredictions int64, penalty float64) Result {
 	return r
 }
 
+// TraceNote is the note of a trace file's run (TraceResult).
+const TraceNote = "a trace file: the time is its memory traffic alone (a trace records no operations and no branches), and every random fill is charged as independent, since a trace does not say which loads wait for the one before"
+
+// TraceResult finishes a replayed trace file that went through s: the
+// write-backs at the end and the levels' time, with TraceNote. A trace
+// gives the levels' traffic and nothing else, so there is no compute
+// time and no misprediction to charge.
+func (s *Sim) TraceResult() Result {
+	s.Finish()
+	r := s.RunResult(0, 0)
+	r.Note = TraceNote
+	return r
+}
+
 // Time charges one level's counts (see doc.go): last says the level is
 // the last one, filled from memory.
 func (c Config) Time(l machine.Level, n LevelCounts, last bool) LevelTime {

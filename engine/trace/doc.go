@@ -4,5 +4,6 @@
 // is read as a stream, line by line, with a limit on its size; a bad line
 // is reported with its line number. Replay feeds the records to a
 // simulator in slices, so a long trace can report progress and be
-// cancelled.
+// cancelled, and tees them, when asked, to a second one (engine/hier's
+// hierarchy simulator).
 package trace

@@ -19,7 +19,7 @@ W 0x200000 8
 `
 	s, _ := sim.New(sim.Config{Line: 64, Lines: 1024, Mu1: 2, Beta1: 2.12e9, Beta2: 0.95e9, Mispredict: 7.52e-9})
 	r := trace.NewReader(strings.NewReader(text), trace.Plain, 1<<20)
-	st, err := trace.Replay(context.Background(), s, r, 0, nil)
+	st, err := trace.Replay(context.Background(), s, nil, r, 0, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

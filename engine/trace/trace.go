@@ -296,12 +296,21 @@ type Stats struct {
 	Bytes   int64 `json:"bytes"`
 }
 
-// Replay feeds every record of r to s (a modify is a read then a write;
-// an access that spans lines touches each), calling progress, if set,
-// and checking ctx every slice records (default 1<<20). It calls
-// s.Finish at the end of a complete trace. On error the simulator holds
-// the records before the bad line.
-func Replay(ctx context.Context, s *sim.Sim, r *Reader, slice int64, progress func(s *sim.Sim, st Stats)) (Stats, error) {
+// Tee receives every access Replay gives the simulator, in the same
+// order: engine/hier's hierarchy simulator takes one beside engine/sim's.
+// A trace does not say which loads wait for the one before, so no access
+// is marked dependent.
+type Tee interface {
+	Access(addr, size uint64, write, dependent bool)
+}
+
+// Replay feeds every record of r to s and, when also is not nil, to also
+// (a modify is a read then a write; an access that spans lines touches
+// each), calling progress, if set, and checking ctx every slice records
+// (default 1<<20). It calls s.Finish at the end of a complete trace (also's
+// end is the caller's). On error the simulators hold the records before
+// the bad line.
+func Replay(ctx context.Context, s *sim.Sim, also Tee, r *Reader, slice int64, progress func(s *sim.Sim, st Stats)) (Stats, error) {
 	if slice <= 0 {
 		slice = 1 << 20
 	}
@@ -327,6 +336,14 @@ func Replay(ctx context.Context, s *sim.Sim, r *Reader, slice int64, progress fu
 			default:
 				s.Access(a, n, false)
 				s.Access(a, n, true)
+			}
+			if also != nil {
+				if rec.Kind != 'W' {
+					also.Access(a, n, false, false)
+				}
+				if rec.Kind != 'R' {
+					also.Access(a, n, true, false)
+				}
 			}
 		}
 		if err := ctx.Err(); err != nil {

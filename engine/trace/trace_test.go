@@ -3,10 +3,13 @@ package trace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 
+	"memwall/engine/hier"
+	"memwall/engine/machine"
 	"memwall/engine/sim"
 )
 
@@ -113,10 +116,10 @@ func TestReplay(t *testing.T) {
 	text := "R 0 4\nR 60 4\nW 0x7c 8\n"
 	lk := " M 140,4\n"
 	s, _ := sim.New(sim.Config{Line: 64, Lines: 16, Mu1: 2, Beta1: 2e9, Beta2: 1e9})
-	if _, err := Replay(context.Background(), s, NewReader(strings.NewReader(text), Plain, 0), 0, nil); err != nil {
+	if _, err := Replay(context.Background(), s, nil, NewReader(strings.NewReader(text), Plain, 0), 0, nil); err != nil {
 		t.Fatal(err)
 	}
-	st, err := Replay(context.Background(), s, NewReader(strings.NewReader(lk), Lackey, 0), 0, nil)
+	st, err := Replay(context.Background(), s, nil, NewReader(strings.NewReader(lk), Lackey, 0), 0, nil)
 	if err != nil || st.Records != 1 || st.Lines != 1 {
 		t.Fatal(st, err)
 	}
@@ -131,7 +134,7 @@ func TestReplayCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
 	s, _ := sim.New(sim.Config{Line: 64, Lines: 16, Mu1: 2, Beta1: 2e9, Beta2: 1e9})
-	st, err := Replay(ctx, s, NewReader(strings.NewReader(text), Plain, 0), 100, func(_ *sim.Sim, st Stats) {
+	st, err := Replay(ctx, s, nil, NewReader(strings.NewReader(text), Plain, 0), 100, func(_ *sim.Sim, st Stats) {
 		calls++
 		if calls == 3 {
 			cancel()
@@ -145,7 +148,7 @@ func TestReplayCancel(t *testing.T) {
 func fuzzParse(t *testing.T, f Format, data string) {
 	// Replaying never panics, whatever the input.
 	s, _ := sim.New(sim.Config{Line: 64, Lines: 4, Mu1: 2, Beta1: 2e9, Beta2: 1e9})
-	Replay(context.Background(), s, NewReader(strings.NewReader(data), f, 1<<20), 7, nil)
+	Replay(context.Background(), s, nil, NewReader(strings.NewReader(data), f, 1<<20), 7, nil)
 	c := s.Counts()
 	if c.Misses+c.Writebacks != c.SeqTransfers+c.RandTransfers {
 		t.Fatalf("transfers do not add up: %+v", c)
@@ -212,5 +215,55 @@ func TestDetectFormat(t *testing.T) {
 	_, err := NewReader(strings.NewReader(lackey), Plain, 0).Next()
 	if err == nil || !strings.Contains(err.Error(), "Lackey") {
 		t.Errorf("a Lackey file read as plain: %v; want a hint at Lackey", err)
+	}
+}
+
+// Replay gives the tee every record in order, a modify as a read then a
+// write and an access across a line boundary as one per line. By hand, on
+// a 1 KiB L1 and a 4 KiB L2 of 64-byte lines: two passes of reads over 32
+// lines (2 KiB) miss L1 on all 64 reads and L2 on the first pass's 32; a
+// modify of a new line (64) misses both once, its write hits; a write of
+// 8 bytes at 0x103c spans lines 64 (a hit) and 65 (a miss in both). L1:
+// 68 accesses, 66 misses; L2: 66 accesses, 34 misses. Lines 64 and 65 end
+// dirty in both levels: two write-backs each at the end.
+func TestReplayTee(t *testing.T) {
+	var b strings.Builder
+	for pass := 0; pass < 2; pass++ {
+		for l := 0; l < 32; l++ {
+			fmt.Fprintf(&b, "R %#x 8\n", l*64)
+		}
+	}
+	text := b.String()
+	h, err := hier.New(hier.Config{Levels: []machine.Level{
+		{Name: "L1", Size: 1 << 10, Line: 64, Beta1: 100e9, Beta2: 50e9},
+		{Name: "L2", Size: 4 << 10, Line: 64, Beta1: 20e9, Beta2: 2e9},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(sim.Config{Line: 64, Lines: 64, Mu1: 2, Beta1: 20e9, Beta2: 2e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk := " M 1000,16\n S 103c,8\n"
+	if _, err := Replay(context.Background(), s, h, NewReader(strings.NewReader(text), Plain, 0), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Replay(context.Background(), s, h, NewReader(strings.NewReader(lk), Lackey, 0), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := h.TraceResult()
+	want := []struct{ acc, miss, wb int64 }{{68, 66, 2}, {66, 34, 2}}
+	for i, l := range r.Levels {
+		if c := l.Counts; c.Accesses != want[i].acc || c.Misses != want[i].miss || c.Writebacks != want[i].wb {
+			t.Errorf("%s: %d accesses, %d misses, %d write-backs; want %+v", l.Level.Name, c.Accesses, c.Misses, c.Writebacks, want[i])
+		}
+	}
+	if r.Reads != 65 || r.Writes != 3 || r.Dependent != 0 {
+		t.Errorf("reads %d, writes %d, dependent %d; want 65, 3, 0", r.Reads, r.Writes, r.Dependent)
+	}
+	// A trace's time is its levels' traffic: no operations, no branches.
+	if r.Note != hier.TraceNote || r.Ops != 0 || r.Branch != 0 || r.Seconds != r.Memory() || !(r.Seconds > 0) {
+		t.Errorf("result %+v", r)
 	}
 }
