@@ -137,22 +137,33 @@ func TestSimulateErrors(t *testing.T) {
 // fill each level (the first of each array is random, nothing precedes
 // it), and Z's line is written back from each at the end.
 func TestSimulateHierarchyJSON(t *testing.T) {
-	type level struct {
-		Counts struct {
-			Accesses, Misses, Writebacks int64
-			RandFills                    int64 `json:"random_fills"`
-		} `json:"counts"`
+	h := simulateHierarchy(t, "--kernel", "perm", "--set", "n=16")
+	checkLevelCounts(t, h, 48, 3, 1)
+	for _, l := range h.Levels {
+		if l.Counts.RandFills != 3 {
+			t.Errorf("%s: %d random fills, want 3", l.Level.Name, l.Counts.RandFills)
+		}
 	}
-	var v struct {
-		Seconds   float64 `json:"seconds"`
-		Hierarchy *struct {
-			Levels  []level `json:"levels"`
-			Seconds float64 `json:"seconds"`
-		} `json:"hierarchy"`
+	if !(h.Seconds > 0) {
+		t.Errorf("hierarchy time %g", h.Seconds)
 	}
-	out, errOut, status := runCLI("simulate", "--json", "--machine", "ryzen7-7840u-spec", "--kernel", "perm", "--set", "n=16")
+	out, _, _ := runCLI("simulate", "--json", "--machine", "p4-2.66-ddr266", "--kernel", "perm", "--set", "n=16")
+	if strings.Contains(out, `"hierarchy"`) {
+		t.Error("a machine of six numbers got a hierarchy result")
+	}
+}
+
+// simulateHierarchy runs memwall simulate --json with args on the Zen 4
+// laptop's specification and returns its hierarchy result, of three
+// levels.
+func simulateHierarchy(t *testing.T, args ...string) *hier.Result {
+	t.Helper()
+	out, errOut, status := runCLI(append([]string{"simulate", "--json", "--machine", "ryzen7-7840u-spec"}, args...)...)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var v struct {
+		Hierarchy *hier.Result `json:"hierarchy"`
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
@@ -160,21 +171,22 @@ func TestSimulateHierarchyJSON(t *testing.T) {
 	if v.Hierarchy == nil || len(v.Hierarchy.Levels) != 3 {
 		t.Fatalf("hierarchy %+v, want three levels", v.Hierarchy)
 	}
-	for i, l := range v.Hierarchy.Levels {
-		want := int64(48)
+	return v.Hierarchy
+}
+
+// checkLevelCounts holds every level to its hand count: first accesses
+// reach L1, and every level misses (fills) misses lines, so the levels
+// below see misses accesses; wb dirty lines are written back from each.
+func checkLevelCounts(t *testing.T, h *hier.Result, first, misses, wb int64) {
+	t.Helper()
+	for i, l := range h.Levels {
+		want := first
 		if i > 0 {
-			want = 3
+			want = misses
 		}
-		if c := l.Counts; c.Accesses != want || c.Misses != 3 || c.RandFills != 3 || c.Writebacks != 1 {
-			t.Errorf("L%d: %+v, want %d accesses, 3 random fills, 1 write-back", i+1, c, want)
+		if c := l.Counts; c.Accesses != want || c.Misses != misses || c.Writebacks != wb {
+			t.Errorf("%s: %+v, want %d accesses, %d misses, %d write-backs", l.Level.Name, c, want, misses, wb)
 		}
-	}
-	if !(v.Hierarchy.Seconds > 0) {
-		t.Errorf("hierarchy time %g", v.Hierarchy.Seconds)
-	}
-	out, _, _ = runCLI("simulate", "--json", "--machine", "p4-2.66-ddr266", "--kernel", "perm", "--set", "n=16")
-	if strings.Contains(out, `"hierarchy"`) {
-		t.Error("a machine of six numbers got a hierarchy result")
 	}
 }
 
@@ -188,29 +200,9 @@ func TestSimulateTraceHierarchyJSON(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, status := runCLI("simulate", "--json", "--machine", "ryzen7-7840u-spec", "--trace", path)
-	if status != 0 {
-		t.Fatalf("status %d: %s", status, errOut)
-	}
-	var v struct {
-		Hierarchy *hier.Result `json:"hierarchy"`
-	}
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatal(err)
-	}
-	if v.Hierarchy == nil || len(v.Hierarchy.Levels) != 3 {
-		t.Fatalf("hierarchy %+v, want three levels", v.Hierarchy)
-	}
-	for i, l := range v.Hierarchy.Levels {
-		want := int64(11)
-		if i > 0 {
-			want = 2
-		}
-		if c := l.Counts; c.Accesses != want || c.Misses != 2 || c.Writebacks != 1 {
-			t.Errorf("%s: %+v, want %d accesses, 2 misses, 1 write-back", l.Level.Name, c, want)
-		}
-	}
-	if h := v.Hierarchy; h.Note != hier.TraceNote || h.Ops != 0 || h.Seconds != h.Memory() {
+	h := simulateHierarchy(t, "--trace", path)
+	checkLevelCounts(t, h, 11, 2, 1)
+	if h.Note != hier.TraceNote || h.Ops != 0 || h.Seconds != h.Memory() {
 		t.Errorf("a trace's hierarchy result: note %q, %d ops, %g s against %g s of traffic", h.Note, h.Ops, h.Seconds, h.Memory())
 	}
 	text2, _, _ := runCLI("simulate", "--machine", "ryzen7-7840u-spec", "--trace", path)
