@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"text/tabwriter"
 
 	"memwall/engine/hier"
 	"memwall/engine/kernels"
@@ -46,7 +47,13 @@ type simOutput struct {
 	// Hierarchy is the run through the hierarchy simulator, on a machine
 	// that gives its cache levels.
 	Hierarchy *hier.Result `json:"hierarchy,omitempty"`
+	// MissCurves are the run's miss curves (--miss-curve), one for each
+	// line size of the machine's levels.
+	MissCurves []hier.MissCurve `json:"miss_curves,omitempty"`
 }
+
+// missCurvePerDoubling is the miss curve's cache sizes a doubling.
+const missCurvePerDoubling = 4
 
 const simNote = "simulated by the MBRAM model rules (the MBRAM paper, section II.d): a lower bound like the closed forms; a line transfer is sequential (B/β1) when it continues a stream and the last `window` fills belong to at most mu1 streams"
 
@@ -62,6 +69,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	limitArg := fs.String("limit", "1GiB", "largest trace accepted")
 	predArg := fs.String("predictor", "majority", "branch predictor: majority (the MBRAM paper's idealised rule) or 2bit")
 	window := fs.Int("window", 0, "region length in line fills for the stream rule (0: the default, 8)")
+	missCurve := fs.Bool("miss-curve", false, "also print the run's miss curve: the misses of an LRU cache of every size, from exact stack distances (slower)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	inputs := addInputFlags(fs, "Simulate")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
@@ -101,10 +109,16 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var closed *mbram.Breakdown
+	// The hierarchy simulator runs on a machine with levels, and on any
+	// machine for the miss curve; its result is shown only for levels.
 	hs, err := hier.NewForLevels(m)
+	if *missCurve {
+		hs, err = hier.NewWithCurves(m)
+	}
 	if err != nil {
 		return fail(stderr, "simulate", err)
 	}
+	levels := len(m.Levels) > 0
 	switch {
 	case (*kernelID == "") == (*traceFile == ""):
 		return fail(stderr, "simulate", errors.New("give exactly one of --kernel ID and --trace FILE"))
@@ -128,7 +142,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		prog.done()
 		if hs != nil && err == nil {
 			hr := hs.KernelResult(m, k.ID, p, s.Counts().Mispredictions)
-			out.Hierarchy = &hr
+			if levels {
+				out.Hierarchy = &hr
+			}
 		}
 		if err != nil {
 			var pe *mbram.ParamError
@@ -176,29 +192,36 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		}
 		if hs != nil {
 			hr := hs.TraceResult()
-			out.Hierarchy = &hr
+			if levels {
+				out.Hierarchy = &hr
+			}
 		}
 		out.Trace, out.Format, out.TraceStats = *traceFile, f.String(), &st
 	}
 	r := s.Result()
 	out.Seconds, out.Terms, out.Counts, out.Phases = r.Seconds, r.Terms, r.Counts, r.Phases
+	if *missCurve {
+		for _, c := range hs.Curves() {
+			out.MissCurves = append(out.MissCurves, c.Sample(missCurvePerDoubling, hier.LevelLines(m, c.Line)...))
+		}
+	}
 	if *asJSON {
 		if err := writeJSON(stdout, out); err != nil {
 			return fail(stderr, "simulate", err)
 		}
 		return 0
 	}
-	writeSimText(stdout, m.Name, out, closed)
+	writeSimText(stdout, m, out, closed)
 	return 0
 }
 
-func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.Breakdown) {
+func writeSimText(w io.Writer, m machine.Machine, out simOutput, closed *mbram.Breakdown) {
 	if out.Kernel != "" {
 		k, _ := kernels.Lookup(out.Kernel)
-		fmt.Fprintf(w, "%s on %s (%s)\n", k.Name, machineName, out.Machine)
+		fmt.Fprintf(w, "%s on %s (%s)\n", k.Name, m.Name, out.Machine)
 		fmt.Fprintf(w, "n = %s, w = %d B, b = %d, random seed %d, data: %s\n", units.FormatCount(out.Params.N), out.Params.W, out.Params.Buckets, *out.Seed, k.Data)
 	} else {
-		fmt.Fprintf(w, "trace %s (%s, %d records) on %s (%s)\n", out.Trace, out.Format, out.TraceStats.Records, machineName, out.Machine)
+		fmt.Fprintf(w, "trace %s (%s, %d records) on %s (%s)\n", out.Trace, out.Format, out.TraceStats.Records, m.Name, out.Machine)
 	}
 	fmt.Fprintf(w, "predictor %s, region %d fills\n\n", out.Predictor, out.Window)
 	fmt.Fprintf(w, "simulated:   %s\n", units.FormatSeconds(out.Seconds))
@@ -228,6 +251,28 @@ func writeSimText(w io.Writer, machineName string, out simOutput, closed *mbram.
 		fmt.Fprintln(w)
 		printHierarchy(w, out.Hierarchy)
 	}
+	for _, c := range out.MissCurves {
+		fmt.Fprintln(w)
+		printMissCurve(w, c, m)
+	}
+}
+
+// printMissCurve prints a miss curve as a table, a row a cache size, with
+// the cache levels of m of its line size named at their sizes.
+func printMissCurve(w io.Writer, c hier.MissCurve, m machine.Machine) {
+	fmt.Fprintf(w, "miss curve, %d-byte lines: the misses of a fully associative LRU cache of each size (%d line accesses, %d of them first accesses)\n", c.Line, c.Accesses, c.Cold)
+	names := map[int64][]string{}
+	for _, l := range m.Hierarchy() {
+		if l.Line == c.Line {
+			names[l.Size/l.Line] = append(names[l.Size/l.Line], l.Name)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "  cache\tlines\tmisses\tmiss ratio\t\t\n")
+	for _, p := range c.Points {
+		fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4f\t%s\t\n", units.FormatSize(p.Bytes), p.Lines, p.Misses, float64(p.Misses)/float64(max(c.Accesses, 1)), strings.Join(names[p.Lines], ", "))
+	}
+	tw.Flush()
 }
 
 // simConfigError names what the user can change for a simulator setting

@@ -210,3 +210,50 @@ func TestSimulateTraceHierarchyJSON(t *testing.T) {
 		t.Errorf("the text output has no hierarchy table:\n%s", text2)
 	}
 }
+
+// --miss-curve: the curve at each level's size is that level's misses,
+// and on a machine of the MBRAM paper's six numbers, whose simulator is
+// another program (engine/sim's LRU cache of C/B lines), the curve at C/B
+// lines is that simulator's misses.
+func TestSimulateMissCurve(t *testing.T) {
+	run := func(machineID string, args ...string) (v struct {
+		Counts     map[string]int64 `json:"counts"`
+		Hierarchy  *hier.Result     `json:"hierarchy"`
+		MissCurves []hier.MissCurve `json:"miss_curves"`
+	}) {
+		t.Helper()
+		out, errOut, status := runCLI(append([]string{"simulate", "--json", "--miss-curve", "--machine", machineID}, args...)...)
+		if status != 0 {
+			t.Fatalf("status %d: %s", status, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.MissCurves) != 1 || len(v.MissCurves[0].Points) < 10 {
+			t.Fatalf("%s: miss curves %+v, want one of many points", machineID, v.MissCurves)
+		}
+		return v
+	}
+	v := run("ryzen7-7840u-spec", "--kernel", "quicksort", "--set", "n=2^14")
+	c := v.MissCurves[0]
+	for _, l := range v.Hierarchy.Levels {
+		if got, ok := c.At(l.Level.Size / l.Level.Line); !ok || got != l.Counts.Misses {
+			t.Errorf("%s: the curve gives %d (%v), the level %d misses", l.Level.Name, got, ok, l.Counts.Misses)
+		}
+	}
+	for _, k := range []string{"quicksort", "heapsort", "perm"} {
+		// 2^17 four-byte keys: 512 KiB, twice the cache.
+		v := run("p4-1.7-pc133", "--kernel", k, "--set", "n=2^17")
+		if v.Hierarchy != nil {
+			t.Errorf("%s: a six-number machine's run shows a hierarchy", k)
+		}
+		c := v.MissCurves[0]
+		if got, ok := c.At((256 << 10) / 128); !ok || got != v.Counts["misses"] || got <= c.Cold {
+			t.Errorf("%s: the curve at 256 KiB of 128-byte lines gives %d (%v), the MBRAM simulator %d misses (%d of them first accesses)", k, got, ok, v.Counts["misses"], c.Cold)
+		}
+	}
+	text, _, _ := runCLI("simulate", "--miss-curve", "--machine", "ryzen7-7840u-spec", "--kernel", "perm", "--set", "n=2^12")
+	if !strings.Contains(text, "miss curve, 64-byte lines") || !strings.Contains(text, "L2") {
+		t.Errorf("text output:\n%s", text)
+	}
+}

@@ -70,3 +70,32 @@ func ExampleSimulateKernel() {
 	// L1: 48 accesses, 3 misses, 1 write-backs
 	// L2: 3 accesses, 3 misses, 1 write-backs
 }
+
+// The miss curve of two scans of a 4 KiB array of 64-byte lines (64
+// lines), sampled a point a doubling: a cache of fewer than 64 lines
+// misses every access of the second scan too (LRU evicts each line just
+// before its reuse), one of 64 lines only the first scan's.
+func ExampleCurve_Sample() {
+	m := machine.Machine{Name: "one cache", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 1 << 20, B: 64, M: 5e-9}
+	s, err := hier.NewWithCurves(m)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 2 {
+		for i := uint64(0); i < 64; i++ {
+			s.Read(1<<20 + 64*i)
+		}
+	}
+	for _, p := range s.Curves()[0].Sample(1).Points {
+		fmt.Printf("%d lines (%d B): %d misses\n", p.Lines, p.Bytes, p.Misses)
+	}
+	// Output:
+	// 1 lines (64 B): 128 misses
+	// 2 lines (128 B): 128 misses
+	// 4 lines (256 B): 128 misses
+	// 8 lines (512 B): 128 misses
+	// 16 lines (1024 B): 128 misses
+	// 32 lines (2048 B): 128 misses
+	// 64 lines (4096 B): 64 misses
+}
