@@ -32,6 +32,7 @@ type simulatePage struct {
 	seed     uint64
 	pred     sim.Predictor
 	source   string // sourceKernel or sourceTrace
+	curve    bool   // run with the miss curve (exact stack distances)
 	format   trace.Format
 	file     pickedTrace
 	form     formText
@@ -103,7 +104,7 @@ func (p *simulatePage) init(ctx app.Context, fragment string) {
 			p.linkMachine = &m
 		}
 	}
-	p.s, p.seed, p.pred = s, r.Seed, r.Pred()
+	p.s, p.seed, p.pred, p.curve = s, r.Seed, r.Pred(), r.MissCurve
 	if p.source == "" {
 		p.source = sourceKernel
 		p.format = trace.Detect
@@ -117,7 +118,7 @@ func (p *simulatePage) init(ctx app.Context, fragment string) {
 
 // run is the page's kernel run as the model's scenario.
 func (p *simulatePage) run() scenario.Run {
-	return scenario.Run{Scenario: p.s, Seed: p.seed, Predictor: p.pred.String()}
+	return scenario.Run{Scenario: p.s, Seed: p.seed, Predictor: p.pred.String(), MissCurve: p.curve}
 }
 
 // onDownload offers the run as a scenario file, which memwall simulate
@@ -245,6 +246,11 @@ func (p *simulatePage) onPredictor(ctx app.Context, e app.Event) {
 		p.pred = pr
 		p.writeURL(ctx)
 	}
+}
+
+func (p *simulatePage) onCurve(ctx app.Context, e app.Event) {
+	p.curve = ctx.JSSrc().Get("checked").Bool()
+	p.writeURL(ctx)
 }
 
 func (p *simulatePage) onSource(src string) app.EventHandler {

@@ -94,6 +94,7 @@ func (p *simulatePage) renderResults() app.UI {
 		app.If(len(v.res.Phases) > 0 && v.state != stateRunning, phasesTable(v.res.Phases)),
 		app.P().Class("note").Text("Both are lower bounds: the model charges nothing for hits in the smaller caches, TLB misses or instructions (the MBRAM paper, section II). Where the simulated time differs from the formula, the formula's derivation assumed a pattern the real accesses do not follow."),
 		simHierarchy(v),
+		app.If(v.state == stateDone, missCurve("sim-curve", v.curves, v.mach)),
 	)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"memwall/engine/hier"
 	"memwall/engine/kernels"
+	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/sim"
 	"memwall/engine/trace"
@@ -51,8 +52,12 @@ type simView struct {
 	chart     string
 	chartAt   time.Time
 	// hier is the run through the hierarchy simulator, when the machine
-	// gives its cache levels and the run was a kernel's and finished.
+	// gives its cache levels and the run finished.
 	hier *hier.Result
+	// curves are the run's miss curves, when asked for and it finished;
+	// mach is the machine it ran on.
+	curves []hier.MissCurve
+	mach   machine.Machine
 }
 
 // costSample is the simulated time so far, by term, after some accesses.
@@ -170,8 +175,12 @@ func (p *simulatePage) start(ctx app.Context) {
 	}
 	v.cfg = s.Config()
 	// A kernel or a trace on a machine that gives its cache levels also
-	// goes through the hierarchy simulator.
+	// goes through the hierarchy simulator, and on any machine when the
+	// miss curve is asked for.
 	hs, err := hier.NewForLevels(p.s.Machine)
+	if p.curve {
+		hs, err = hier.NewWithCurves(p.s.Machine)
+	}
 	if err != nil {
 		v.state, v.err = stateFailed, err.Error()
 		p.view = v
@@ -213,13 +222,22 @@ func (p *simulatePage) start(ctx app.Context) {
 			} else {
 				hr = hs.KernelResult(mach, kernel, params, res.Counts.Mispredictions)
 			}
-			p.view.hier = &hr
+			if len(mach.Levels) > 0 {
+				p.view.hier = &hr
+			}
+			for _, c := range hs.Curves() {
+				p.view.curves = append(p.view.curves, c.Sample(missCurvePerDoubling, hier.LevelLines(mach, c.Line)...))
+			}
+			p.view.mach = mach
 		}
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))
 		p.view.idle = t.idle
 		p.finish(res, st, t.wall, job.samples.pts, err)
 	})
 }
+
+// missCurvePerDoubling is the miss curve's cache sizes a doubling.
+const missCurvePerDoubling = 8
 
 // traceSlice is the slice for a trace of size bytes: about 64 slices over
 // the file (a line is some 12 bytes), so its cost chart has points to draw,

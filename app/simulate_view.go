@@ -39,6 +39,13 @@ func (p *simulatePage) Render() app.UI {
 					{Value: sim.Majority.String(), Label: "majority (the MBRAM paper's idealised rule)"},
 					{Value: sim.TwoBit.String(), Label: "2-bit saturating counter"},
 				}, p.onPredictor)),
+				app.Div().Class("field").Body(
+					app.Span().Class("check").Body(
+						app.Input().Type("checkbox").ID("miss-curve").Checked(p.curve).Aria("describedby", "miss-curve-hint").OnChange(p.onCurve),
+						app.Label().For("miss-curve").Text("Also draw the miss curve"),
+					),
+					app.Small().ID("miss-curve-hint").Class("hint").Text("the misses of an LRU cache of every size, from each access's exact stack distance; the run takes longer"),
+				),
 				app.Div().Class("row actions").Body(
 					dimmed(app.Button().Type("submit").ID("run").Disabled(busy).Text("Run"), busy),
 					dimmed(app.Button().Type("button").ID("cancel").Disabled(!busy).Text("Cancel").OnClick(p.onCancel), !busy),
@@ -116,6 +123,6 @@ func (p *simulatePage) renderShare() app.UI {
 		).Else(
 			app.P().Class("error").Text(p.shareErr),
 		),
-		app.P().Class("note").Text("The link holds the machine, the kernel, n, w, b, the random seed and the predictor after the #. Opened, it fills the form; a small run starts by itself, a large one waits for Run. A trace file does not go into a link. memwall simulate reads the link with --link and the file with --scenario."),
+		app.P().Class("note").Text("The link holds the machine, the kernel, n, w, b, the random seed, the predictor and the miss curve's box after the #. Opened, it fills the form; a small run starts by itself, a large one waits for Run. A trace file does not go into a link. memwall simulate reads the link with --link and the file with --scenario."),
 	)
 }

@@ -487,3 +487,53 @@ func TestSimulateTraceHierarchy(t *testing.T) {
 	b.screenshot(t, "simulate-trace-hierarchy")
 	b.noErrors(t, "trace on a machine with levels")
 }
+
+// TestSimulateMissCurve asks for the miss curve: the page draws it and
+// gives the misses at each of the machine's cache sizes, the engine's
+// natively (the same kernel and seed through a simulator with curves), and
+// the same as the hierarchy table's misses of each level.
+func TestSimulateMissCurve(t *testing.T) {
+	needBrowser(t)
+	srv := startServe(t, siteDir)
+	const machineID = "ryzen7-7840u-spec"
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/simulate#machine="+machineID+"&kernel=quicksort&n=2^17", "#run")
+	b.run(t, chromedp.Click("#miss-curve", chromedp.ByQuery))
+	// The box goes into the link.
+	b.waitFor(t, "curve=1 in the link", `location.hash.includes("curve=1")`)
+	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
+	waitState(t, b, "done", 60*time.Second)
+	b.waitFor(t, "the miss curve chart", `document.querySelector("#sim-curve-chart svg")`)
+
+	m, _ := presets.Machine(machineID)
+	s, err := sim.New(sim.ConfigFor(m, sim.Majority))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := hier.NewWithCurves(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mbram.Params{N: 1 << 17, W: 4, Buckets: 64}
+	if err := kernels.Run(context.Background(), s, "quicksort", p, kernels.Options{Seed: 1, Tracer: h}); err != nil {
+		t.Fatal(err)
+	}
+	curve := h.Curves()[0]
+	for _, l := range m.Levels {
+		want := curve.Misses(l.Size / l.Line)
+		got := dataAttr(t, b, `#sim-curve-levels tr[data-level="`+l.Name+`"] td[data-misses]`, "misses")
+		if got != strconv.FormatInt(want, 10) {
+			t.Errorf("%s: the page's curve gives %s misses, the engine's %d", l.Name, got, want)
+		}
+		// The level's misses, the second number of its row.
+		var row string
+		b.eval(t, `document.querySelectorAll('#sim-hier-levels tr[data-level="`+l.Name+`"] td')[1].textContent`, &row)
+		if strings.ReplaceAll(row, " ", "") != strconv.FormatInt(want, 10) {
+			t.Errorf("%s: the hierarchy table shows %q misses, the curve %d", l.Name, row, want)
+		}
+	}
+	b.screenshot(t, "simulate-miss-curve")
+	b.phone(t)
+	b.screenshot(t, "simulate-miss-curve-phone")
+	b.noErrors(t, "miss curve")
+}

@@ -86,6 +86,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "simulate", errors.New("--trace: a link or scenario file runs a kernel, not a trace"))
 		}
 		linked, m, *kernelID, *seed, *predArg = &r, r.Machine, r.Kernel, r.Seed, r.Pred().String()
+		*missCurve = *missCurve || r.MissCurve
 	} else {
 		var err error
 		if m, err = loadMachine(*machineArg); err != nil {

@@ -252,6 +252,11 @@ func TestSimulateMissCurve(t *testing.T) {
 			t.Errorf("%s: the curve at 256 KiB of 128-byte lines gives %d (%v), the MBRAM simulator %d misses (%d of them first accesses)", k, got, ok, v.Counts["misses"], c.Cold)
 		}
 	}
+	// A Simulate link with the box ticked asks for the curve too.
+	out, errOut, status := runCLI("simulate", "--json", "--link", "http://localhost/simulate#machine=ryzen7-7840u-spec&kernel=perm&n=2^12&curve=1")
+	if status != 0 || !strings.Contains(out, `"miss_curves"`) {
+		t.Errorf("a link with curve=1: status %d, %s; output has no miss curve", status, errOut)
+	}
 	text, _, _ := runCLI("simulate", "--miss-curve", "--machine", "ryzen7-7840u-spec", "--kernel", "perm", "--set", "n=2^12")
 	if !strings.Contains(text, "miss curve, 64-byte lines") || !strings.Contains(text, "L2") {
 		t.Errorf("text output:\n%s", text)

@@ -22,6 +22,9 @@ type Run struct {
 	Scenario
 	Seed      uint64 `json:"seed"`
 	Predictor string `json:"predictor"`
+	// MissCurve asks for the run's miss curve over every cache size
+	// (link key curve=1).
+	MissCurve bool `json:"miss_curve,omitempty"`
 }
 
 // DefaultRun is the default scenario run with random seed 1 and the MBRAM
@@ -41,7 +44,7 @@ func (r Run) Pred() sim.Predictor {
 	return p
 }
 
-// ParseRunFragment reads a Simulate link over base: seed and pred here,
+// ParseRunFragment reads a Simulate link over base: seed, pred and curve here,
 // every other key as ParseFragment reads it, so machines and workloads read
 // exactly as on the Kernels page. It never fails: bad keys become problems
 // and base's values stay. A Kernels link opens with its machine and
@@ -56,7 +59,7 @@ func ParseRunFragment(fragment string, base Run, presets Lookup) (Run, Problems)
 	for _, pair := range strings.Split(link.FromArg(fragment), "&") {
 		k, v, _ := strings.Cut(pair, "=")
 		val, err := url.QueryUnescape(v)
-		if (k != "seed" && k != "pred") || err != nil {
+		if (k != "seed" && k != "pred" && k != "curve") || err != nil {
 			rest = append(rest, pair) // ParseFragment names a bad pair
 			continue
 		}
@@ -68,6 +71,15 @@ func ParseRunFragment(fragment string, base Run, presets Lookup) (Run, Problems)
 				err = errors.New(`the branch predictor is "majority" or "2bit"`)
 			} else {
 				out.Predictor = val
+			}
+		case "curve":
+			switch val {
+			case "1":
+				out.MissCurve = true
+			case "0":
+				out.MissCurve = false
+			default:
+				err = errors.New("the miss curve is 1 (drawn) or 0 (not)")
 			}
 		}
 		if err != nil {
@@ -97,7 +109,11 @@ func (r Run) Fragment(presets Lookup) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return f + "&seed=" + strconv.FormatUint(r.Seed, 10) + "&pred=" + r.Pred().String(), nil
+	f += "&seed=" + strconv.FormatUint(r.Seed, 10) + "&pred=" + r.Pred().String()
+	if r.MissCurve {
+		f += "&curve=1"
+	}
+	return f, nil
 }
 
 // JSON writes the run as an indented scenario file.
