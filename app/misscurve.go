@@ -52,6 +52,17 @@ func missCurve(id string, curves []hier.MissCurve, m machine.Machine) app.UI {
 	)
 }
 
+// missCurveBox is the box that asks a run for its miss curve.
+func missCurveBox(checked bool, onChange app.EventHandler) app.UI {
+	return app.Div().Class("field").Body(
+		app.Span().Class("check").Body(
+			app.Input().Type("checkbox").ID("miss-curve").Checked(checked).Aria("describedby", "miss-curve-hint").OnChange(onChange),
+			app.Label().For("miss-curve").Text("Also draw the miss curve"),
+		),
+		app.Small().ID("miss-curve-hint").Class("hint").Text("the misses of an LRU cache of every size, from each access's exact stack distance; the run takes longer"),
+	)
+}
+
 // missCurveOption is the chart of the curves: misses against the cache
 // size in bytes on a log axis, a line for each line size, a mark at each
 // level.

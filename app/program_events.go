@@ -76,6 +76,11 @@ func (p *programPage) onPredictor(ctx app.Context, e app.Event) {
 	p.update(ctx)
 }
 
+func (p *programPage) onMissCurve(ctx app.Context, e app.Event) {
+	p.s.MissCurve = ctx.JSSrc().Get("checked").Bool()
+	p.update(ctx)
+}
+
 func (p *programPage) onBranches(ctx app.Context, e app.Event) {
 	p.s.Branches = inputValue(ctx)
 	p.update(ctx)

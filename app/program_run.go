@@ -33,7 +33,8 @@ type programView struct {
 	frac            float64 // progress of a prediction or comparison, 0..1
 	wall            time.Duration
 
-	source string // the program that ran, for the profile
+	source string          // the program that ran, for the profile
+	mach   machine.Machine // the machine it ran on
 	res    *lang.Result
 	pred   *lang.Prediction
 	closed *float64
@@ -105,7 +106,7 @@ func (p *programPage) startRun(ctx app.Context) {
 		return
 	}
 	prog, m, pred := p.prog, p.s.Machine, mustPredictor(p.s.Predictor)
-	v.what = fmt.Sprintf("the program on %s", m.Name)
+	v.what, v.mach = fmt.Sprintf("the program on %s", m.Name), m
 	kernel := p.s.Kernel
 	var res *lang.Result
 	p.async(ctx, func(rctx context.Context, t *jobTask) error {

@@ -107,6 +107,7 @@ func (p *programPage) renderParams() app.UI {
 		textField{ID: "f-seed", Label: "Random seed of the data", Value: p.form.shown["seed"], Hint: "the same seed gives the same data", Err: p.errs["seed"], OnInput: p.onField("seed"), Size: 8}.UI(),
 		selectField("predictor", "Branch predictor", p.s.Predictor, []option{{Value: "majority", Label: "majority (the MBRAM paper's idealised rule)"}, {Value: "2bit", Label: "2-bit counter per branch"}}, p.onPredictor),
 		selectField("branches", "Branches charged", p.s.Branches, []option{{Value: "all", Label: "every condition, loop tests included"}, {Value: "data", Label: "conditions on loaded data (as the built-in kernels)"}}, p.onBranches),
+		missCurveBox(p.s.MissCurve, p.onMissCurve),
 	)
 }
 
@@ -195,6 +196,9 @@ func (p *programPage) renderRunResult(v *programView) []app.UI {
 	}
 	if r.Hierarchy != nil {
 		out = append(out, hierarchyRun("prog-hier", r.Hierarchy))
+	}
+	if len(r.MissCurves) > 0 {
+		out = append(out, missCurve("prog-curve", r.MissCurves, v.mach))
 	}
 	return out
 }

@@ -39,13 +39,7 @@ func (p *simulatePage) Render() app.UI {
 					{Value: sim.Majority.String(), Label: "majority (the MBRAM paper's idealised rule)"},
 					{Value: sim.TwoBit.String(), Label: "2-bit saturating counter"},
 				}, p.onPredictor)),
-				app.Div().Class("field").Body(
-					app.Span().Class("check").Body(
-						app.Input().Type("checkbox").ID("miss-curve").Checked(p.curve).Aria("describedby", "miss-curve-hint").OnChange(p.onCurve),
-						app.Label().For("miss-curve").Text("Also draw the miss curve"),
-					),
-					app.Small().ID("miss-curve-hint").Class("hint").Text("the misses of an LRU cache of every size, from each access's exact stack distance; the run takes longer"),
-				),
+				missCurveBox(p.curve, p.onCurve),
 				app.Div().Class("row actions").Body(
 					dimmed(app.Button().Type("submit").ID("run").Disabled(busy).Text("Run"), busy),
 					dimmed(app.Button().Type("button").ID("cancel").Disabled(!busy).Text("Cancel").OnClick(p.onCancel), !busy),

@@ -236,6 +236,10 @@ func TestProgramHierarchy(t *testing.T) {
 	src := "param N = 2^16\nint X[N] = perm(), Y[N] = perm(), Z[N];\nfor (i = 0; i < N; i++) Z[i] = Y[X[i]];\n"
 	b.typeInto(t, "#src-a", src)
 	b.waitFor(t, "the program to compile", `document.querySelector("#compile-a")?.textContent.includes("Compiles")`)
+	// With the miss curve: the run's results are the same, and the curve
+	// at each level's size is that level's misses.
+	b.run(t, chromedp.Click("#miss-curve", chromedp.ByQuery))
+	b.waitFor(t, "curve=1 in the link", `location.hash.includes("curve=1")`)
 	b.run(t, chromedp.Click("#run", chromedp.ByQuery))
 	waitProgram(t, b, "done", 60*time.Second)
 	want := runNative(t, src, machineID, nil)
@@ -256,6 +260,13 @@ func TestProgramHierarchy(t *testing.T) {
 		v, err := strconv.ParseFloat(got, 64)
 		if err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
 			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
+		}
+	}
+	b.waitFor(t, "the miss curve chart", `document.querySelector("#prog-curve-chart svg")`)
+	for _, l := range h.Levels {
+		got := dataAttr(t, b, `#prog-curve-levels tr[data-level="`+l.Level.Name+`"] td[data-misses]`, "misses")
+		if got != strconv.FormatInt(l.Counts.Misses, 10) {
+			t.Errorf("%s: the miss curve gives %s misses, the level %d", l.Level.Name, got, l.Counts.Misses)
 		}
 	}
 	b.screenshot(t, "program-hierarchy")

@@ -128,7 +128,7 @@ type runOutput struct {
 }
 
 func runProgram(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "FILE [--machine ID|FILE.json] [--set NAME=VALUE]... [--at SIZE] [--profile] [--json] [--link URL | --scenario FILE]", stderr)
+	fs := newFlags("run", "FILE [--machine ID|FILE.json] [--set NAME=VALUE]... [--at SIZE] [--profile] [--miss-curve] [--json] [--link URL | --scenario FILE]", stderr)
 	machineArg := fs.String("machine", "p4-2.66-ddr266", "preset id or machine JSON file")
 	var sets setFlags
 	fs.Var(&sets, "set", "a param of the program, NAME=VALUE (2^20, 8Mi, 1000000); repeatable")
@@ -139,6 +139,7 @@ func runProgram(args []string, stdout, stderr io.Writer) int {
 	sizeArg := fs.String("size", "", "the param that scales the problem, for --at (default: the first param)")
 	budgetArg := fs.String("budget", "300M", "accesses simulated at most for --at")
 	profile := fs.Bool("profile", false, "print the per-line profile beside the source")
+	missCurve := fs.Bool("miss-curve", false, "also print the run's miss curve: the misses of an LRU cache of every size, from exact stack distances (slower)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	link := fs.String("link", "", "a share link (or its #fragment) from the Program page")
 	scen := fs.String("scenario", "", "a scenario file exported by the Program page")
@@ -164,6 +165,7 @@ func runProgram(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "run", prefixFile(file, err))
 	}
+	s.MissCurve = s.MissCurve || *missCurve
 	pred, opt, err := s.Options()
 	if err != nil {
 		return fail(stderr, "run", err)
@@ -324,6 +326,13 @@ func printRun(w io.Writer, s lang.Scenario, out runOutput, profile bool) {
 		printHierarchy(w, r.Hierarchy)
 	} else if len(s.Machine.Levels) > 0 && out.Prediction != nil && !out.Prediction.Direct {
 		fmt.Fprintln(w, "\nhierarchy simulator: runs at the size asked for only, not at the smaller sizes an extrapolation simulates")
+	}
+	for _, c := range r.MissCurves {
+		fmt.Fprintln(w)
+		printMissCurve(w, c, s.Machine)
+	}
+	if s.MissCurve && len(r.MissCurves) == 0 && out.Prediction != nil && !out.Prediction.Direct {
+		fmt.Fprintln(w, "\nmiss curve: drawn for a run at the size asked for only, not for an extrapolation")
 	}
 	if profile {
 		fmt.Fprintln(w)

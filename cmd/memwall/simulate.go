@@ -58,7 +58,7 @@ const missCurvePerDoubling = 4
 const simNote = "simulated by the MBRAM model rules (the MBRAM paper, section II.d): a lower bound like the closed forms; a line transfer is sequential (B/β1) when it continues a stream and the last `window` fills belong to at most mu1 streams"
 
 func runSimulate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("simulate", "--machine ID|FILE.json (--kernel ID [--set name=value]... [--seed S] | --trace FILE [--format plain|lackey]) [--predictor majority|2bit] [--json]", stderr)
+	fs := newFlags("simulate", "--machine ID|FILE.json (--kernel ID [--set name=value]... [--seed S] | --trace FILE [--format plain|lackey]) [--predictor majority|2bit] [--miss-curve] [--json]", stderr)
 	machineArg := fs.String("machine", "", "preset id or machine JSON file")
 	kernelID := fs.String("kernel", "", "kernel id (see 'memwall kernels')")
 	var sets setFlags

@@ -262,3 +262,45 @@ func TestSimulateMissCurve(t *testing.T) {
 		t.Errorf("text output:\n%s", text)
 	}
 }
+
+// memwall run --miss-curve: a program's curve, at each level's size, is
+// that level's misses; on the MBRAM paper's machine, at C/B lines, the
+// MBRAM simulator's. The program scatters 2^17 ints (512 KiB an array)
+// through a permutation, well beyond the Pentium 4's 256 KiB cache.
+func TestRunMissCurve(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scatter.mw")
+	src := "param N = 2^17\nint A[N] = perm(), B[N];\nfor (i = 0; i < N; i++) B[A[i]] = i;\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, machineID := range []string{"ryzen7-7840u-spec", "p4-1.7-pc133"} {
+		out, errOut, status := runCLI("run", path, "--json", "--miss-curve", "--machine", machineID)
+		if status != 0 {
+			t.Fatalf("%s: status %d: %s", machineID, status, errOut)
+		}
+		var v struct {
+			Result struct {
+				Counts     map[string]int64 `json:"counts"`
+				Hierarchy  *hier.Result     `json:"hierarchy"`
+				MissCurves []hier.MissCurve `json:"miss_curves"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		r := v.Result
+		if len(r.MissCurves) != 1 {
+			t.Fatalf("%s: %d miss curves", machineID, len(r.MissCurves))
+		}
+		c := r.MissCurves[0]
+		if r.Hierarchy != nil {
+			for _, l := range r.Hierarchy.Levels {
+				if got, ok := c.At(l.Level.Size / l.Level.Line); !ok || got != l.Counts.Misses {
+					t.Errorf("%s: the curve gives %d (%v), the level %d misses", l.Level.Name, got, ok, l.Counts.Misses)
+				}
+			}
+		} else if got, ok := c.At(2048); !ok || got != r.Counts["misses"] || got <= c.Cold {
+			t.Errorf("p4: the curve at C/B gives %d (%v), the MBRAM simulator %d misses (%d first accesses)", got, ok, r.Counts["misses"], c.Cold)
+		}
+	}
+}

@@ -75,6 +75,7 @@ func Compare(ctx context.Context, a, b *Program, size string, sizes []int64, m m
 		var t [2]float64
 		for k, p := range []*Program{a, b} {
 			opt := o
+			opt.MissCurve = false // the comparison draws times only
 			opt.Params = map[string]int64{}
 			for name, v := range o.Params {
 				if _, ok := p.Param(name); ok {

@@ -139,3 +139,53 @@ func TestHierarchyLeavesMBRAMAlone(t *testing.T) {
 		t.Errorf("hierarchy result %+v", h)
 	}
 }
+
+// TestMissCurveOfChase: the chase's miss curve, by hand, is a step: its
+// 16 passes over 4096 lines miss a cache of fewer than 4096 lines on every
+// read (LRU evicts each line just before its reuse), 65 536 times, and a
+// cache of 4096 lines or more only on the first pass, 4096 times. On a
+// machine with levels it gives each level's misses; on one of six numbers
+// (an MBRAM cache of 2048 lines) the MBRAM simulator's, another program.
+// The curve's run changes nothing else of either result.
+func TestMissCurveOfChase(t *testing.T) {
+	p, err := Compile(chase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	six := machine.Machine{Name: "six numbers", Beta1: 2e9, Beta2: 1e9, Mu1: 2, C: 128 << 10, B: 64, M: 5e-9}
+	for _, m := range []machine.Machine{twoLevels, six} {
+		plain, err := p.Run(context.Background(), m, sim.Majority, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Run(context.Background(), m, sim.Majority, Options{Seed: 1, MissCurve: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.MissCurves) != 1 || plain.MissCurves != nil {
+			t.Fatalf("%s: %d curves with the option, %d without", m.Name, len(r.MissCurves), len(plain.MissCurves))
+		}
+		c := r.MissCurves[0]
+		for _, pt := range c.Points {
+			want := int64(65536)
+			if pt.Lines >= 4096 {
+				want = 4096
+			}
+			if pt.Misses != want {
+				t.Errorf("%s: %d lines miss %d times, want %d", m.Name, pt.Lines, pt.Misses, want)
+			}
+		}
+		if r.Counts != plain.Counts || (r.Hierarchy == nil) != (plain.Hierarchy == nil) || (r.Hierarchy != nil && r.Hierarchy.Seconds != plain.Hierarchy.Seconds) {
+			t.Errorf("%s: the curve's run changed the results", m.Name)
+		}
+		if r.Hierarchy != nil {
+			for _, l := range r.Hierarchy.Levels {
+				if got, ok := c.At(l.Level.Size / l.Level.Line); !ok || got != l.Counts.Misses {
+					t.Errorf("%s: the curve gives %d (%v), the level %d misses", l.Level.Name, got, ok, l.Counts.Misses)
+				}
+			}
+		} else if got, ok := c.At(2048); !ok || got != r.Counts.Misses {
+			t.Errorf("six numbers: the curve at C/B gives %d (%v), the MBRAM simulator %d misses", got, ok, r.Counts.Misses)
+		}
+	}
+}

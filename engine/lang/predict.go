@@ -191,6 +191,7 @@ func (p *Program) Predict(ctx context.Context, m machine.Machine, pred sim.Predi
 			// simulator's time (its levels are not scaled with a
 			// smaller run's arrays, as the cache is).
 			mm.Levels = nil
+			opt.MissCurve = false // a smaller run's curve is not the prediction's
 		}
 		return p.Run(ctx, mm, pred, opt)
 	}

@@ -321,6 +321,9 @@ type Options struct {
 	// Progress, if set, is called about every 65536 steps on the running
 	// goroutine (a browser may block in it to yield).
 	Progress func(Progress)
+	// MissCurve asks Run for the miss curve over every cache size
+	// (Result.MissCurves), on any machine.
+	MissCurve bool
 }
 
 // LineProfile is what one source line cost.
@@ -357,7 +360,13 @@ type Result struct {
 	// Hierarchy is the run through the hierarchy simulator, for a
 	// machine that gives its cache levels; nil otherwise.
 	Hierarchy *hier.Result `json:"hierarchy,omitempty"`
+	// MissCurves are the run's miss curves, one for each line size of
+	// the machine's levels, when Options.MissCurve asked for them.
+	MissCurves []hier.MissCurve `json:"miss_curves,omitempty"`
 }
+
+// MissCurvePerDoubling is the cache sizes a doubling of Result.MissCurves.
+const MissCurvePerDoubling = 8
 
 // Run executes the program on machine m. Errors are *Error (with the
 // source position) for the program's own faults, and the context's error
@@ -375,12 +384,16 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 		return nil, err
 	}
 	h, err := hier.NewForLevels(m)
+	if o.MissCurve {
+		h, err = hier.NewWithCurves(m)
+	}
 	if err != nil {
 		return nil, err
 	}
-	// A run through the hierarchy simulator counts its operations,
-	// which it charges at the machine's compute rate.
-	img, err := p.build(vals, m.C, m.B, h != nil)
+	// A run through the hierarchy simulator's levels counts its
+	// operations, which it charges at the machine's compute rate.
+	levels := len(m.Levels) > 0
+	img, err := p.build(vals, m.C, m.B, levels)
 	if err != nil {
 		return nil, err
 	}
@@ -428,10 +441,15 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	_, w1, _ := s.Traffic()
 	rt.endFills = w1 - w0
 	r := rt.result(vals)
-	if h != nil {
+	if levels {
 		h.Finish()
 		h.Compute(rt.operations())
 		r.Hierarchy = rt.hierarchy(m, r.Counts.Mispredictions)
+	}
+	if o.MissCurve {
+		for _, c := range h.Curves() {
+			r.MissCurves = append(r.MissCurves, c.Sample(MissCurvePerDoubling, hier.LevelLines(m, c.Line)...))
+		}
 	}
 	return r, nil
 }

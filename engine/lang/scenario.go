@@ -37,6 +37,9 @@ type Scenario struct {
 	// Kernel names the built-in kernel whose closed form is shown beside
 	// the program ("" for none).
 	Kernel string `json:"kernel,omitempty"`
+	// MissCurve asks for the run's miss curve over every cache size
+	// (link key curve=1).
+	MissCurve bool `json:"miss_curve,omitempty"`
 }
 
 // Link limits: a typical program fits in about 2 KB once compressed.
@@ -85,7 +88,7 @@ func (s Scenario) Options() (sim.Predictor, Options, error) {
 	for k, v := range s.Params {
 		params[k] = v
 	}
-	return pred, Options{Params: params, Seed: s.Seed, Branches: br}, nil
+	return pred, Options{Params: params, Seed: s.Seed, Branches: br, MissCurve: s.MissCurve}, nil
 }
 
 // Fragment writes the scenario as a share-link fragment: the machine as
@@ -129,6 +132,9 @@ func (s Scenario) Fragment(presets scenario.Lookup) (string, error) {
 	}
 	if s.Kernel != "" {
 		add("kernel", s.Kernel)
+	}
+	if s.MissCurve {
+		add("curve", "1")
 	}
 	if b.Len() > MaxLink {
 		return "", fmt.Errorf("this program needs a %d-byte link, more than the %d a link may carry; save it as a file (Download) and share the file instead", b.Len(), MaxLink)
@@ -219,6 +225,11 @@ func ParseFragment(fragment string, base Scenario, presets scenario.Lookup) (Sce
 			s.At = n
 		case key == "kernel":
 			s.Kernel = val
+		case key == "curve":
+			if val != "0" && val != "1" {
+				return problem(key, "the miss curve is 1 (drawn) or 0 (not)")
+			}
+			s.MissCurve = val == "1"
 		default:
 			return problem("link", fmt.Sprintf("unknown key %q was ignored", clip(key)))
 		}

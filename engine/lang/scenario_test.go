@@ -12,7 +12,7 @@ func TestScenarioLinkRoundTrip(t *testing.T) {
 	qs, _ := LookupExample("quicksort")
 	tp, _ := LookupExample("perm-twopass")
 	s := Scenario{Machine: m, Source: qs.Source, Compare: tp.Source, Params: map[string]int64{"N": 1 << 22}, Seed: 9,
-		Predictor: "2bit", Branches: "data", At: 1 << 24, Kernel: "quicksort"}
+		Predictor: "2bit", Branches: "data", At: 1 << 24, Kernel: "quicksort", MissCurve: true}
 	frag, err := s.Fragment(presets.Machine)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestScenarioLinkRoundTrip(t *testing.T) {
 		t.Fatal(ps)
 	}
 	if got.Source != s.Source || got.Compare != s.Compare || got.Params["N"] != 1<<22 || got.Seed != 9 ||
-		got.Predictor != "2bit" || got.Branches != "data" || got.At != 1<<24 || got.Kernel != "quicksort" || got.Machine.ID != m.ID {
+		got.Predictor != "2bit" || got.Branches != "data" || got.At != 1<<24 || got.Kernel != "quicksort" || !got.MissCurve || got.Machine.ID != m.ID {
 		t.Errorf("round trip: %+v", got)
 	}
 	// A custom machine travels inline.
@@ -47,8 +47,8 @@ func TestScenarioLinkRoundTrip(t *testing.T) {
 func TestScenarioLinkProblems(t *testing.T) {
 	m, _ := presets.Machine("p4-2.66-ddr266")
 	base := Scenario{Machine: m, Source: "x = 1;", Predictor: "majority", Branches: "all", Seed: 1}
-	got, ps := ParseFragment("prog=%%%&p.N=lots&seed=-1&pred=oracle&bogus=1&at=0", base, presets.Machine)
-	for _, k := range []string{"link", "p.N", "seed", "pred", "at"} {
+	got, ps := ParseFragment("prog=%%%&p.N=lots&seed=-1&pred=oracle&bogus=1&at=0&curve=2", base, presets.Machine)
+	for _, k := range []string{"link", "p.N", "seed", "pred", "at", "curve"} {
 		if ps.Field(k) == "" {
 			t.Errorf("no problem for %s in %v", k, ps)
 		}
