@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -64,8 +65,9 @@ func missCurveBox(checked bool, onChange app.EventHandler) app.UI {
 }
 
 // missCurveOption is the chart of the curves: misses against the cache
-// size in bytes on a log axis, a line for each line size, a mark at each
-// level.
+// size in bytes, both on log axes (a curve falls by orders of magnitude
+// over the sizes, and every point has at least the one cold miss), a line
+// for each line size, a mark at each level.
 func missCurveOption(curves []hier.MissCurve, levels []machine.Level) string {
 	series := make([]any, 0, len(curves))
 	for i, c := range curves {
@@ -73,7 +75,7 @@ func missCurveOption(curves []hier.MissCurve, levels []machine.Level) string {
 		for j, p := range c.Points {
 			data[j] = [2]float64{float64(p.Bytes), float64(p.Misses)}
 		}
-		s := map[string]any{"type": "line", "name": fmt.Sprintf("%d-byte lines", c.Line), "showSymbol": false, "step": "end", "data": data}
+		s := map[string]any{"type": "line", "name": fmt.Sprintf("misses, %d-byte lines", c.Line), "showSymbol": false, "step": "end", "data": data}
 		if i == 0 {
 			var marks []any
 			for _, l := range levels {
@@ -87,13 +89,33 @@ func missCurveOption(curves []hier.MissCurve, levels []machine.Level) string {
 		}
 		series = append(series, s)
 	}
+	// The size axis spans whole powers of two around the points and the
+	// levels, so its labels fall on the ends too.
+	lo, hi := int64(math.MaxInt64), int64(1)
+	for _, c := range curves {
+		if n := len(c.Points); n > 0 {
+			lo, hi = min(lo, c.Points[0].Bytes), max(hi, c.Points[n-1].Bytes)
+		}
+	}
+	lo = min(lo, hi)
+	for _, l := range levels {
+		hi = max(hi, l.Size)
+	}
+	xMin, xMax := int64(1), int64(1)
+	for xMin*2 <= lo {
+		xMin *= 2
+	}
+	for xMax < hi {
+		xMax *= 2
+	}
 	return chartJSON(map[string]any{
 		"animation": false,
 		"legend":    map[string]any{"top": 0, "left": 0},
-		"grid":      map[string]any{"left": 8, "right": 32, "top": 48, "bottom": 8, "containLabel": true},
+		"grid":      map[string]any{"left": 8, "right": 32, "top": 40, "bottom": 8, "containLabel": true},
 		"tooltip":   map[string]any{"trigger": "axis", "valueFormatter": "@count"},
-		"xAxis":     map[string]any{"type": "log", "logBase": 2, "name": "cache size (bytes)", "nameLocation": "middle", "nameGap": 28, "axisLabel": map[string]any{"formatter": "@count"}},
-		"yAxis":     map[string]any{"type": "value", "name": "misses", "axisLabel": map[string]any{"formatter": "@count"}},
-		"series":    series,
+		"xAxis": map[string]any{"type": "log", "logBase": 2, "min": xMin, "max": xMax, "name": "cache size (bytes)", "nameLocation": "middle", "nameGap": 28,
+			"axisLabel": map[string]any{"formatter": "@count"}},
+		"yAxis":  map[string]any{"type": "log", "axisLabel": map[string]any{"formatter": "@count"}},
+		"series": series,
 	})
 }

@@ -425,13 +425,7 @@ func TestSimulateHierarchy(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSeconds(t, b, "#sim-total", mb.Seconds)
-	checkSeconds(t, b, "#sim-hier-seconds", want.Seconds)
-	for _, l := range want.Levels {
-		got := dataAttr(t, b, `#sim-hier-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]`, "seconds")
-		if v, err := strconv.ParseFloat(got, 64); err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
-			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
-		}
-	}
+	checkHierarchyRun(t, b, "sim-hier", want)
 	b.screenshot(t, "simulate-hierarchy")
 	b.noErrors(t, "simulate on a machine with levels")
 }
@@ -474,13 +468,7 @@ func TestSimulateTraceHierarchy(t *testing.T) {
 	}
 	want := h.TraceResult()
 	checkSeconds(t, b, "#sim-total", s.Result().Seconds)
-	checkSeconds(t, b, "#sim-hier-seconds", want.Seconds)
-	for _, l := range want.Levels {
-		got := dataAttr(t, b, `#sim-hier-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]`, "seconds")
-		if v, err := strconv.ParseFloat(got, 64); err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
-			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
-		}
-	}
+	checkHierarchyRun(t, b, "sim-hier", want)
 	if note := b.text(t, "#sim-hier"); !strings.Contains(note, "a trace records no operations and no branches") {
 		t.Errorf("the hierarchy section does not say what a trace leaves out: %q", note)
 	}
@@ -534,6 +522,22 @@ func TestSimulateMissCurve(t *testing.T) {
 	}
 	b.screenshot(t, "simulate-miss-curve")
 	b.phone(t)
+	// The chart follows the window to phone width: nothing overflows.
+	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
 	b.screenshot(t, "simulate-miss-curve-phone")
 	b.noErrors(t, "miss curve")
+}
+
+// checkHierarchyRun holds a hierarchy simulator's section (hierarchyRun,
+// element ids from id) to the engine's result: the total and each level's
+// time.
+func checkHierarchyRun(t *testing.T, b *browser, id string, want hier.Result) {
+	t.Helper()
+	checkSeconds(t, b, "#"+id+"-seconds", want.Seconds)
+	for _, l := range want.Levels {
+		got := dataAttr(t, b, "#"+id+`-levels tr[data-level="`+l.Level.Name+`"] td[data-seconds]`, "seconds")
+		if v, err := strconv.ParseFloat(got, 64); err != nil || math.Abs(v-l.Time.Seconds) > 1e-9*l.Time.Seconds {
+			t.Errorf("%s: page %q s, engine %g s", l.Level.Name, got, l.Time.Seconds)
+		}
+	}
 }
