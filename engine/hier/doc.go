@@ -96,8 +96,9 @@
 //
 // Under callgrind, the permutation product at N = 2^22 through three
 // levels of 64-byte lines (BenchmarkPermTrace) takes about 211
-// instructions a simulated access by default (320 with the distances,
-// as every run took before the zones, and 247 with the zones before
+// instructions a simulated access by default (322 with the distances,
+// BenchmarkPermTraceCurves, as every run took before the zones, and 247
+// with the zones before
 // Batch queued its fills), and about 150 through one level (181 before);
 // engine/sim takes 112 for its one level. Batch queues the fills of its
 // far accesses and counts them a level at a time (fills.go), so that each

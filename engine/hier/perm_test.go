@@ -101,6 +101,12 @@ var benchLevels = []machine.Level{
 // BenchmarkBatchPermN22 takes 112 with its loop.
 func BenchmarkPermTrace(b *testing.B) { benchPerm(b, Config{Levels: benchLevels, MemLatency: 90e-9}) }
 
+// BenchmarkPermTraceCurves is BenchmarkPermTrace with the miss curve
+// (Config.Curves): every access's exact stack distance.
+func BenchmarkPermTraceCurves(b *testing.B) {
+	benchPerm(b, Config{Levels: benchLevels, MemLatency: 90e-9, Curves: true})
+}
+
 // BenchmarkPermTraceOneLevel is BenchmarkPermTrace through the one level
 // of engine/sim's BenchmarkBatchPermN22 (256 KiB of 64-byte lines), for
 // comparison.
