@@ -177,10 +177,7 @@ func (p *simulatePage) start(ctx app.Context) {
 	// A kernel or a trace on a machine that gives its cache levels also
 	// goes through the hierarchy simulator, and on any machine when the
 	// miss curve is asked for.
-	hs, err := hier.NewForLevels(p.s.Machine)
-	if p.curve {
-		hs, err = hier.NewWithCurves(p.s.Machine)
-	}
+	hs, err := hier.NewForRun(p.s.Machine, p.curve)
 	if err != nil {
 		v.state, v.err = stateFailed, err.Error()
 		p.view = v
@@ -216,13 +213,13 @@ func (p *simulatePage) start(ctx app.Context) {
 	}, func(ctx app.Context, err error, t *jobTask) {
 		res := s.Result()
 		if hs != nil && err == nil {
-			var hr hier.Result
-			if v.isTrace {
-				hr = hs.TraceResult()
-			} else {
-				hr = hs.KernelResult(mach, kernel, params, res.Counts.Mispredictions)
-			}
 			if len(mach.Levels) > 0 {
+				var hr hier.Result
+				if v.isTrace {
+					hr = hs.TraceResult()
+				} else {
+					hr = hs.KernelResult(mach, kernel, params, res.Counts.Mispredictions)
+				}
 				p.view.hier = &hr
 			}
 			for _, c := range hs.Curves() {

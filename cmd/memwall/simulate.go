@@ -112,10 +112,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	var closed *mbram.Breakdown
 	// The hierarchy simulator runs on a machine with levels, and on any
 	// machine for the miss curve; its result is shown only for levels.
-	hs, err := hier.NewForLevels(m)
-	if *missCurve {
-		hs, err = hier.NewWithCurves(m)
-	}
+	hs, err := hier.NewForRun(m, *missCurve)
 	if err != nil {
 		return fail(stderr, "simulate", err)
 	}
@@ -141,11 +138,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		}
 		err = kernels.Run(ctx, s, k.ID, p, opts)
 		prog.done()
-		if hs != nil && err == nil {
+		if levels && err == nil {
 			hr := hs.KernelResult(m, k.ID, p, s.Counts().Mispredictions)
-			if levels {
-				out.Hierarchy = &hr
-			}
+			out.Hierarchy = &hr
 		}
 		if err != nil {
 			var pe *mbram.ParamError
@@ -191,11 +186,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "simulate", fmt.Errorf("--trace %s: %v", *traceFile, err))
 		}
-		if hs != nil {
+		if levels {
 			hr := hs.TraceResult()
-			if levels {
-				out.Hierarchy = &hr
-			}
+			out.Hierarchy = &hr
 		}
 		out.Trace, out.Format, out.TraceStats = *traceFile, f.String(), &st
 	}

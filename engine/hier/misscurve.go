@@ -93,6 +93,17 @@ func LevelLines(m machine.Machine, line int64) []int64 {
 	return out
 }
 
+// NewForRun is the hierarchy simulator a run on m needs, the one place
+// the pages, the CLI and the language decide it: with the miss curve when
+// curves asks for it (NewWithCurves, on any machine), else NewForLevels
+// (nil for a machine without levels).
+func NewForRun(m machine.Machine, curves bool) (*Sim, error) {
+	if curves {
+		return NewWithCurves(m)
+	}
+	return NewForLevels(m)
+}
+
 // NewWithCurves is a simulator of m's hierarchy that also keeps the miss
 // curve (Config.Curves), for any machine: one of the MBRAM paper's six
 // numbers is the one level of its cache (machine.Machine.Hierarchy).

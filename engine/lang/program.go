@@ -383,10 +383,7 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 	if err != nil {
 		return nil, err
 	}
-	h, err := hier.NewForLevels(m)
-	if o.MissCurve {
-		h, err = hier.NewWithCurves(m)
-	}
+	h, err := hier.NewForRun(m, o.MissCurve)
 	if err != nil {
 		return nil, err
 	}
