@@ -89,6 +89,7 @@ type plan struct {
 	tpPerOct   int   // sizes per doubling,
 	tpAccess   int   // random reads per sample,
 	tpRounds   int   // samples per size
+	seqBlocks  int   // 64-byte blocks read in order per sample of the sequential-line curve
 }
 
 // maxBuffer is the largest buffer a native calibration allocates.
@@ -97,11 +98,11 @@ const maxBuffer = 2 << 30
 func makePlan(o Options, os OSInfo) plan {
 	p := plan{latLo: 4 << 10, perOctave: 4, latSteps: 400_000, latReps: 5,
 		randAccess: 4_000_000, lineSteps: 200_000, lineRounds: 9,
-		tpLo: 4 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7}
+		tpLo: 4 << 10, tpPerOct: 4, tpAccess: 2_000_000, tpRounds: 7, seqBlocks: 32_000_000}
 	if o.Quick {
 		p = plan{latLo: 4 << 10, perOctave: 3, latSteps: 40_000, latReps: 3,
 			randAccess: 1_000_000, lineSteps: 100_000, lineRounds: 5,
-			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3}
+			tpLo: 4 << 10, tpPerOct: 3, tpAccess: 500_000, tpRounds: 3, seqBlocks: 8_000_000}
 	}
 	// The curves must pass the last cache far enough for memory's
 	// latency, which fitLevels reads at eight times the last cache (and
@@ -241,7 +242,17 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.SeqLines, err = seqCurve(ctx, buf, tpSizes, pl.tpAccess, pl.tpRounds, round)
+	// The sequential curve's samples are long: a stream over an array
+	// that a cache below memory could hold reaches that cache's speed
+	// only after several passes over it (on the development guest a
+	// 62 MiB array ran 4.4 ns a line in its first two passes, memory's
+	// speed, and 2.5 from the fifth; one of 128 MiB went from 4.5 to 3.6
+	// over 24 passes). Two million blocks are two passes there, and read
+	// the level at its warming-up, which moved from one calibration to
+	// the next: the third level's β1 came out at 36 to 45 GB/s and
+	// memory's at 112 to 216 in six sets of rounds, against 196 to 232
+	// and 35.0 to 35.9 with 32 million blocks (docs/hierarchy.md).
+	res.SeqLines, err = seqCurve(ctx, buf, tpSizes, pl.seqBlocks, pl.tpRounds, round)
 	if err != nil {
 		return res, err
 	}

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"memwall/engine/machine"
@@ -120,6 +121,84 @@ func TestFitLevels(t *testing.T) {
 	}
 	if err := machine.ValidateLevels(f.levels); len(err) > 0 {
 		t.Errorf("levels do not validate: %v", err)
+	}
+}
+
+// TestFitLevelsSequentialMedianRound: the sequential curve's plateaus
+// come off each size's median round. One round of three runs 40 % fast
+// over the whole second level (part of its stream still hitting the
+// first, as a replacement that is not LRU allows); off the fastest
+// rounds the first level's step would vanish, off the medians both steps
+// are the hand values of TestFitLevels: B over 0.2 and 0.8 ns.
+func TestFitLevelsSequentialMedianRound(t *testing.T) {
+	lat, tp, sq := fitCurves(math.Inf(1))
+	for i := range sq {
+		y := sq[i].Block.Median
+		lucky := y
+		if s := sq[i].Size; s > fitSizes[0] && s <= fitSizes[1] {
+			lucky = 0.6 * y
+		}
+		sq[i].Block = Summarize([]float64{y, lucky, y})
+	}
+	f := fitLevels(fitSizes, 64, lat, tp, sq)
+	if len(f.levels) != 3 {
+		t.Fatalf("levels %+v", f.levels)
+	}
+	for i, want := range []float64{64 / 0.2e-9, 64 / 0.8e-9} {
+		if got := f.levels[i].Beta1; math.Abs(got-want) > 0.01*want {
+			t.Errorf("level %d: β1 %g, want %g", i, got, want)
+		}
+	}
+}
+
+// TestFitLevelsStepFloor: a sequential step of 3 % of its plateau (0.5 to
+// 0.515 ns a block) is within the noise; the level's β1 is B over
+// stepFloor of the plateau, 64 B / (0.05 · 0.5 ns) = 2.56 TB/s, and a
+// warning names the level.
+func TestFitLevelsStepFloor(t *testing.T) {
+	lat, tp, _ := fitCurves(math.Inf(1))
+	var caches []float64
+	for _, c := range fitSizes {
+		caches = append(caches, float64(c))
+	}
+	ss, ys := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 0.515e-9, 4.3e-9}, 4, true)
+	var sq []SeqPoint
+	for i := range ss {
+		sq = append(sq, SeqPoint{Size: int64(ss[i]), Block: Summarize([]float64{ys[i]})})
+	}
+	f := fitLevels(fitSizes, 64, lat, tp, sq)
+	if len(f.levels) != 3 {
+		t.Fatalf("levels %+v", f.levels)
+	}
+	if got, want := f.levels[1].Beta1, 2.56e12; math.Abs(got-want) > 0.01*want {
+		t.Errorf("L2 β1 %g, want %g", got, want)
+	}
+	found := false
+	for _, w := range f.warnings {
+		found = found || strings.HasPrefix(w, "L2: the sequential step to the next level is within the noise")
+	}
+	if !found {
+		t.Errorf("no warning for L2's step: %q", f.warnings)
+	}
+}
+
+// TestMedianCurve: each size's median over the rounds, a zero (no sample)
+// left out.
+func TestMedianCurve(t *testing.T) {
+	cv := curve{size: []float64{1, 2, 3}, rounds: [][]float64{
+		{5, 0, 9},
+		{4, 7, 12},
+		{6, 8, 3},
+	}}
+	got := medianCurve(cv)
+	want := []float64{5, 7.5, 9}
+	if len(got.rounds) != 1 {
+		t.Fatalf("rounds = %d, want 1", len(got.rounds))
+	}
+	for i, w := range want {
+		if got.rounds[0][i] != w {
+			t.Errorf("size %v: %v, want %v", cv.size[i], got.rounds[0][i], w)
+		}
 	}
 }
 
