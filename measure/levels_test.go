@@ -182,26 +182,6 @@ func TestFitLevelsStepFloor(t *testing.T) {
 	}
 }
 
-// TestMedianCurve: each size's median over the rounds, a zero (no sample)
-// left out.
-func TestMedianCurve(t *testing.T) {
-	cv := curve{size: []float64{1, 2, 3}, rounds: [][]float64{
-		{5, 0, 9},
-		{4, 7, 12},
-		{6, 8, 3},
-	}}
-	got := medianCurve(cv)
-	want := []float64{5, 7.5, 9}
-	if len(got.rounds) != 1 {
-		t.Fatalf("rounds = %d, want 1", len(got.rounds))
-	}
-	for i, w := range want {
-		if got.rounds[0][i] != w {
-			t.Errorf("size %v: %v, want %v", cv.size[i], got.rounds[0][i], w)
-		}
-	}
-}
-
 // TestCompare checks the relative differences of two machines by hand.
 func TestCompare(t *testing.T) {
 	a := machine.Machine{Beta1: 40e9, Beta2: 5e9, C: 16 << 20, B: 64, M: 8e-9, ComputeRate: 1e10}
@@ -264,23 +244,31 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// TestFastestCurve: each size keeps its least positive time over the
-// rounds (worked by hand: a round slowed by a neighbour never wins, and a
-// round whose clock saw nothing, 0, is skipped).
-func TestFastestCurve(t *testing.T) {
+// TestReduceCurves: fastestCurve keeps each size's least time over the
+// rounds and medianCurve its median, a zero (no sample) left out of both;
+// the values are read off the three rounds by hand.
+func TestReduceCurves(t *testing.T) {
 	cv := curve{size: []float64{1, 2, 3}, rounds: [][]float64{
 		{5, 0, 9},
 		{4, 7, 12},
 		{6, 8, 3},
 	}}
-	got := fastestCurve(cv)
-	want := []float64{4, 7, 3}
-	if len(got.rounds) != 1 {
-		t.Fatalf("rounds = %d, want 1", len(got.rounds))
-	}
-	for i, w := range want {
-		if got.rounds[0][i] != w {
-			t.Errorf("size %v: %v, want %v", cv.size[i], got.rounds[0][i], w)
+	for _, c := range []struct {
+		name   string
+		reduce func(curve) curve
+		want   []float64
+	}{
+		{"fastest", fastestCurve, []float64{4, 7, 3}},
+		{"median", medianCurve, []float64{5, 7.5, 9}},
+	} {
+		got := c.reduce(cv)
+		if len(got.rounds) != 1 {
+			t.Fatalf("%s: rounds = %d, want 1", c.name, len(got.rounds))
+		}
+		for i, w := range c.want {
+			if got.rounds[0][i] != w {
+				t.Errorf("%s, size %v: %v, want %v", c.name, cv.size[i], got.rounds[0][i], w)
+			}
 		}
 	}
 }
