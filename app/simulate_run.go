@@ -222,9 +222,7 @@ func (p *simulatePage) start(ctx app.Context) {
 				}
 				p.view.hier = &hr
 			}
-			for _, c := range hs.Curves() {
-				p.view.curves = append(p.view.curves, c.Sample(missCurvePerDoubling, hier.LevelLines(mach, c.Line)...))
-			}
+			p.view.curves = hs.MissCurves(missCurvePerDoubling)
 			p.view.mach = mach
 		}
 		job.samples.pts = append(job.samples.pts, sampleOf(job.cfg, res.Counts))

@@ -195,9 +195,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	r := s.Result()
 	out.Seconds, out.Terms, out.Counts, out.Phases = r.Seconds, r.Terms, r.Counts, r.Phases
 	if *missCurve {
-		for _, c := range hs.Curves() {
-			out.MissCurves = append(out.MissCurves, c.Sample(missCurvePerDoubling, hier.LevelLines(m, c.Line)...))
-		}
+		out.MissCurves = hs.MissCurves(missCurvePerDoubling)
 	}
 	if *asJSON {
 		if err := writeJSON(stdout, out); err != nil {

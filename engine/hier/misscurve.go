@@ -81,14 +81,25 @@ func (mc MissCurve) At(lines int64) (int64, bool) {
 	return mc.Points[i].Misses, true
 }
 
-// LevelLines is the sizes in lines of the levels of m's hierarchy with
-// line bytes a line, for Sample's also.
-func LevelLines(m machine.Machine, line int64) []int64 {
+// levelLines is the sizes in lines of the levels of lv with line bytes a
+// line, for Sample's also.
+func levelLines(lv []machine.Level, line int64) []int64 {
 	var out []int64
-	for _, l := range m.Hierarchy() {
+	for _, l := range lv {
 		if l.Line == line {
 			out = append(out, l.Size/l.Line)
 		}
+	}
+	return out
+}
+
+// MissCurves samples each of s's curves (Curves) at perDoubling sizes a
+// doubling and at the sizes of s's levels of its line size: what a page,
+// the CLI and a program's run show. Nil unless s keeps the curves.
+func (s *Sim) MissCurves(perDoubling int) []MissCurve {
+	var out []MissCurve
+	for _, c := range s.Curves() {
+		out = append(out, c.Sample(perDoubling, levelLines(s.cfg.Levels, c.Line)...))
 	}
 	return out
 }

@@ -444,9 +444,7 @@ func (p *Program) Run(ctx context.Context, m machine.Machine, pred sim.Predictor
 		r.Hierarchy = rt.hierarchy(m, r.Counts.Mispredictions)
 	}
 	if o.MissCurve {
-		for _, c := range h.Curves() {
-			r.MissCurves = append(r.MissCurves, c.Sample(MissCurvePerDoubling, hier.LevelLines(m, c.Line)...))
-		}
+		r.MissCurves = h.MissCurves(MissCurvePerDoubling)
 	}
 	return r, nil
 }
