@@ -53,6 +53,41 @@ func newBucketSet(store []uint32, lens []int, b, n int) bucketSet {
 	return bucketSet{store: store[:b*capE], capE: capE, lens: lens}
 }
 
+// putAll puts the keys of src into their buckets by the digit
+// (v>>shift)&mask: PutDigits's loop, and put for a key whose bucket is
+// full.
+func (s *bucketSet) putAll(src []uint32, shift, mask uint32) {
+	for len(src) > 0 {
+		k := PutDigits(src, s.store, s.lens, s.capE, shift, mask)
+		if src = src[k:]; len(src) > 0 {
+			s.put((src[0]>>shift)&mask, src[0])
+			src = src[1:]
+		}
+	}
+}
+
+// PutDigits moves each key of src to the end of bucket d of its digit
+// d = (v>>shift)&mask, bucket d being store[d·capE:] with lens[d] keys
+// in it, until a key finds its bucket full; it returns the keys it moved.
+// It is the simple distribution sorts' loop (bucketSet.putAll), out of
+// line so that calibration times the very loop the sorts run. As in
+// ScatterDigits the length is stored back before the key.
+//
+//go:noinline
+func PutDigits(src, store []uint32, lens []int, capE int, shift, mask uint32) int {
+	shift &= 31
+	for i, v := range src {
+		d := (v >> shift) & mask
+		l := lens[d]
+		if l >= capE {
+			return i
+		}
+		lens[d] = l + 1
+		store[int(d)*capE+l] = v
+	}
+	return len(src)
+}
+
 func (s *bucketSet) put(d uint32, v uint32) {
 	if l := s.lens[d]; l < s.capE {
 		s.store[int(d)*s.capE+l] = v
@@ -135,9 +170,7 @@ func bucketInto(src, dst []uint32, lv [][2]uint32, arena []uint32, lens []int) {
 	shift, mask := lv[0][0], lv[0][1]
 	b := int(mask) + 1
 	set := newBucketSet(arena, lens[:b], b, len(src))
-	for _, v := range src {
-		set.put((v>>shift)&mask, v)
-	}
+	set.putAll(src, shift, mask)
 	rest := arena[min(len(arena), len(set.store)):]
 	off := 0
 	for d := 0; d < b; d++ {
@@ -244,15 +277,11 @@ func RadixSortIn(a, work []uint32, keyBits, radixBits int) {
 		}
 		next := &sets[i]
 		if first {
-			for _, v := range a {
-				next.put((v>>shift)&mask, v)
-			}
+			next.putAll(a, shift, mask)
 			first = false
 		} else {
 			for d := range prev.lens {
-				for _, v := range prev.bucket(d) {
-					next.put((v>>shift)&mask, v)
-				}
+				next.putAll(prev.bucket(d), shift, mask)
 			}
 		}
 		prev = next
