@@ -141,3 +141,32 @@ func TestParseDistribution(t *testing.T) {
 		t.Errorf("too many points: %v", err)
 	}
 }
+
+// TestPutAt: the simple sorts' loop reads off the curve as the others do
+// (2 MiB is 5 of the 10 doublings from 64 KiB to 64 MiB: 20 + 0.5·40
+// ns), and a curve with put at some points only gives none, and fails
+// validation naming the curve.
+func TestPutAt(t *testing.T) {
+	put := append([]machine.DistPoint(nil), curve...)
+	put[0].Put, put[1].Put, put[2].Put = 18e-9, 20e-9, 60e-9
+	m := machine.Machine{Distribution: put}
+	for _, c := range []struct{ size, want float64 }{
+		{1 << 10, 18e-9},
+		{2 << 20, 40e-9},
+		{1 << 40, 60e-9},
+	} {
+		if got, ok := m.PutAt(c.size); !ok || math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("PutAt(%g) = %g, %v; want %g", c.size, got, ok, c.want)
+		}
+	}
+	if es := machine.ValidateDistribution(put); len(es) != 0 {
+		t.Errorf("a curve with put everywhere: %v", es)
+	}
+	put[1].Put = 0
+	if _, ok := (machine.Machine{Distribution: put}).PutAt(2 << 20); ok {
+		t.Error("a curve with put at two points of three reads one")
+	}
+	if es := machine.ValidateDistribution(put); len(es) != 1 || es[0].Field != "distribution" {
+		t.Errorf("a curve with put at two points of three: %v, want one error on distribution", es)
+	}
+}

@@ -60,8 +60,9 @@ type fileDistPoint struct {
 	Size    json.RawMessage `json:"size"`
 	Count   json.RawMessage `json:"count"`
 	Scatter json.RawMessage `json:"scatter"`
-	// Walk is optional.
+	// Walk and Put are optional.
 	Walk json.RawMessage `json:"walk"`
+	Put  json.RawMessage `json:"put"`
 }
 
 // parseSize reads a size quantity as a float64, for field.
@@ -135,6 +136,9 @@ func ParseJSON(data []byte) (Machine, error) {
 		field(at+".scatter", p.Scatter, units.ParseDuration, &m.Distribution[i].Scatter)
 		if !isAbsent(p.Walk) {
 			field(at+".walk", p.Walk, units.ParseDuration, &m.Distribution[i].Walk)
+		}
+		if !isAbsent(p.Put) {
+			field(at+".put", p.Put, units.ParseDuration, &m.Distribution[i].Put)
 		}
 	}
 	sizes := make([][2]float64, len(f.Levels))

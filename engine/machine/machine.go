@@ -48,8 +48,9 @@ type Machine struct {
 	// kernel's own rate when the machine has it, else ComputeRate.
 	CoreRates map[string]float64 `json:"core_rates,omitempty"`
 	// Distribution, when given, is the measured cost of a counting
-	// sort's two loops by the size of its arrays (DistPoint), which the
-	// hierarchy model prices the distribution sorts' passes from.
+	// sort's two loops, and of the simple sorts' scatter when measured,
+	// by the size of their arrays (DistPoint), which the hierarchy model
+	// prices the distribution sorts' passes from.
 	Distribution []DistPoint `json:"distribution,omitempty"`
 	// Streams is how many sequential streams at once a core keeps
 	// streaming beyond the caches, its reads and writes together: a

@@ -22,8 +22,9 @@ import (
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
 //	streams=33
 //
-// A point of the distribution curve is size:count:scatter, and :walk when
-// its page walk was measured (machine.DistPoint).
+// A point of the distribution curve is size:count:scatter, then :walk
+// when its page walk was measured and :put when the simple sorts' scatter
+// was (with walk 0 when only put was; machine.DistPoint).
 // A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
 // kernel id is written %3A, %2C or %25 (and that "%" escaped again by the
@@ -68,8 +69,11 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 		parts := make([]string, len(m.Distribution))
 		for i, p := range m.Distribution {
 			parts[i] = exactSize(p.Size) + ":" + exact(p.Count, units.ParseDuration, durationForms) + ":" + exact(p.Scatter, units.ParseDuration, durationForms)
-			if p.Walk != 0 {
+			if p.Walk != 0 || p.Put != 0 {
 				parts[i] += ":" + exact(p.Walk, units.ParseDuration, durationForms)
+			}
+			if p.Put != 0 {
+				parts[i] += ":" + exact(p.Put, units.ParseDuration, durationForms)
 			}
 		}
 		add("distribution", strings.Join(parts, ","))
@@ -154,8 +158,8 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 	for i, part := range parts {
 		at := fmt.Sprintf("distribution[%d]", i)
 		pieces := strings.Split(part, ":")
-		if len(pieces) != 3 && len(pieces) != 4 {
-			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, and :walk when measured, e.g. 64MiB:27ns:58ns:8ns; got %q", clip(part))}
+		if len(pieces) < 3 || len(pieces) > 5 {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, then :walk and :put when measured (walk 0 when only put is), e.g. 64MiB:27ns:58ns:8ns:45ns; got %q", clip(part))}
 		}
 		p := &pts[i]
 		if pr := parseFields(at, pieces, []linkField{
@@ -163,6 +167,7 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 			{"count", func(s string) (err error) { p.Count, err = units.ParseDuration(s); return }},
 			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
 			{"walk", func(s string) (err error) { p.Walk, err = units.ParseDuration(s); return }},
+			{"put", func(s string) (err error) { p.Put, err = units.ParseDuration(s); return }},
 		}); pr != nil {
 			return nil, pr
 		}
