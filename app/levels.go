@@ -36,7 +36,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
-		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
+		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
 		{m.Streams > 0, "Streams ", strconv.Itoa(m.Streams), "sequential streams at once the core keeps beyond the caches: a distribution pass into b buckets streams when b + 1 is at most this"},
 	} {
 		if x.given {
@@ -135,8 +135,12 @@ func distributionText(ps []machine.DistPoint) string {
 	if z.Walk > 0 {
 		walk = ", page walk " + units.FormatSeconds(a.Walk) + " → " + units.FormatSeconds(z.Walk) + " a read"
 	}
+	put := ""
+	if z.Put > 0 {
+		put = ", the simple sorts' scatter " + units.FormatSeconds(a.Put) + " → " + units.FormatSeconds(z.Put)
+	}
 	return "count " + units.FormatSeconds(a.Count) + " → " + units.FormatSeconds(z.Count) +
-		", scatter " + units.FormatSeconds(a.Scatter) + " → " + units.FormatSeconds(z.Scatter) +
+		", scatter " + units.FormatSeconds(a.Scatter) + " → " + units.FormatSeconds(z.Scatter) + put +
 		" a line of keys" + walk + ", from arrays of " + units.FormatSize(a.Size) + " to " + units.FormatSize(z.Size) +
 		" (" + strconv.Itoa(len(ps)) + " points)"
 }

@@ -230,6 +230,9 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 			row("dist-count", "Count loop"+at, units.FormatSeconds(last.Count)+" a line", "the distribution curve's largest arrays", spread("distribution.count"), last.Count),
 			row("dist-scatter", "Scatter loop"+at, units.FormatSeconds(last.Scatter)+" a line", "the distribution curve's largest arrays", spread("distribution.scatter"), last.Scatter),
 		)
+		if last.Put > 0 {
+			rows = append(rows, row("dist-put", "Simple sorts' scatter"+at, units.FormatSeconds(last.Put)+" a line", "the simple sorts' own loop into 64 buckets of fixed capacity", spread("distribution.put"), last.Put))
+		}
 		if last.Walk > 0 {
 			rows = append(rows, row("dist-walk", "Page walk"+at, units.FormatSeconds(last.Walk)+" a read", "reads one to a 4 KiB page, less the same reads side by side", spread("distribution.walk"), last.Walk))
 		}

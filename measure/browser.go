@@ -78,6 +78,7 @@ type Steps struct {
 	dsCount      [][]float64 // its seconds per line of keys, by size, one per round
 	dsScatter    [][]float64
 	dsWalk       [][]float64
+	dsPut        [][]float64
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
 	base         *Result      // the machine before core rates, once the curves are done
@@ -133,7 +134,7 @@ func NewSteps(o StepOptions) *Steps {
 	s.sq, s.sqLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
 	// The distribution curve's two arrays share the buffer.
 	s.dsSizes = distSizes(b / 2)
-	s.dsCount, s.dsScatter, s.dsWalk = make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes))
+	s.dsCount, s.dsScatter, s.dsWalk, s.dsPut = make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes))
 	s.plan()
 	return s
 }
@@ -278,7 +279,7 @@ func (s *Steps) planCore() {
 				return nil // no levels: Result keeps the paper's machine
 			}
 			// The curve, measured before these steps, beside the
-			// counting sorts' rates (coreTimer.rates).
+			// distribution sorts' rates (coreTimer.rates).
 			m := res.Machine
 			m.Distribution = distributionOf(s.DistCurve())
 			m.CoreRates = coreRatesOf(s.core) // the rates before this one's (coreTimer.rates)
@@ -654,13 +655,14 @@ func (s *Steps) measured() (Result, error) {
 // distSample times the distribution curve's loops once at one size.
 func (s *Steps) distSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
 	line := s.lineOrDefault()
-	c, sc, w, err := distAt(ctx, buf, size, line, seed)
+	c, sc, w, p, err := distAt(ctx, buf, size, line, seed)
 	if err != nil {
 		return err
 	}
 	s.dsCount[i] = append(s.dsCount[i], c)
 	s.dsScatter[i] = append(s.dsScatter[i], sc)
 	s.dsWalk[i] = append(s.dsWalk[i], w)
+	s.dsPut[i] = append(s.dsPut[i], p)
 	return nil
 }
 
@@ -688,7 +690,7 @@ func (s *Steps) DistCurve() []DistPointStat {
 	var out []DistPointStat
 	for i, xs := range s.dsCount {
 		if len(xs) > 0 {
-			out = append(out, DistPointStat{Size: s.dsSizes[i], Count: Summarize(xs), Scatter: Summarize(s.dsScatter[i]), Walk: Summarize(s.dsWalk[i])})
+			out = append(out, DistPointStat{Size: s.dsSizes[i], Count: Summarize(xs), Scatter: Summarize(s.dsScatter[i]), Walk: Summarize(s.dsWalk[i]), Put: Summarize(s.dsPut[i])})
 		}
 	}
 	return out

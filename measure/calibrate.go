@@ -46,7 +46,7 @@ type Result struct {
 	// SeqLines is the sequential-line curve (levels.go), over the
 	// throughput curve's sizes.
 	SeqLines []SeqPoint `json:"sequential_lines"`
-	// Distribution is the counting sorts' loops by array size
+	// Distribution is the distribution sorts' loops by array size
 	// (distcurve.go), measured once the last cache is known.
 	Distribution []DistPointStat `json:"distribution,omitempty"`
 	// Streams is the scatter by buckets over the curve's largest

@@ -73,6 +73,9 @@ func Params(m machine.Machine) map[string]float64 {
 		if w := m.Distribution[n-1].Walk; w > 0 {
 			p["distribution.walk"] = w
 		}
+		if v := m.Distribution[n-1].Put; v > 0 {
+			p["distribution.put"] = v
+		}
 	}
 	if m.Streams > 0 {
 		p["streams"] = float64(m.Streams)

@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -10,8 +11,8 @@ import (
 )
 
 // Distribution method: the counting sorts' own two loops (CountDigits and
-// ScatterDigits, 64 buckets) timed over two arrays of S bytes of random
-// 4-byte keys each, at sizes from the first level to beyond the last
+// ScatterDigits, 64 buckets) and the simple sorts' (PutDigits) timed over
+// two arrays of S bytes of random 4-byte keys each, at sizes from the first level to beyond the last
 // cache, in seconds per line of keys (machine.DistPoint says what the
 // hierarchy model does with them). Each sample fills the source with new
 // keys first, untimed, as a sort's input arrives; a small size repeats
@@ -19,6 +20,12 @@ import (
 // curves every size is measured once per round, each round elsewhere in
 // the buffer (sampleRounds), and each size keeps its median round
 // (distributionOf says why not the fastest).
+//
+// The simple sorts' loop puts the first n keys of the source into 64
+// buckets of their capacity (bucketSet) laid out in the second array,
+// n = (keys − 16·64)·4/5 of an array of that many keys, so that the
+// buckets (n/64 + n/256 + 16 keys each) fit: its keys and buckets span
+// some nine tenths of the other loops'.
 //
 // Each sample also times the page walk (walkAt): a cycle of reads one to
 // a 4 KiB page across S bytes, against the same number of reads to lines
@@ -30,6 +37,7 @@ type DistPointStat struct {
 	Count   Stat  `json:"count"`   // seconds per line of keys, counting loop
 	Scatter Stat  `json:"scatter"` // seconds per line of keys, scatter loop
 	Walk    Stat  `json:"walk"`    // seconds per read, page walk (walkAt)
+	Put     Stat  `json:"put"`     // seconds per line of keys, the simple sorts' scatter loop
 }
 
 // distKeys is the keys a sample passes through each loop at least.
@@ -50,12 +58,12 @@ func asKeys(buf []uint64) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&buf[0])), 2*len(buf))
 }
 
-// distAt times the two loops over arrays of size bytes at the front of
+// distAt times the three loops over arrays of size bytes at the front of
 // buf (which holds both) and returns their seconds per line of line
 // bytes, and the page walk across size bytes (walkAt).
-func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (count, scatter, walk float64, err error) {
+func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (count, scatter, walk, put float64, err error) {
 	if err := ctx.Err(); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, 0, err
 	}
 	src, dst := keyArrays(buf, size, seed)
 	n := len(src)
@@ -66,6 +74,9 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 		CountDigits(src, counts[:], distShift, distMask)
 	}
 	count = time.Since(t0).Seconds() / float64(reps)
+	// The simple sorts' loop before the scatter, whose grouped keys are
+	// what a sample leaves in dst.
+	put, putLines := putAt(src, dst, line)
 	// Positions from one pass's counts (the repeats scaled them all).
 	var start, pos [distMask + 1]int
 	for d := 1; d <= distMask; d++ {
@@ -79,7 +90,24 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 	scatter = time.Since(t0).Seconds() / float64(reps)
 	lines := float64(n) * 4 / float64(line)
 	walk = walkAt(buf, int64(n)*4, seed)
-	return count / lines, scatter / lines, walk, nil
+	return count / lines, scatter / lines, walk, put / putLines, nil
+}
+
+// putAt times PutDigits putting the first n keys of src into 64 buckets
+// laid out in dst (bucketSet), n = (len(dst) − 16·64)·4/5, repeated to some four million keys; it returns the seconds a
+// pass and the lines of keys it moves.
+func putAt(src, dst []uint32, line int64) (secs, lines float64) {
+	const b = distMask + 1
+	// b·(n/b + n/4b + 16) <= 1.25n + 16b: the buckets fit in dst.
+	n := max(1, (len(dst)-16*b)*4/5)
+	reps := max(1, distKeys/n)
+	var lens [b]int
+	t0 := time.Now()
+	for r := 0; r < reps; r++ {
+		set := newBucketSet(dst, lens[:], b, n)
+		set.putAll(src[:n], distShift, distMask)
+	}
+	return time.Since(t0).Seconds() / float64(reps), float64(n) * 4 / float64(line)
 }
 
 // walkPage is the page the walk reads one line of (machine.WalkPage).
@@ -167,13 +195,14 @@ func distSizes(hi int64) []int64 {
 // array; two arrays of each must fit in buf), rounds rounds, and at the
 // last size the scatter by buckets (bucketsAt).
 func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, error) {
-	scatters, walks := make([][]float64, len(sizes)), make([][]float64, len(sizes))
+	scatters, walks, puts := make([][]float64, len(sizes)), make([][]float64, len(sizes)), make([][]float64, len(sizes))
 	var byBuckets [][]float64
 	counts, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
 		seed := uint64(r*len(sizes)+i+1) * 0x9e3779b97f4a7c15
-		c, s, w, err := distAt(ctx, b, size/2, line, seed)
+		c, s, w, p, err := distAt(ctx, b, size/2, line, seed)
 		scatters[i] = append(scatters[i], s)
 		walks[i] = append(walks[i], w)
+		puts[i] = append(puts[i], p)
 		if err == nil && i == len(sizes)-1 {
 			var bk []float64
 			if bk, err = bucketsAt(ctx, b, size/2, line, seed); err == nil {
@@ -187,7 +216,7 @@ func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line in
 	}
 	out := make([]DistPointStat, len(sizes))
 	for i, s := range sizes {
-		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i]), Walk: Summarize(walks[i])}
+		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i]), Walk: Summarize(walks[i]), Put: Summarize(puts[i])}
 	}
 	return out, streamPoints(byBuckets), nil
 }
@@ -216,10 +245,17 @@ func distributionOf(pts []DistPointStat) []machine.DistPoint {
 		if !(p.Count.Median > 0 && p.Scatter.Median > 0) {
 			continue // a clock that saw nothing
 		}
-		out = append(out, machine.DistPoint{Size: p.Size, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median), Walk: round3g(p.Walk.Median)})
+		out = append(out, machine.DistPoint{Size: p.Size, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median), Walk: round3g(p.Walk.Median), Put: round3g(p.Put.Median)})
 	}
 	if len(out) < 2 {
 		return nil
+	}
+	// The simple sorts' loop at every point or at none
+	// (machine.ValidateDistribution).
+	if slices.ContainsFunc(out, func(p machine.DistPoint) bool { return p.Put <= 0 }) {
+		for i := range out {
+			out[i].Put = 0
+		}
 	}
 	return out
 }
@@ -236,5 +272,12 @@ func setDistribution(m *machine.Machine, pts []DistPointStat) {
 	m.Spread["distribution.count"] = round3(last.Count.Spread)
 	m.Spread["distribution.scatter"] = round3(last.Scatter.Spread)
 	m.Spread["distribution.walk"] = round3(last.Walk.Spread)
-	m.Notes["distribution_method"] = "the counting sorts' count and scatter loops (64 buckets) over two arrays of random 4-byte keys, by array size, in seconds per line of keys; and the page walk, a cycle of reads one to a 4 KiB page across the size less the same reads to lines side by side, in seconds per read; each size's median round"
+	if m.Distribution[0].Put > 0 {
+		m.Spread["distribution.put"] = round3(last.Put.Spread)
+	}
+	put := ""
+	if m.Distribution[0].Put > 0 {
+		put = ", and the simple sorts' scatter (put) of (the array's keys less 16 a bucket)·4/5 keys into 64 buckets of fixed capacity in the second array"
+	}
+	m.Notes["distribution_method"] = "the counting sorts' count and scatter loops (64 buckets) over two arrays of random 4-byte keys, by array size, in seconds per line of keys" + put + "; and the page walk, a cycle of reads one to a 4 KiB page across the size less the same reads to lines side by side, in seconds per read; each size's median round"
 }

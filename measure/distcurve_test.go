@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"memwall/engine/machine"
@@ -13,11 +14,39 @@ import (
 func TestDistAt(t *testing.T) {
 	buf := make([]uint64, 1<<14)
 	const size = 16 << 10 // 4096 keys an array
-	c, s, w, err := distAt(context.Background(), buf, size, 64, 7)
-	if err != nil || !(c > 0) || !(s > 0) || !(w >= 0) || w > 1e-6 {
-		t.Fatalf("distAt = %g, %g, %g, %v; want two positive times and a walk from 0 to 1 µs", c, s, w, err)
+	c, s, w, p, err := distAt(context.Background(), buf, size, 64, 7)
+	if err != nil || !(c > 0) || !(s > 0) || !(p > 0) || !(w >= 0) || w > 1e-6 {
+		t.Fatalf("distAt = %g, %g, %g, %g, %v; want three positive times and a walk from 0 to 1 µs", c, s, w, p, err)
 	}
 	checkGrouped(t, buf, size, distMask)
+}
+
+// TestPutAt checks the simple sorts' loop as a sample runs it against a
+// brute-force route: bucket d of capacity n/64 + n/256 + 16, at d times
+// that in the second array, holds the first n source keys of digit d in
+// source order, n being four fifths of the array less 16 keys a bucket
+// (4096-key arrays: 2457 keys, 64 buckets of 38 + 9 + 16 = 63).
+func TestPutAt(t *testing.T) {
+	keys := make([]uint32, 2*4096)
+	fillKeys(keys[:4096], 11)
+	src, dst := keys[:4096], keys[4096:]
+	secs, lines := putAt(src, dst, 64)
+	const n, capE = 2457, 2457/64 + 2457/256 + 16
+	if !(secs > 0) || lines != n*4/64.0 {
+		t.Fatalf("putAt = %g s, %g lines; want a positive time and %g lines", secs, lines, n*4/64.0)
+	}
+	for d := uint32(0); d < 64; d++ {
+		var want []uint32
+		for _, v := range src[:n] {
+			if v>>distShift&distMask == d {
+				want = append(want, v)
+			}
+		}
+		got := dst[int(d)*capE : int(d)*capE+len(want)]
+		if !slices.Equal(got, want) {
+			t.Fatalf("bucket %d holds %v, want %v", d, got, want)
+		}
+	}
 }
 
 // checkGrouped checks that the second of the two arrays of size bytes at

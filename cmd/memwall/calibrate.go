@@ -114,9 +114,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	}
 	if n := len(m.Distribution); n > 0 {
 		a, z := m.Distribution[0], m.Distribution[n-1]
-		fmt.Fprintf(stderr, "distribution curve: count %s → %s, scatter %s → %s a line of keys, page walk %s → %s a read, arrays of %s to %s (%d points)\n",
+		fmt.Fprintf(stderr, "distribution curve: count %s → %s, scatter %s → %s, the simple sorts' put %s → %s a line of keys, page walk %s → %s a read, arrays of %s to %s (%d points)\n",
 			units.FormatSeconds(a.Count), units.FormatSeconds(z.Count), units.FormatSeconds(a.Scatter), units.FormatSeconds(z.Scatter),
-			units.FormatSeconds(a.Walk), units.FormatSeconds(z.Walk), units.FormatSize(a.Size), units.FormatSize(z.Size), n)
+			units.FormatSeconds(a.Put), units.FormatSeconds(z.Put), units.FormatSeconds(a.Walk), units.FormatSeconds(z.Walk), units.FormatSize(a.Size), units.FormatSize(z.Size), n)
 	}
 	if m.Streams > 0 {
 		fmt.Fprintf(stderr, "streams %d (%s)\n", m.Streams, m.Notes["streams_method"])
@@ -167,6 +167,7 @@ func writeCurves(f io.Writer, res measure.Result) error {
 		_ = w.Write([]string{"distribution-count", strconv.FormatInt(p.Size, 10), g(p.Count.Median), g(p.Count.Min), g(p.Count.Spread)})
 		_ = w.Write([]string{"distribution-scatter", strconv.FormatInt(p.Size, 10), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
 		_ = w.Write([]string{"page-walk", strconv.FormatInt(p.Size, 10), g(p.Walk.Median), g(p.Walk.Min), g(p.Walk.Spread)})
+		_ = w.Write([]string{"distribution-put", strconv.FormatInt(p.Size, 10), g(p.Put.Median), g(p.Put.Min), g(p.Put.Spread)})
 	}
 	for _, p := range res.Streams {
 		_ = w.Write([]string{"scatter-buckets", strconv.Itoa(p.Buckets), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
