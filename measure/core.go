@@ -192,8 +192,10 @@ func (c *coreTimer) sample(batch time.Duration) {
 // (hier.Estimate's CurveLoops; the rate of all the counting bucket
 // sort's work, the curve's fast loops with it, gave its calls too little
 // time: it ran at 1.13 to 1.22 of its prediction in the caches on the
-// development machine), and the simple bucket sort's are charged at the
-// simple radix sort's rate, when m has it (hier.Estimate's PassRate).
+// development machine), as are the simple sorts' on a curve that times
+// their loop too (machine.DistPoint.Put); without it the simple bucket
+// sort's are charged at the simple radix sort's rate, when m has it
+// (hier.Estimate's PassRate).
 // A kernel with no other work (the counting radix sort) and the other
 // kernels take the rate of all their work, without the curve.
 func (c *coreTimer) rates(m machine.Machine) (Stat, error) {

@@ -15,6 +15,8 @@ import (
 // distribution curve (its rate covers only its calls) as well as the
 // simple one and heapsort. The counting radix sort, all of whose work is
 // the curve's loops, gets the rate of all its work without the curve.
+// On a curve that times the simple sorts' loop too (put), both simple
+// sorts are priced as the counting ones: their rates cover the rest.
 func TestCoreRatesReproduceTime(t *testing.T) {
 	m := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 100e-9,
 		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 60e-9}}}
@@ -27,10 +29,14 @@ func TestCoreRatesReproduceTime(t *testing.T) {
 	// (its rate covers all its work) and with it (only its calls').
 	withRadix := m
 	withRadix.CoreRates = map[string]float64{"radix": 4e9}
+	put := m
+	put.Distribution = []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9, Put: 17e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 60e-9, Put: 61e-9}}
+	putRadix := put
+	putRadix.CoreRates = withRadix.CoreRates
 	for _, c := range []struct {
 		k string
 		m machine.Machine
-	}{{"bucket-count", m}, {"bucket", m}, {"bucket", withRadix}, {"heapsort", m}} {
+	}{{"bucket-count", m}, {"bucket", m}, {"bucket", withRadix}, {"heapsort", m}, {"radix", put}, {"bucket", putRadix}} {
 		k, m := c.k, c.m
 		base, err := hier.Model(m, k, mbram.DefaultParams(n))
 		if err != nil {
@@ -54,7 +60,10 @@ func TestCoreRatesReproduceTime(t *testing.T) {
 		if k == "bucket-count" && !e.CurveLoops {
 			t.Errorf("bucket-count: its passes are not the curve's own loops")
 		}
-		if k == "bucket" && (e.PassRate > 0) != (m.CoreRates["radix"] > 0) {
+		if (k == "radix" || k == "bucket") && e.PutLoop != (m.Distribution[0].Put > 0) {
+			t.Errorf("%s with put %g: put loop %v", k, m.Distribution[0].Put, e.PutLoop)
+		}
+		if k == "bucket" && (e.PassRate > 0) != (m.CoreRates["radix"] > 0 && !e.PutLoop) {
 			t.Errorf("bucket with %v: passes at %g", m.CoreRates, e.PassRate)
 		}
 	}

@@ -116,10 +116,14 @@ type Estimate struct {
 	PassCurve float64 `json:"pass_curve_seconds,omitempty"`
 	// PassOps are the operations of the passes' loops, which Compute
 	// leaves out; CurveLoops says the loops are the curve's own (the
-	// counting sorts'), charged the curve's time at any rate, so the
+	// counting sorts', and the simple sorts' on a curve with their put
+	// loop), charged the curve's time at any rate, so the
 	// kernel's rate prices only its other work.
 	PassOps    float64 `json:"pass_ops,omitempty"`
 	CurveLoops bool    `json:"curve_loops,omitempty"`
+	// PutLoop says the curve's loop is the simple sorts' scatter, timed
+	// as the curve's put (machine.DistPoint.Put).
+	PutLoop bool `json:"put_loop,omitempty"`
 	// PassRate is the rate the passes' work is charged at when it is
 	// another kernel's (kernelForm.loopKernel): the simple bucket sort's
 	// scatter loop is the simple radix sort's, so the radix sort's core
@@ -166,16 +170,19 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		if r := m.CoreRates[kw.loopKernel]; kw.loopKernel != "" && r > 0 {
 			passRate = r
 		}
-		if secs, work, curve, pops, ok := passTimes(w, ps, passRate); ok {
+		if secs, work, curve, pops, own, ok := passTimes(w, ps, passRate); ok {
 			e.Passes, e.PassWork, e.PassCurve, e.PassOps = secs, work, curve, pops
-			if passRate != rate {
+			if passRate != rate && !own {
 				e.PassRate = passRate
 			}
 			ops = math.Max(0, ops-pops)
 			traffic = kw.rest
 			e.Description = passesDescribe
-			if e.CurveLoops = len(ps) > 0 && ps[0].curveLoops; e.CurveLoops {
+			switch e.CurveLoops = own && len(ps) > 0; {
+			case e.CurveLoops && ps[0].curveLoops:
 				e.Description = countingPassesDescribe
+			case e.CurveLoops:
+				e.PutLoop, e.Description = true, ownPassesDescribe
 			}
 		}
 	}
@@ -672,6 +679,9 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		f := "each pass's loops at the longer of their work (" + units.FormatSeconds(e.PassWork) + " in all" + at + ") and the machine's distribution curve at the pass's size (" + units.FormatSeconds(e.PassCurve) + ")"
 		if e.CurveLoops {
 			f = "each pass's count and scatter loops at the machine's distribution curve at the pass's size, which times these loops"
+			if e.PutLoop {
+				f = "each pass's scatter loop at the machine's distribution curve of the simple sorts' put loop at the pass's size, which times this loop"
+			}
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: "distribution passes", Seconds: e.Passes, Formula: f})
 	}

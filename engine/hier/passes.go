@@ -7,17 +7,20 @@ import "math"
 // (measure.CountDigits and ScatterDigits), so a counting sort's pass costs
 // what the curve measured over arrays of the pass's size, in the caches
 // and beyond them. The simple sorts' scatter is another loop, with a
-// capacity test: it takes the longer of its work at the kernel's rate
-// and the curve's time. In the caches its work is the longer; beyond
-// them the bucket fills wait in the store buffer while the work runs
-// beside them, and the pass takes the curve's time until the work
-// exceeds it (docs/hierarchy.md).
+// capacity test (measure.PutDigits). On a curve that times it too
+// (machine.DistPoint.Put) its pass costs that time, as a counting sort's
+// pass costs the curve's; on one that does not, it takes the longer of
+// its work at the kernel's rate and the counting scatter's time. In the
+// caches its work is the longer; beyond them the bucket fills wait in
+// the store buffer while the work runs beside them, and the pass takes
+// the curve's time until the work exceeds it (docs/hierarchy.md).
 
-// passesDescribe and countingPassesDescribe describe a distribution sort
-// priced off the curve.
+// passesDescribe, countingPassesDescribe and ownPassesDescribe describe a
+// distribution sort priced off the curve.
 const (
 	passesDescribe         = "each digit pass's scatter loop at the longer of its work and the machine's distribution curve at the span the pass reads, a scatter into few enough buckets to stream at most the count's time; the levels carry only the copy (docs/hierarchy.md)"
 	countingPassesDescribe = "each digit pass's count and scatter loops, the ones the machine's distribution curve times, at the curve's time at the span the pass reads, a scatter into few enough buckets to stream at most the count's time; the levels carry only the copies (docs/hierarchy.md)"
+	ownPassesDescribe      = "each digit pass's scatter loop, the one the machine's distribution curve times as its put loop, at the curve's time at the span the pass reads, a scatter into few enough buckets to stream at most the longer of the count's time and the put loop's time in the curve's smallest arrays; the levels carry only the copy (docs/hierarchy.md)"
 )
 
 // pass is one distribution pass: keys moved, the keys of the span they
@@ -167,25 +170,35 @@ func bucketRest(counting bool) func(shape, lvl) Traffic {
 // passTimes prices ps on the machine's distribution curve at rate r
 // (operations per second, 0: no work charged): the passes' time, the
 // work in the loops that are not the curve's own, the curve's time for
-// all of them, and their operations. ok is false when the machine has
-// no curve.
-func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, ok bool) {
+// all of them, and their operations. own says every loop was the
+// curve's own: the counting sorts' always, the simple sorts' on a curve
+// that times their scatter too (machine.DistPoint.Put). ok is false when
+// the machine has no curve.
+func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, own, ok bool) {
 	line := float64(s.m.B)
+	own = true
 	for _, p := range ps {
 		cn, sc, has := s.m.DistributionAt(p.span * s.w)
 		if !has {
-			return 0, 0, 0, 0, false
+			return 0, 0, 0, 0, false, false
 		}
+		put, hasPut := s.m.PutAt(p.span * s.w)
+		lines := p.keys * s.w / line
 		// The curve's 64 buckets pass the streams a core keeps; a scatter
 		// into few enough buckets that the prefetcher follows them all
 		// moves its keys as a stream, as the count does (measured at
 		// 2^28 keys: 1.5 ns a key for each loop of the pass into 16
-		// buckets, where the scatter into 64 took 3.4).
-		if p.buckets+1 <= s.streams {
+		// buckets, where the scatter into 64 took 3.4). The simple
+		// sorts' loop, timed with its work, then takes the longer of
+		// that stream and its own time in the curve's smallest arrays,
+		// its work in L1, if less than its time into 64: a bound that
+		// needs no rate, so that a core rate read off a run with the
+		// curve (measure's coreTimer.rates) gives that run's time back.
+		few := p.buckets+1 <= s.streams
+		if few {
 			sc = math.Min(sc, cn)
 		}
-		lines := p.keys * s.w / line
-		loop := func(opsPerKey, perLine float64) {
+		loop := func(opsPerKey, perLine float64, curveOwn bool) {
 			if opsPerKey == 0 {
 				return
 			}
@@ -193,11 +206,12 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 			c := lines * perLine
 			ops += o
 			curve += c
-			if p.curveLoops {
+			if curveOwn {
 				// The curve timed this very loop: its work is in c.
 				secs += c
 				return
 			}
+			own = false
 			w := 0.0
 			if r > 0 {
 				w = o / r
@@ -205,8 +219,15 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 			secs += math.Max(w, c)
 			work += w
 		}
-		loop(p.countOps, cn)
-		loop(p.scatterOps, sc)
+		loop(p.countOps, cn, p.curveLoops)
+		switch {
+		case p.curveLoops || !hasPut:
+			loop(p.scatterOps, sc, p.curveLoops)
+		case few:
+			loop(p.scatterOps, math.Min(put, math.Max(cn, s.m.Distribution[0].Put)), true)
+		default:
+			loop(p.scatterOps, put, true)
+		}
 	}
-	return secs, work, curve, ops, true
+	return secs, work, curve, ops, own, true
 }
