@@ -361,8 +361,11 @@ func TestLevelClassesMemory(t *testing.T) {
 // to odd multiples of 8: 824 and 1672. The walks of 0.1 ns at 4 MiB and
 // 2.1 ns at 16 MiB reach 1 ns 0.9/2 of the way, 4 MiB·4^0.45 = 7.464 MiB,
 // 1910.6 pages: the beyond class's 1672 becomes ⌊0.6·1910.6⌋ = 1146, and
-// 1144, an odd multiple of 8. A reach of 4 MiB (1024 pages, 614 with the
-// margin, 600) would take it below the last-cache class's 824: it stays.
+// 1144, an odd multiple of 8. A reach of 5 MiB (walks of 0.1 ns at 4 MiB
+// and 1 ns at 5 MiB: 1280 pages, 768 with the margin, 760) would take it
+// below the last-cache class's 824, which stays under 0.69 of the reach
+// (883 pages): it takes 824. A reach of 4 MiB (1024 pages, 614 with the
+// margin, 600; 706 at 0.69) would put 824 in the knee too: it stays.
 func TestLevelClassesKnee(t *testing.T) {
 	for n, want := range map[int64]int64{1291: 1288, 1288: 1288, 1280: 1272, 1024: 1016, 375: 360, 9: 8, 3: 8} {
 		if got := oddEight(n); got != want {
@@ -378,6 +381,11 @@ func TestLevelClassesKnee(t *testing.T) {
 	cl, _ = levelClasses(m, 0)
 	if cl[2].mat != 1144 {
 		t.Errorf("beyond %d; want 1144", cl[2].mat)
+	}
+	near := m
+	near.Distribution = []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 5 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 1e-9}}
+	if cl, _ = levelClasses(near, 0); cl[2].mat != 824 {
+		t.Errorf("margin below the last-cache class, which is below the knee: beyond %d; want 824", cl[2].mat)
 	}
 	m.Distribution[0].Walk = 2e-9
 	if cl, _ = levelClasses(m, 0); cl[2].mat != 1672 {
