@@ -77,4 +77,22 @@ func TestCoreRatesReproduceTime(t *testing.T) {
 	if err1 != nil || err2 != nil || with.Median != without.Median || !(with.Median > 0) {
 		t.Errorf("radix-count: %g with the curve, %g without (%v, %v)", with.Median, without.Median, err1, err2)
 	}
+	// The simple radix sort on the put curve, in a run of which the
+	// curve's loops, its lines and its calls' mispredictions take two
+	// thirds: its other work has a third, under minOwnShare, and it
+	// keeps the rate of all its work, as without the curve.
+	zero := put
+	zero.ComputeRate, zero.M = 0, 0
+	eb, err := hier.Model(zero, "radix", mbram.DefaultParams(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = &coreTimer{kernel: "radix", n: n, secs: []float64{1.5 * (eb.Seconds + eb.Work.CallMispredicts*put.M)}}
+	noCurve := put
+	noCurve.Distribution = nil
+	with, err1 = c.rates(put)
+	without, err2 = c.rates(noCurve)
+	if err1 != nil || err2 != nil || with.Median != without.Median || !(with.Median > 0) {
+		t.Errorf("radix, its other work a third of the run: %g with the curve, %g without (%v, %v)", with.Median, without.Median, err1, err2)
+	}
 }

@@ -24,8 +24,8 @@ func TestDistAt(t *testing.T) {
 // TestPutAt checks the simple sorts' loop as a sample runs it against a
 // brute-force route: bucket d of capacity n/64 + n/256 + 16, at d times
 // that in the second array, holds the first n source keys of digit d in
-// source order, n being four fifths of the array less 16 keys a bucket
-// (4096-key arrays: 2457 keys, 64 buckets of 38 + 9 + 16 = 63).
+// source order, n = (keys − 16·64)·4/5 (4096-key arrays: 2457 keys, 64
+// buckets of 38 + 9 + 16 = 63).
 func TestPutAt(t *testing.T) {
 	keys := make([]uint32, 2*4096)
 	fillKeys(keys[:4096], 11)
