@@ -137,6 +137,18 @@ func TestMeasureDevice(t *testing.T) {
 				t.Errorf("page walk %g s a read, want above 0 and up to 10 µs", w)
 			}
 		}
+		// The simple sorts' loop, timed at every point of the curve when
+		// the clock resolved it at every point, as a line of keys that
+		// the machine accepts.
+		var put bool
+		b.eval(t, `!!document.querySelector("#measured-dist-put")`, &put)
+		if put {
+			p := measured(t, b, "dist-put")
+			t.Logf("the simple sorts' scatter at the curve's end: %.3g s a line of keys", p)
+			if !(p > 0 && p <= 10e-6) {
+				t.Errorf("the simple sorts' scatter %g s a line, want above 0 and up to 10 µs", p)
+			}
+		}
 		// The streams' row shows when the curve's largest arrays passed
 		// twice the last cache: one read stream and a bucket count the
 		// scatter was timed into.
