@@ -167,7 +167,9 @@ func writeCurves(f io.Writer, res measure.Result) error {
 		_ = w.Write([]string{"distribution-count", strconv.FormatInt(p.Size, 10), g(p.Count.Median), g(p.Count.Min), g(p.Count.Spread)})
 		_ = w.Write([]string{"distribution-scatter", strconv.FormatInt(p.Size, 10), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
 		_ = w.Write([]string{"page-walk", strconv.FormatInt(p.Size, 10), g(p.Walk.Median), g(p.Walk.Min), g(p.Walk.Spread)})
-		_ = w.Write([]string{"distribution-put", strconv.FormatInt(p.Size, 10), g(p.Put.Median), g(p.Put.Min), g(p.Put.Spread)})
+		if p.Put.Median > 0 {
+			_ = w.Write([]string{"distribution-put", strconv.FormatInt(p.Size, 10), g(p.Put.Median), g(p.Put.Min), g(p.Put.Spread)})
+		}
 	}
 	for _, p := range res.Streams {
 		_ = w.Write([]string{"scatter-buckets", strconv.Itoa(p.Buckets), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})

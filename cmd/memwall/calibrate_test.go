@@ -56,7 +56,7 @@ func TestWriteCurves(t *testing.T) {
 		Throughput:   []measure.ThroughputPoint{{Size: 8192, Access: st(2e-9)}},
 		SeqLines:     []measure.SeqPoint{{Size: 16384, Block: st(3e-9)}},
 		Line:         []measure.LinePoint{{Offset: 64, Time: st(4e-9)}},
-		Distribution: []measure.DistPointStat{{Size: 32768, Count: st(5e-9), Scatter: st(6e-9), Walk: st(7e-9)}},
+		Distribution: []measure.DistPointStat{{Size: 32768, Count: st(5e-9), Scatter: st(6e-9), Walk: st(7e-9), Put: st(9e-9)}},
 		Streams:      []measure.StreamPointStat{{Buckets: 16, Scatter: st(8e-9)}},
 	}
 	var b bytes.Buffer
@@ -72,10 +72,17 @@ func TestWriteCurves(t *testing.T) {
 		"distribution-count,32768,5e-09,2.5e-09,0.25",
 		"distribution-scatter,32768,6e-09,3e-09,0.25",
 		"page-walk,32768,7e-09,3.5e-09,0.25",
+		"distribution-put,32768,9e-09,4.5e-09,0.25",
 		"scatter-buckets,16,8e-09,4e-09,0.25",
 	}
 	if got := strings.Split(strings.TrimSpace(b.String()), "\n"); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A curve whose put was not measured writes no put rows.
+	res.Distribution[0].Put = measure.Stat{}
+	b.Reset()
+	if err := writeCurves(&b, res); err != nil || strings.Contains(b.String(), "distribution-put") {
+		t.Errorf("without put: %v\n%s", err, b.String())
 	}
 }
 
