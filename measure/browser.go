@@ -74,11 +74,7 @@ type Steps struct {
 	tpLast       []float64
 	sq           [][]float64 // seconds per 64-byte block, by size, one per round
 	sqLast       []float64
-	dsSizes      []int64     // the distribution curve's array sizes
-	dsCount      [][]float64 // its seconds per line of keys, by size, one per round
-	dsScatter    [][]float64
-	dsWalk       [][]float64
-	dsPut        [][]float64
+	dist         distSamples // the distribution curve's samples by array size
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
 	base         *Result      // the machine before core rates, once the curves are done
@@ -133,8 +129,7 @@ func NewSteps(o StepOptions) *Steps {
 	s.tp, s.tpLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
 	s.sq, s.sqLast = make([][]float64, len(s.tpSizes)), make([]float64, len(s.tpSizes))
 	// The distribution curve's two arrays share the buffer.
-	s.dsSizes = distSizes(b / 2)
-	s.dsCount, s.dsScatter, s.dsWalk, s.dsPut = make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes)), make([][]float64, len(s.dsSizes))
+	s.dist = newDistSamples(distSizes(b / 2))
 	s.plan()
 	return s
 }
@@ -228,14 +223,14 @@ func (s *Steps) plan() {
 	// The distribution curve after them: the samples are spread over the
 	// curves the levels are read from, and this one is read as it is.
 	for r := 0; r < s.tpRounds; r++ {
-		for i, size := range s.dsSizes {
-			seed := uint64(r*len(s.dsSizes)+i+1) * 0x9e3779b97f4a7c15
+		for i, size := range s.dist.sizes {
+			seed := uint64(r*len(s.dist.sizes)+i+1) * 0x9e3779b97f4a7c15
 			s.add(fmt.Sprintf("distribution curve, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				return s.distSample(ctx, i, size, seed, placed(s.buf, 2*size, r, s.tpRounds))
 			})
 		}
-		if n := len(s.dsSizes); n > 0 {
-			size, seed := s.dsSizes[n-1], uint64(r+1)*0x2545f4914f6cdd1d
+		if n := len(s.dist.sizes); n > 0 {
+			size, seed := s.dist.sizes[n-1], uint64(r+1)*0x2545f4914f6cdd1d
 			s.add(fmt.Sprintf("write streams, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
 				bk, err := bucketsAt(ctx, placed(s.buf, 2*size, r, s.tpRounds), size, s.lineOrDefault(), seed)
 				if err == nil {
@@ -655,14 +650,11 @@ func (s *Steps) measured() (Result, error) {
 // distSample times the distribution curve's loops once at one size.
 func (s *Steps) distSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
 	line := s.lineOrDefault()
-	c, sc, w, p, err := distAt(ctx, buf, size, line, seed)
+	x, err := distAt(ctx, buf, size, line, seed)
 	if err != nil {
 		return err
 	}
-	s.dsCount[i] = append(s.dsCount[i], c)
-	s.dsScatter[i] = append(s.dsScatter[i], sc)
-	s.dsWalk[i] = append(s.dsWalk[i], w)
-	s.dsPut[i] = append(s.dsPut[i], p)
+	s.dist.add(i, x)
 	return nil
 }
 
@@ -687,13 +679,7 @@ func (s *Steps) lineFound() ([]LinePoint, int64) {
 
 // DistCurve returns the distribution curve as measured so far.
 func (s *Steps) DistCurve() []DistPointStat {
-	var out []DistPointStat
-	for i, xs := range s.dsCount {
-		if len(xs) > 0 {
-			out = append(out, DistPointStat{Size: s.dsSizes[i], Count: Summarize(xs), Scatter: Summarize(s.dsScatter[i]), Walk: Summarize(s.dsWalk[i]), Put: Summarize(s.dsPut[i])})
-		}
-	}
-	return out
+	return s.dist.points()
 }
 
 // SeqCurve returns the sequential-line curve as measured so far.

@@ -74,8 +74,8 @@ func TestStepsShort(t *testing.T) {
 	// the smallest (16 KiB, in L1).
 	if len(m.Levels) > 0 {
 		d := m.Distribution
-		if len(r.Distribution) != len(s.dsSizes) || len(d) != len(s.dsSizes) || d[len(d)-1].Size != 32<<20 {
-			t.Fatalf("distribution curve of %d points (%d in the machine), want %d to 32 MiB", len(r.Distribution), len(d), len(s.dsSizes))
+		if len(r.Distribution) != len(s.dist.sizes) || len(d) != len(s.dist.sizes) || d[len(d)-1].Size != 32<<20 {
+			t.Fatalf("distribution curve of %d points (%d in the machine), want %d to 32 MiB", len(r.Distribution), len(d), len(s.dist.sizes))
 		}
 		if d[len(d)-1].Scatter < d[0].Scatter {
 			t.Errorf("scatter %g s a line at 32 MiB, %g at 16 KiB", d[len(d)-1].Scatter, d[0].Scatter)

@@ -58,12 +58,47 @@ func asKeys(buf []uint64) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&buf[0])), 2*len(buf))
 }
 
+// distSample is one sample of the curve at one size: the three loops'
+// seconds per line of keys and the page walk's per read.
+type distSample struct{ count, scatter, walk, put float64 }
+
+// distSamples collects the curve's samples by size, one a round, for the
+// native calibration and the browser's steps alike.
+type distSamples struct {
+	sizes                     []int64
+	count, scatter, walk, put [][]float64
+}
+
+func newDistSamples(sizes []int64) distSamples {
+	n := len(sizes)
+	return distSamples{sizes: sizes, count: make([][]float64, n), scatter: make([][]float64, n), walk: make([][]float64, n), put: make([][]float64, n)}
+}
+
+// add records sample x of size i.
+func (d *distSamples) add(i int, x distSample) {
+	d.count[i] = append(d.count[i], x.count)
+	d.scatter[i] = append(d.scatter[i], x.scatter)
+	d.walk[i] = append(d.walk[i], x.walk)
+	d.put[i] = append(d.put[i], x.put)
+}
+
+// points is the curve so far: the sizes with a sample, summarized.
+func (d distSamples) points() []DistPointStat {
+	var out []DistPointStat
+	for i, xs := range d.count {
+		if len(xs) > 0 {
+			out = append(out, DistPointStat{Size: d.sizes[i], Count: Summarize(xs), Scatter: Summarize(d.scatter[i]), Walk: Summarize(d.walk[i]), Put: Summarize(d.put[i])})
+		}
+	}
+	return out
+}
+
 // distAt times the three loops over arrays of size bytes at the front of
 // buf (which holds both) and returns their seconds per line of line
 // bytes, and the page walk across size bytes (walkAt).
-func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (count, scatter, walk, put float64, err error) {
+func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (distSample, error) {
 	if err := ctx.Err(); err != nil {
-		return 0, 0, 0, 0, err
+		return distSample{}, err
 	}
 	src, dst := keyArrays(buf, size, seed)
 	n := len(src)
@@ -73,7 +108,7 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 	for r := 0; r < reps; r++ {
 		CountDigits(src, counts[:], distShift, distMask)
 	}
-	count = time.Since(t0).Seconds() / float64(reps)
+	count := time.Since(t0).Seconds() / float64(reps)
 	// The simple sorts' loop before the scatter, whose grouped keys are
 	// what a sample leaves in dst.
 	put, putLines := putAt(src, dst, line)
@@ -87,10 +122,10 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (c
 		pos = start
 		ScatterDigits(src, dst, pos[:], distShift, distMask)
 	}
-	scatter = time.Since(t0).Seconds() / float64(reps)
+	scatter := time.Since(t0).Seconds() / float64(reps)
 	lines := float64(n) * 4 / float64(line)
-	walk = walkAt(buf, int64(n)*4, seed)
-	return count / lines, scatter / lines, walk, put / putLines, nil
+	walk := walkAt(buf, int64(n)*4, seed)
+	return distSample{count: count / lines, scatter: scatter / lines, walk: walk, put: put / putLines}, nil
 }
 
 // putAt times PutDigits putting the first n keys of src into 64 buckets
@@ -195,30 +230,26 @@ func distSizes(hi int64) []int64 {
 // array; two arrays of each must fit in buf), rounds rounds, and at the
 // last size the scatter by buckets (bucketsAt).
 func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, error) {
-	scatters, walks, puts := make([][]float64, len(sizes)), make([][]float64, len(sizes)), make([][]float64, len(sizes))
+	samples := newDistSamples(sizes)
 	var byBuckets [][]float64
-	counts, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
+	_, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
 		seed := uint64(r*len(sizes)+i+1) * 0x9e3779b97f4a7c15
-		c, s, w, p, err := distAt(ctx, b, size/2, line, seed)
-		scatters[i] = append(scatters[i], s)
-		walks[i] = append(walks[i], w)
-		puts[i] = append(puts[i], p)
+		x, err := distAt(ctx, b, size/2, line, seed)
+		if err == nil {
+			samples.add(i, x)
+		}
 		if err == nil && i == len(sizes)-1 {
 			var bk []float64
 			if bk, err = bucketsAt(ctx, b, size/2, line, seed); err == nil {
 				byBuckets = append(byBuckets, bk)
 			}
 		}
-		return c, err
+		return x.count, err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]DistPointStat, len(sizes))
-	for i, s := range sizes {
-		out[i] = DistPointStat{Size: s, Count: Summarize(counts[i]), Scatter: Summarize(scatters[i]), Walk: Summarize(walks[i]), Put: Summarize(puts[i])}
-	}
-	return out, streamPoints(byBuckets), nil
+	return samples.points(), streamPoints(byBuckets), nil
 }
 
 // doubled is each size twice over: the bytes of both arrays.

@@ -14,9 +14,9 @@ import (
 func TestDistAt(t *testing.T) {
 	buf := make([]uint64, 1<<14)
 	const size = 16 << 10 // 4096 keys an array
-	c, s, w, p, err := distAt(context.Background(), buf, size, 64, 7)
-	if err != nil || !(c > 0) || !(s > 0) || !(p > 0) || !(w >= 0) || w > 1e-6 {
-		t.Fatalf("distAt = %g, %g, %g, %g, %v; want three positive times and a walk from 0 to 1 µs", c, s, w, p, err)
+	x, err := distAt(context.Background(), buf, size, 64, 7)
+	if err != nil || !(x.count > 0) || !(x.scatter > 0) || !(x.put > 0) || !(x.walk >= 0) || x.walk > 1e-6 {
+		t.Fatalf("distAt = %+v, %v; want three positive times and a walk from 0 to 1 µs", x, err)
 	}
 	checkGrouped(t, buf, size, distMask)
 }

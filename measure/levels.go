@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -528,33 +529,29 @@ const stepFloor = 0.05
 // medianCurve is cv reduced to one round: each size's median positive
 // time over the rounds (fitLevels says where it is used).
 func medianCurve(cv curve) curve {
-	med := make([]float64, len(cv.size))
-	for i := range cv.size {
-		var xs []float64
-		for _, ys := range cv.rounds {
-			if ys[i] > 0 {
-				xs = append(xs, ys[i])
-			}
-		}
-		if len(xs) > 0 {
-			med[i] = Summarize(xs).Median
-		}
-	}
-	return curve{size: cv.size, rounds: [][]float64{med}}
+	return reduceCurve(cv, func(xs []float64) float64 { return Summarize(xs).Median })
 }
 
 // fastestCurve is cv reduced to one round: each size's least positive
 // time over the rounds (fitLevels says why).
-func fastestCurve(cv curve) curve {
-	best := make([]float64, len(cv.size))
-	for _, ys := range cv.rounds {
-		for i, y := range ys {
-			if y > 0 && (best[i] == 0 || y < best[i]) {
-				best[i] = y
+func fastestCurve(cv curve) curve { return reduceCurve(cv, slices.Min[[]float64]) }
+
+// reduceCurve is cv reduced to one round: pick of each size's positive
+// times over the rounds, 0 where there is none.
+func reduceCurve(cv curve, pick func([]float64) float64) curve {
+	out := make([]float64, len(cv.size))
+	for i := range cv.size {
+		var xs []float64
+		for _, ys := range cv.rounds {
+			if i < len(ys) && ys[i] > 0 {
+				xs = append(xs, ys[i])
 			}
 		}
+		if len(xs) > 0 {
+			out[i] = pick(xs)
+		}
 	}
-	return curve{size: cv.size, rounds: [][]float64{best}}
+	return curve{size: cv.size, rounds: [][]float64{out}}
 }
 
 // positiveSpread is the spread of the positive values, rounded; a round
