@@ -133,8 +133,9 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (d
 // pass and the lines of keys it moves.
 func putAt(src, dst []uint32, line int64) (secs, lines float64) {
 	const b = distMask + 1
-	// b·(n/b + n/4b + 16) <= 1.25n + 16b: the buckets fit in dst.
-	n := max(1, (len(dst)-16*b)*4/5)
+	// b·(n/b + n/4b + 16) <= 1.25n + 16b: the buckets fit in dst
+	// (machine.PutKeys, the share the model reads the curve with).
+	n := max(1, int(float64(len(dst)-16*b)*machine.PutKeys))
 	reps := max(1, distKeys/n)
 	var lens [b]int
 	t0 := time.Now()

@@ -218,12 +218,14 @@ func TestPassesMeasuredStreams(t *testing.T) {
 // scatter (put: 20 ns a line at 16 KiB, 50 ns at 1 GiB), the simple
 // radix sort's passes cost the put curve, whatever the rate, as the
 // counting sorts' cost theirs. Radix of 2^20 keys, worked by hand as in
-// TestPassesHandCalculations: each pass over 4 MiB, half way in log size
-// from 16 KiB to 1 GiB, put 35 ns a line, 65 536 lines: 2.29376 ms for
-// each of the three passes into 64 buckets. The pass into 4 buckets
-// streams: the shorter of put and the longer of the count's 20 ns and
-// put's 20 ns at the curve's smallest arrays, 20 ns: 1.31072 ms. The
-// rest is as in the hand calculations' radix.
+// TestPassesHandCalculations: each pass moves 4 MiB of keys into buckets
+// of 5 MiB, what the put loop spans at the curve's 5 MiB
+// (machine.PutKeys), log2 320 = 8.32 of the 16 doublings from 16 KiB to
+// 1 GiB: put 20 + 30·8.32/16 = 35.60 ns a line, 65 536 lines: 2.3333 ms
+// for each of the three passes into 64 buckets. The pass into 4 buckets
+// streams: the shorter of put and the longer of the count's 20 ns (at 4
+// MiB, half way) and put's 20 ns at the curve's smallest arrays, 20 ns:
+// 1.31072 ms. The rest is as in the hand calculations' radix.
 func TestPassesPutLoop(t *testing.T) {
 	m := withCurve()
 	m.Distribution[0].Put, m.Distribution[1].Put = 20e-9, 50e-9
@@ -232,7 +234,8 @@ func TestPassesPutLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := 3*2.29376e-3 + 1.31072e-3 + rest
+	put4M := 20e-9 + 30e-9*math.Log2(320)/16
+	want := 3*65536*put4M + 1.31072e-3 + rest
 	if math.Abs(e.Seconds-want) > 1e-9*want || !e.CurveLoops || !e.PutLoop || e.PassRate != 0 {
 		t.Errorf("radix: %g s, curve loops %v, put loop %v, pass rate %g; want %g s off the put curve", e.Seconds, e.CurveLoops, e.PutLoop, e.PassRate, want)
 	}
@@ -243,20 +246,21 @@ func TestPassesPutLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 3*2.29376e-3 + 1.31072e-3; math.Abs(slow.Passes-want) > 1e-9*want {
+	if want := 3*65536*put4M + 1.31072e-3; math.Abs(slow.Passes-want) > 1e-9*want {
 		t.Errorf("radix at 1e8 ops/s: passes %g s, want %g (the put curve's)", slow.Passes, want)
 	}
 	// The simple bucket sort's passes too, not at the radix sort's
 	// rate: 2^20 keys make digits of 6, 6, 6 and 2 bits; the first two
-	// passes read 4 MiB (35 ns a line), the third 64 KiB (2 of the 16
-	// doublings to 1 GiB: 23.75 ns), the fourth, into 4 buckets, 1 KiB,
-	// the curve's first point (put 20 ns, count 10 ns: 20 ns).
+	// passes read 4 MiB (35.60 ns a line), the third 64 KiB, so put at
+	// 80 KiB (log2 5 = 2.32 of the 16 doublings to 1 GiB: 24.35 ns), the
+	// fourth, into 4 buckets, 1 KiB, below the curve's first point (put
+	// 20 ns, count 10 ns: 20 ns).
 	m.CoreRates = map[string]float64{"radix": 5e9}
 	b, err := Model(m, "bucket", mbram.DefaultParams(1<<20))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 65536 * (2*35e-9 + 23.75e-9 + 20e-9); math.Abs(b.Passes-want) > 1e-9*want || b.PassRate != 0 || !b.PutLoop {
+	if want := 65536 * (2*put4M + 20e-9 + 30e-9*math.Log2(5)/16 + 20e-9); math.Abs(b.Passes-want) > 1e-9*want || b.PassRate != 0 || !b.PutLoop {
 		t.Errorf("bucket: passes %g s, pass rate %g, put loop %v; want %g off the put curve, no pass rate", b.Passes, b.PassRate, b.PutLoop, want)
 	}
 	// With put at one point of two the curve has none (and the machine

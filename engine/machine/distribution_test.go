@@ -142,20 +142,23 @@ func TestParseDistribution(t *testing.T) {
 	}
 }
 
-// TestPutAt: the simple sorts' loop reads off the curve as the others do
-// (2 MiB is 5 of the 10 doublings from 64 KiB to 64 MiB: 20 + 0.5·40
-// ns), and a curve with put at some points only gives none, and fails
-// validation naming the curve.
+// TestPutAt: the simple sorts' loop reads off the curve as the others do,
+// at the size whose put loop moved as many keys (PutKeys): 1.6 MiB of
+// keys reads the point of 2 MiB, 5 of the 10 doublings from 64 KiB to
+// 64 MiB (20 + 0.5·40 ns); 2 MiB of keys reads 2.5 MiB, log2 40 = 5.32
+// doublings (41.29 ns). A curve with put at some points only gives
+// none, and fails validation naming the curve.
 func TestPutAt(t *testing.T) {
 	put := append([]machine.DistPoint(nil), curve...)
 	put[0].Put, put[1].Put, put[2].Put = 18e-9, 20e-9, 60e-9
 	m := machine.Machine{Distribution: put}
 	for _, c := range []struct{ size, want float64 }{
 		{1 << 10, 18e-9},
-		{2 << 20, 40e-9},
+		{0.8 * (2 << 20), 40e-9},
+		{2 << 20, 20e-9 + 40e-9*math.Log2(40)/10},
 		{1 << 40, 60e-9},
 	} {
-		if got, ok := m.PutAt(c.size); !ok || math.Abs(got-c.want) > 1e-15 {
+		if got, ok := m.PutAt(c.size); !ok || math.Abs(got-c.want) > 1e-9*c.want {
 			t.Errorf("PutAt(%g) = %g, %v; want %g", c.size, got, ok, c.want)
 		}
 	}
