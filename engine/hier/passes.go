@@ -182,6 +182,8 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 		if !has {
 			return 0, 0, 0, 0, false, false
 		}
+		// The put loop at the span's keys: read where its buckets span
+		// what the pass's do (machine.PutKeys).
 		put, hasPut := s.m.PutAt(p.span * s.w)
 		lines := p.keys * s.w / line
 		// The curve's 64 buckets pass the streams a core keeps; a scatter
