@@ -96,7 +96,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", "--machine ID|FILE.json [--sizes paper|large|small] [--reps N] [--matrix-n N] [--json]", stderr)
 	machineArg := fs.String("machine", "", "preset id or machine JSON file (e.g. one written by 'memwall calibrate')")
 	sizesArg := fs.String("sizes", "auto", "levels (three classes from the machine's cache levels: in L2, in the last cache, 4× beyond it; the default for a machine with levels), paper (the MBRAM paper's sizes, the default otherwise), large (arrays well beyond the cache of a current machine) or small (seconds)")
-	reps := fs.Int("reps", 0, "rounds per kernel, one timed run each after a warm-up run (the sorts warm up once when memory holds all their arrays), the fastest kept (default 3 paper, 1 large, 2 small); a short kernel repeats until its timed runs add up to 0.2 s")
+	reps := fs.Int("reps", 0, "rounds per kernel, one timed run each after a warm-up run (the sorts warm up once when memory holds all their arrays), the fastest kept (default 3 paper, 1 large, 2 small; levels: 5 in L2, 3 in the last cache, 2 beyond it); a short kernel repeats until its timed runs add up to 0.2 s")
 	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
 	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
