@@ -220,8 +220,8 @@ func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	e, err := hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
 	ops := e.Work.Ops - e.PassOps
 	run := Summarize(c.secs).Median
-	own := (e.CurveLoops || e.PassRate > 0) && ops > 0 && run-e.Seconds-e.Work.CallMispredicts*m.M >= minOwnShare*run
-	if err == nil && !own {
+	byOtherWork := (e.CurveLoops || e.PassRate > 0) && ops > 0 && run-e.Seconds-e.Work.CallMispredicts*m.M >= minOwnShare*run
+	if err == nil && !byOtherWork {
 		bare.Distribution = nil
 		e, err = hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
 		ops = e.Work.Ops

@@ -12,10 +12,11 @@ import (
 
 // Distribution method: the counting sorts' own two loops (CountDigits and
 // ScatterDigits, 64 buckets) and the simple sorts' (PutDigits) timed over
-// two arrays of S bytes of random 4-byte keys each, at sizes from the first level to beyond the last
-// cache, in seconds per line of keys (machine.DistPoint says what the
-// hierarchy model does with them). Each sample fills the source with new
-// keys first, untimed, as a sort's input arrives; a small size repeats
+// two arrays of S bytes of random 4-byte keys each, at sizes from the
+// first level to beyond the last cache, in seconds per line of keys
+// (machine.DistPoint says what the hierarchy model does with them). Each
+// sample fills the source with new keys first, untimed, as a sort's
+// input arrives; a small size repeats
 // the loops until some four million keys have passed. Like the other
 // curves every size is measured once per round, each round elsewhere in
 // the buffer (sampleRounds), and each size keeps its median round
@@ -23,9 +24,9 @@ import (
 //
 // The simple sorts' loop puts the first n keys of the source into 64
 // buckets of their capacity (bucketSet) laid out in the second array,
-// n = (keys − 16·64)·4/5 of an array of that many keys, so that the
-// buckets (n/64 + n/256 + 16 keys each) fit: its keys and buckets span
-// some nine tenths of the other loops'.
+// n = (keys − 16·64)·machine.PutKeys of an array of that many keys, so
+// that the buckets (n/64 + n/256 + 16 keys each) fit: its keys and
+// buckets span some nine tenths of the other loops'.
 //
 // Each sample also times the page walk (walkAt): a cycle of reads one to
 // a 4 KiB page across S bytes, against the same number of reads to lines
@@ -129,8 +130,9 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64) (d
 }
 
 // putAt times PutDigits putting the first n keys of src into 64 buckets
-// laid out in dst (bucketSet), n = (len(dst) − 16·64)·4/5, repeated to some four million keys; it returns the seconds a
-// pass and the lines of keys it moves.
+// laid out in dst (bucketSet), n = (len(dst) − 16·64)·machine.PutKeys,
+// repeated to some four million keys; it returns the seconds a pass and
+// the lines of keys it moves.
 func putAt(src, dst []uint32, line int64) (secs, lines float64) {
 	const b = distMask + 1
 	// b·(n/b + n/4b + 16) <= 1.25n + 16b: the buckets fit in dst

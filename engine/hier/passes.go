@@ -182,9 +182,6 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 		if !has {
 			return 0, 0, 0, 0, false, false
 		}
-		// The put loop at the span's keys: read where its buckets span
-		// what the pass's do (machine.PutKeys).
-		put, hasPut := s.m.PutAt(p.span * s.w)
 		lines := p.keys * s.w / line
 		// The curve's 64 buckets pass the streams a core keeps; a scatter
 		// into few enough buckets that the prefetcher follows them all
@@ -222,6 +219,13 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 			work += w
 		}
 		loop(p.countOps, cn, p.curveLoops)
+		// A simple sort's put loop at the span's keys: read where its
+		// buckets span what the pass's do (machine.PutKeys).
+		var put float64
+		hasPut := false
+		if !p.curveLoops {
+			put, hasPut = s.m.PutAt(p.span * s.w)
+		}
 		switch {
 		case p.curveLoops || !hasPut:
 			loop(p.scatterOps, sc, p.curveLoops)
