@@ -276,7 +276,7 @@ func (s *Steps) planCore() {
 			// The curve, measured before these steps, beside the
 			// distribution sorts' rates (coreTimer.rates).
 			m := res.Machine
-			m.Distribution = distributionOf(s.DistCurve())
+			m.Distribution = distributionOf(s.DistCurve(), m.C)
 			m.CoreRates = coreRatesOf(s.core) // the rates before this one's (coreTimer.rates)
 			st, err := coreRate(ctx, m, k, reps, s.o.MinSample)
 			if err != nil {

@@ -118,7 +118,7 @@ func TestDistributionOf(t *testing.T) {
 		{Size: 32 << 10, Count: Summarize([]float64{0}), Scatter: Summarize([]float64{14e-9})},
 		{Size: 64 << 20, Count: Summarize([]float64{31.27e-9, 30.5e-9, 30.04e-9}), Scatter: Summarize([]float64{58.04e-9, 28.1e-9, 59.1e-9})},
 	}
-	got := distributionOf(pts)
+	got := distributionOf(pts, 0)
 	want := []machine.DistPoint{{Size: 16 << 10, Count: 10.5e-9, Scatter: 13.2e-9}, {Size: 64 << 20, Count: 30.5e-9, Scatter: 58.0e-9}}
 	if len(got) != len(want) {
 		t.Fatalf("distributionOf = %+v, want %+v", got, want)
@@ -132,3 +132,59 @@ func TestDistributionOf(t *testing.T) {
 }
 
 func closeRel(a, b float64) bool { return a == b || (a-b)/b < 1e-9 && (b-a)/b < 1e-9 }
+
+// TestDistributionOfMemoryTail: from twice the last cache on, the count,
+// scatter and put are the median of all those sizes' rounds together,
+// the page walk stays each size's own, and below it each size keeps its
+// own median. Medians by hand, put at the two sizes past 2·C:
+// 200 MiB {56 57 34 58 59} (its own median 57), 400 MiB {55 33 34 36 57}
+// (its own 36, three fast rounds of five); together, sorted,
+// 33 34 34 36 55 | 56 57 57 58 59: the median (55+56)/2 = 55.5. Count
+// {31 32 30 33 31} and {32 30 31 31 34}: together 30 30 31 31 31 | 31 32
+// 32 33 34, median 31. With one size past 2·C, or no cache, every size
+// keeps its own.
+func TestDistributionOfMemoryTail(t *testing.T) {
+	ns := func(xs ...float64) Stat {
+		for i := range xs {
+			xs[i] *= 1e-9
+		}
+		return Summarize(xs)
+	}
+	const mib = 1 << 20
+	pts := []DistPointStat{
+		{Size: 64 * mib, Count: ns(29, 30, 31, 30, 29), Scatter: ns(50, 51, 52, 51, 50), Walk: ns(5, 5, 5, 5, 5), Put: ns(40, 41, 42, 41, 40)},
+		{Size: 200 * mib, Count: ns(31, 32, 30, 33, 31), Scatter: ns(55, 56, 57, 55, 56), Walk: ns(10, 11, 10, 11, 10), Put: ns(56, 57, 34, 58, 59)},
+		{Size: 400 * mib, Count: ns(32, 30, 31, 31, 34), Scatter: ns(56, 57, 56, 58, 55), Walk: ns(20, 21, 20, 21, 20), Put: ns(55, 33, 34, 36, 57)},
+	}
+	type want struct{ count, scatter, walk, put float64 } // ns, by point
+	for _, tc := range []struct {
+		name  string
+		cache int64
+		want  []want
+	}{
+		// Scatter together: 55 55 55 56 56 | 56 56 57 57 58, median 56.
+		{"two points past 2C", 100 * mib, []want{{30, 51, 5, 41}, {31, 56, 10, 55.5}, {31, 56, 20, 55.5}}},
+		{"one point past 2C", 150 * mib, []want{{30, 51, 5, 41}, {31, 56, 10, 57}, {31, 56, 20, 36}}},
+		{"no cache", 0, []want{{30, 51, 5, 41}, {31, 56, 10, 57}, {31, 56, 20, 36}}},
+	} {
+		got := distributionOf(pts, tc.cache)
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: %d points, want %d", tc.name, len(got), len(tc.want))
+		}
+		for i, w := range tc.want {
+			g := got[i]
+			if !closeRel(g.Count, w.count*1e-9) || !closeRel(g.Scatter, w.scatter*1e-9) || !closeRel(g.Walk, w.walk*1e-9) || !closeRel(g.Put, w.put*1e-9) {
+				t.Errorf("%s: point %d = %+v, want %+v ns", tc.name, i, g, w)
+			}
+		}
+	}
+	// The spreads of memory's point are the pooled rounds': put's
+	// quartiles of the ten by hand (quantile's interpolation, positions
+	// 2.25 and 6.75 of 0 to 9): 34 + 0.25·(36 − 34) = 34.5, and 57 (the
+	// sixth and seventh are both 57), over 55.5.
+	m := machine.Machine{C: 100 * mib, Spread: map[string]float64{}, Notes: map[string]string{}}
+	setDistribution(&m, pts)
+	if w := round3((57 - 34.5) / 55.5); m.Spread["distribution.put"] != w {
+		t.Errorf("distribution.put spread = %v, want %v", m.Spread["distribution.put"], w)
+	}
+}
