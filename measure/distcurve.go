@@ -312,11 +312,12 @@ func distributionOf(pts []DistPointStat, cache int64) []machine.DistPoint {
 // Why: the put loop beyond the caches ran at one of two speeds, round by
 // round, on the development guest (26 to 39 ns a line in a few rounds,
 // 52 to 60 in the rest; the sorts ran at the slow one). Seven rounds at
-// one size put the median between the two when three fell fast: two
+// one size let a few fast or middling ones pull the median: two
 // calibrations in a row read 51.8 and 58.8 ns at 1 GiB, while the
 // medians at their other sizes past the last cache held at 56 to 59.
-// Three or four points' rounds together make 21 to 28 samples, and a
-// fast speed must then take half of them to move the median.
+// The curve runs to eight times the last cache, two sizes a doubling,
+// so two to four sizes lie past twice it: 14 to 28 rounds together,
+// whose median the same few rounds move less.
 func memoryTail(pts []DistPointStat, cache int64) DistPointStat {
 	none := DistPointStat{Size: math.MaxInt64}
 	if cache <= 0 {
