@@ -278,14 +278,15 @@ func doubled(sizes []int64) []int64 {
 // (memoryTail): there the three loops' times a line are one quantity
 // each, and each takes the median of all those points' rounds.
 func distributionOf(pts []DistPointStat, cache int64) []machine.DistPoint {
-	tail := memoryTail(pts, cache)
+	return curvePoints(memoryTail(pts, cache))
+}
+
+// curvePoints is distributionOf on points already pooled (memoryTail).
+func curvePoints(pts []DistPointStat) []machine.DistPoint {
 	out := make([]machine.DistPoint, 0, len(pts))
 	for _, p := range pts {
 		if !(p.Count.Median > 0 && p.Scatter.Median > 0) {
 			continue // a clock that saw nothing
-		}
-		if p.Size >= tail.Size {
-			p.Count, p.Scatter, p.Put = tail.Count, tail.Scatter, tail.Put
 		}
 		out = append(out, machine.DistPoint{Size: p.Size, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median), Walk: round3g(p.Walk.Median), Put: round3g(p.Put.Median)})
 	}
@@ -302,12 +303,13 @@ func distributionOf(pts []DistPointStat, cache int64) []machine.DistPoint {
 	return out
 }
 
-// memoryTail pools the rounds of the points whose arrays are each at
-// least twice the last cache (cache bytes), where no loop finds its keys
-// or buckets in a cache and its time a line does not depend on the size
-// (the page walk's does, and is not pooled): the count, scatter and put
-// of all of them summarized together, at the least such size. With fewer
-// than two such points, or no cache, its Size is past every point's.
+// memoryTail is pts with the rounds of the points whose arrays are each
+// at least twice the last cache (cache bytes) pooled, where no loop finds
+// its keys or buckets in a cache and its time a line does not depend on
+// the size (the page walk's does, and is not pooled): from the least such
+// size on, every point's count, scatter and put are all of those points'
+// rounds summarized together. With fewer than two such points, or no
+// cache, it is pts as they are.
 //
 // Why: the put loop beyond the caches ran at one of two speeds, round by
 // round, on the development guest (26 to 39 ns a line in a few rounds,
@@ -318,10 +320,9 @@ func distributionOf(pts []DistPointStat, cache int64) []machine.DistPoint {
 // The curve runs to eight times the last cache, two sizes a doubling,
 // so two to four sizes lie past twice it: 14 to 28 rounds together,
 // whose median the same few rounds move less.
-func memoryTail(pts []DistPointStat, cache int64) DistPointStat {
-	none := DistPointStat{Size: math.MaxInt64}
+func memoryTail(pts []DistPointStat, cache int64) []DistPointStat {
 	if cache <= 0 {
-		return none
+		return pts
 	}
 	var count, scatter, put []float64
 	first, n := int64(math.MaxInt64), 0
@@ -335,23 +336,28 @@ func memoryTail(pts []DistPointStat, cache int64) DistPointStat {
 		put = append(put, p.Put.Samples...)
 	}
 	if n < 2 || len(count) == 0 || len(scatter) == 0 {
-		return none // one point, or points without their rounds
+		return pts // one point, or points without their rounds
 	}
-	return DistPointStat{Size: first, Count: Summarize(count), Scatter: Summarize(scatter), Put: Summarize(put)}
+	c, sc, pt := Summarize(count), Summarize(scatter), Summarize(put)
+	out := slices.Clone(pts)
+	for i := range out {
+		if out[i].Size >= first {
+			out[i].Count, out[i].Scatter, out[i].Put = c, sc, pt
+		}
+	}
+	return out
 }
 
 // setDistribution gives m the curve, with the spread of its last point
 // (memory's, the one beyond every cache) over the rounds, and says in the
 // notes how it was measured.
 func setDistribution(m *machine.Machine, pts []DistPointStat) {
-	m.Distribution = distributionOf(pts, m.C)
+	pts = memoryTail(pts, m.C)
+	m.Distribution = curvePoints(pts)
 	if len(m.Distribution) == 0 {
 		return
 	}
 	last := pts[len(pts)-1]
-	if tail := memoryTail(pts, m.C); tail.Size <= last.Size {
-		last.Count, last.Scatter, last.Put = tail.Count, tail.Scatter, tail.Put
-	}
 	m.Spread["distribution.count"] = round3(last.Count.Spread)
 	m.Spread["distribution.scatter"] = round3(last.Scatter.Spread)
 	m.Spread["distribution.walk"] = round3(last.Walk.Spread)
