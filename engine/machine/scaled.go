@@ -1,0 +1,139 @@
+package machine
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Scaled returns a copy of m with the parameter named key multiplied by f,
+// and whether m has that parameter. Keys are those of Spread, which a
+// calibration writes beside each number it measures: beta1, beta2,
+// cache, mispredict, levels[i].size, levels[i].beta1, levels[i].beta2,
+// levels[i].latency, mem_latency, compute_rate, core_rates.KERNEL and
+// distribution.count, .scatter, .put and .walk.
+//
+// It is how a prediction learns what the calibration's spreads mean for
+// it (engine/hier's Sensitivity): each parameter moved by its own spread,
+// the rest held. The copy shares nothing with m that it changes.
+//
+//   - cache is the last level's size too, as WithLevels makes it.
+//   - A size stays a whole number of lines; one that would then break the
+//     hierarchy's order (ValidateLevels) is reported as not there.
+//   - distribution.X scales X at every point of the curve. A calibration
+//     records the curve's spread at its memory end only (the points past
+//     twice the last cache, pooled), and that share stands for the whole
+//     curve: the counting sorts take all their passes' time from it, in
+//     the caches too, and no core rate's spread covers them there.
+func (m Machine) Scaled(key string, f float64) (Machine, bool) {
+	if !(f > 0) || math.IsInf(f, 0) {
+		return m, false
+	}
+	out := m
+	out.Levels = slices.Clone(m.Levels)
+	out.Distribution = slices.Clone(m.Distribution)
+	out.CoreRates = maps.Clone(m.CoreRates)
+	scale := func(v *float64) bool {
+		if *v <= 0 {
+			return false
+		}
+		*v *= f
+		return true
+	}
+	switch key {
+	case "beta1":
+		return out, scale(&out.Beta1)
+	case "beta2":
+		return out, scale(&out.Beta2)
+	case "mispredict":
+		return out, scale(&out.M)
+	case "mem_latency":
+		return out, scale(&out.MemLatency)
+	case "compute_rate":
+		return out, scale(&out.ComputeRate)
+	case "cache":
+		c := scaledSize(m.C, m.B, f)
+		if c <= 0 {
+			return m, false
+		}
+		out.C = c
+		if n := len(out.Levels); n > 0 && m.Levels[n-1].Size == m.C {
+			out.Levels[n-1].Size = scaledSize(m.Levels[n-1].Size, m.Levels[n-1].Line, f)
+			if len(ValidateLevels(out.Levels)) > 0 {
+				return m, false
+			}
+		}
+		return out, true
+	}
+	if k, ok := strings.CutPrefix(key, "core_rates."); ok {
+		v, has := out.CoreRates[k]
+		if !has || !scale(&v) {
+			return m, false
+		}
+		out.CoreRates[k] = v
+		return out, true
+	}
+	if k, ok := strings.CutPrefix(key, "distribution."); ok {
+		return out.scaledCurve(k, f)
+	}
+	var i int
+	var field string
+	if n, err := fmt.Sscanf(key, "levels[%d].%s", &i, &field); err != nil || n != 2 || i < 0 || i >= len(out.Levels) {
+		return m, false
+	}
+	l := &out.Levels[i]
+	switch field {
+	case "size":
+		if l.Size = scaledSize(l.Size, l.Line, f); l.Size <= 0 || len(ValidateLevels(out.Levels)) > 0 {
+			return m, false
+		}
+		if i == len(out.Levels)-1 && m.Levels[i].Size == m.C {
+			out.C = l.Size
+		}
+		return out, true
+	case "beta1":
+		return out, scale(&l.Beta1)
+	case "beta2":
+		return out, scale(&l.Beta2)
+	case "latency":
+		return out, scale(&l.Latency)
+	}
+	return m, false
+}
+
+// scaledCurve scales the loop named k at every point of the distribution
+// curve (Scaled).
+func (m Machine) scaledCurve(k string, f float64) (Machine, bool) {
+	found := false
+	for i := range m.Distribution {
+		p := &m.Distribution[i]
+		var v *float64
+		switch k {
+		case "count":
+			v = &p.Count
+		case "scatter":
+			v = &p.Scatter
+		case "put":
+			v = &p.Put
+		case "walk":
+			v = &p.Walk
+		default:
+			return m, false
+		}
+		if *v > 0 {
+			*v *= f
+			found = true
+		}
+	}
+	return m, found
+}
+
+// scaledSize is size times f in whole lines, at least one.
+func scaledSize(size, line int64, f float64) int64 {
+	if size <= 0 || line <= 0 {
+		return 0
+	}
+	return max(1, int64(math.Round(float64(size)*f/float64(line)))) * line
+}
