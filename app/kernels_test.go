@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/url"
 	"strings"
@@ -287,5 +288,30 @@ func TestKernelsHierarchy(t *testing.T) {
 	app.PrintHTML(&html, ui)
 	if !strings.Contains(html.String(), "at least") || strings.Contains(html.String(), "other-total") {
 		t.Errorf("paper's machine: %s", html.String())
+	}
+}
+
+// TestKernelsUncertainty: on a calibrated preset, which carries its
+// calibration's spreads, the hierarchy prediction says how far they move
+// it, the share estimate.Predict computes (hier.Sensitivity); on a
+// custom machine without spreads it says nothing of the kind.
+func TestKernelsUncertainty(t *testing.T) {
+	p := &kernelsPage{}
+	open(t, p, "https://memwall.test/#machine=xeon-kvm-2vcpu&kernel=heapsort&n=2^24")
+	r, err := estimate.Predict(p.s.Machine, "heapsort", p.s.Params, estimate.Auto)
+	if err != nil || r.Model != estimate.Hier || !(r.Uncertainty > 0) {
+		t.Fatalf("prediction %+v, err %v; want the hierarchy model's with an uncertainty", r.Prediction, err)
+	}
+	var html strings.Builder
+	app.PrintHTML(&html, p.renderResult())
+	if want := fmt.Sprintf("± %.1f%% from the calibration", 100*r.Uncertainty); !strings.Contains(html.String(), want) {
+		t.Errorf("the prediction lacks %q", want)
+	}
+	q := &kernelsPage{}
+	open(t, q, levelsLink+"&kernel=heapsort&n=2^24")
+	html.Reset()
+	app.PrintHTML(&html, q.renderResult())
+	if strings.Contains(html.String(), "from the calibration") {
+		t.Error("a machine without spreads shows an uncertainty")
 	}
 }

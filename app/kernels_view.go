@@ -123,6 +123,9 @@ func boundWords(pr estimate.Prediction) app.UI {
 	switch {
 	case pr.Bound:
 		return app.Span().Class("bound").Text(" at least")
+	case pr.Model == estimate.Hier && pr.Uncertainty > 0:
+		return app.Span().ID("estimate-kind").Class("bound").Title("how far the spreads of the machine's calibration move the prediction, each parameter by its own, added in quadrature").
+			Text(fmt.Sprintf(" an estimate, ± %.1f%% from the calibration's spreads", 100*pr.Uncertainty))
 	case pr.Model == estimate.Hier:
 		return app.Span().ID("estimate-kind").Class("bound").Text(" an estimate")
 	case pr.Breakdown.NotBound != "":

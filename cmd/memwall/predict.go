@@ -71,8 +71,11 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 			Machine string       `json:"machine"`
 			Params  mbram.Params `json:"params"`
 			Note    string       `json:"note"`
-			Other   *otherModel  `json:"other_model,omitempty"`
-		}{b, string(r.Model), m.ID, p, r.Note, nil}
+			// The share of the time the calibration's spreads move
+			// it (estimate.Prediction.Uncertainty).
+			Uncertainty float64     `json:"uncertainty,omitempty"`
+			Other       *otherModel `json:"other_model,omitempty"`
+		}{b, string(r.Model), m.ID, p, r.Note, r.Uncertainty, nil}
 		if o := r.Other; o != nil {
 			out.Other = &otherModel{Model: string(o.Model), Seconds: o.Breakdown.Seconds, Note: o.Note}
 		}
@@ -91,7 +94,11 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	fmt.Fprintf(stdout, "\nmodel:     %s\npredicted: %s (%s)\nregime:    %s\n", r.Model.Name(), units.FormatSeconds(b.Seconds), r.Note, b.Regime)
+	fmt.Fprintf(stdout, "\nmodel:     %s\npredicted: %s (%s)\n", r.Model.Name(), units.FormatSeconds(b.Seconds), r.Note)
+	if r.Uncertainty > 0 {
+		fmt.Fprintf(stdout, "           ± %.1f%%: how far the calibration's spreads move it, each parameter by its own, added in quadrature\n", 100*r.Uncertainty)
+	}
+	fmt.Fprintf(stdout, "regime:    %s\n", b.Regime)
 	if o := r.Other; o != nil {
 		fmt.Fprintf(stdout, "beside it: %s %s (%s)\n", o.Model.Name(), units.FormatSeconds(o.Breakdown.Seconds), o.Note)
 	}

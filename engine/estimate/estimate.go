@@ -92,6 +92,11 @@ type Prediction struct {
 	// Bound says the number is a lower bound: the paper's model, inside
 	// its formula's regime, on a machine of at most one cache level.
 	Bound bool
+	// Uncertainty is the share of the time that the calibration's
+	// spreads move the hierarchy model's prediction, each parameter by
+	// its own (hier.Sensitivity, hier.Uncertainty); 0 for the paper's
+	// model and for a machine without spreads.
+	Uncertainty float64
 }
 
 // Result is the chosen model's prediction and, when it can be computed,
@@ -133,7 +138,11 @@ func By(model Model, m machine.Machine, kernelID string, p mbram.Params) (Predic
 		if err != nil {
 			return Prediction{}, err
 		}
-		return Prediction{Model: Hier, Breakdown: b, Note: HierNote}, nil
+		pr := Prediction{Model: Hier, Breakdown: b, Note: HierNote}
+		if _, sh, err := hier.Sensitivity(m, kernelID, p); err == nil {
+			pr.Uncertainty = hier.Uncertainty(b.Seconds, sh)
+		}
+		return pr, nil
 	}
 	b, err := mbram.Predict(m, kernelID, p)
 	if err == nil {
