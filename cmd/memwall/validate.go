@@ -47,6 +47,12 @@ type validateRow struct {
 	Class     string  `json:"class,omitempty"`
 	Hier      float64 `json:"hier_predicted_seconds,omitempty"`
 	HierRatio float64 `json:"hier_ratio,omitempty"`
+	// HierUncertainty is the share of Hier that the calibration's
+	// spreads move it (hier.Uncertainty; 0 for a machine without
+	// spreads), and hierShifts the moves themselves, which the ranking
+	// compares pair by pair (hier.GapUncertainty).
+	HierUncertainty float64      `json:"hier_uncertainty,omitempty"`
+	hierShifts      []hier.Shift `json:"-"`
 }
 
 // classSummary is the ranking of the sorts and the permutation winner
@@ -70,6 +76,11 @@ type classSummary struct {
 	// either's rounds (misordered, validateRow.Range).
 	MisorderedBeyondNoise     []string `json:"sort_pairs_misordered_beyond_noise"`
 	MisorderedHierBeyondNoise []string `json:"sort_pairs_misordered_hier_beyond_noise"`
+	// MisorderedHierResolved is MisorderedHierBeyondNoise without the
+	// pairs the hierarchy model puts closer than the calibration's
+	// spreads move their gap (hier.GapUncertainty): pairs the model
+	// orders, on this calibration, by no more than its own noise.
+	MisorderedHierResolved []string `json:"sort_pairs_misordered_hier_resolved"`
 }
 
 type validateReport struct {
@@ -93,18 +104,22 @@ type validateSizes struct {
 }
 
 func runValidate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", "--machine ID|FILE.json [--sizes paper|large|small] [--reps N] [--matrix-n N] [--json]", stderr)
+	fs := newFlags("validate", "--machine ID|FILE.json [--sizes levels|paper|large|small] [--reps N] [--matrix-n N] [--rows FILE.json] [--json]", stderr)
 	machineArg := fs.String("machine", "", "preset id or machine JSON file (e.g. one written by 'memwall calibrate')")
 	sizesArg := fs.String("sizes", "auto", "levels (three classes from the machine's cache levels: in L2, in the last cache, 4× beyond it; the default for a machine with levels), paper (the MBRAM paper's sizes, the default otherwise), large (arrays well beyond the cache of a current machine) or small (seconds)")
 	reps := fs.Int("reps", 0, "rounds per kernel, one timed run each after a warm-up run (the sorts warm up once when memory holds all their arrays), the fastest kept (default 3 paper, 1 large, 2 small; levels: 5 in L2, 3 in the last cache, 2 beyond it); a short kernel repeats until its timed runs add up to 0.2 s")
 	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
 	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
+	rowsArg := fs.String("rows", "", "the JSON of an earlier 'validate --json': predict its measured rows again on --machine with the models as they are now, and rank them, running nothing")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
 	}
 	m, err := loadMachine(*machineArg)
 	if err != nil {
 		return fail(stderr, "validate", err)
+	}
+	if isSet(fs, "rows") {
+		return runRejudge(m, *rowsArg, *asJSON, stdout, stderr)
 	}
 	if *sizesArg == "auto" {
 		*sizesArg = "paper"
@@ -353,19 +368,28 @@ func validateRowOf(m machine.Machine, kernel, params string, n int64, rounds [][
 		secs = append(secs, r...)
 	}
 	st := measure.Summarize(secs)
-	p := mbram.DefaultParams(n)
-	b, err := mbram.Predict(m, kernel, p)
+	row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Range: round4(roundsRange(rounds)), Reps: len(secs)}
+	return row, predictRow(m, &row)
+}
+
+// predictRow fills in both models' predictions for the row's kernel and
+// size on m, beside its measured time.
+func predictRow(m machine.Machine, row *validateRow) error {
+	p := mbram.DefaultParams(row.N)
+	b, err := mbram.Predict(m, row.Kernel, p)
 	if err != nil {
-		return validateRow{}, fmt.Errorf("%s: %v", kernel, err)
+		return fmt.Errorf("%s: %v", row.Kernel, err)
 	}
-	row := validateRow{Kernel: kernel, Params: params, N: n, Measured: st.Min, Spread: round4(st.Spread), Range: round4(roundsRange(rounds)), Reps: len(secs), Predicted: b.Seconds, Regime: b.Regime}
+	row.Predicted, row.Regime, row.Ratio = b.Seconds, b.Regime, 0
 	if b.Seconds > 0 {
-		row.Ratio = round4(st.Min / b.Seconds)
+		row.Ratio = round4(row.Measured / b.Seconds)
 	}
-	if e, err := hier.Model(m, kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
-		row.Hier, row.HierRatio = e.Seconds, round4(st.Min/e.Seconds)
+	row.Hier, row.HierRatio, row.HierUncertainty, row.hierShifts = 0, 0, 0, nil
+	if e, sh, err := hier.Sensitivity(m, row.Kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
+		row.Hier, row.HierRatio = e.Seconds, round4(row.Measured/e.Seconds)
+		row.HierUncertainty, row.hierShifts = round4(hier.Uncertainty(e.Seconds, sh)), sh
 	}
-	return row, nil
+	return nil
 }
 
 // roundsRange is how much slower the slowest round's fastest run was
@@ -505,12 +529,17 @@ func ranks(v []float64) []float64 {
 // more than the range of either's rounds (noise[i], a share of the
 // fastest; validateRow.Range). Runs taken in rounds (timeSortRounds) move
 // that much with the machine's load alone, so a closer pair's order is
-// not a measurement of the sorts.
-func misordered(names []string, meas, noise, pred []float64) []string {
+// not a measurement of the sorts. Likewise, with tied (nil: none), a pair
+// the model cannot tell apart orders nothing: tied(i, j) says the
+// predictions' gap is within what the calibration's own spreads move it.
+func misordered(names []string, meas, noise, pred []float64, tied func(i, j int) bool) []string {
 	var out []string
 	for i := range names {
 		for j := i + 1; j < len(names); j++ {
 			if (meas[i]-meas[j])*(pred[i]-pred[j]) >= 0 {
+				continue
+			}
+			if tied != nil && tied(i, j) {
 				continue
 			}
 			if noise != nil {

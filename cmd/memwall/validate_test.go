@@ -53,12 +53,12 @@ func TestMisordered(t *testing.T) {
 		// Listed with the faster one first whichever comes first.
 		{[]float64{4, 3, 2, 1}, "a < b, a < c, a < d, b < c, b < d, c < d"},
 	} {
-		if got := strings.Join(misordered(names, meas, nil, tc.pred), ", "); got != tc.want {
+		if got := strings.Join(misordered(names, meas, nil, tc.pred, nil), ", "); got != tc.want {
 			t.Errorf("pred %v: %q, want %q", tc.pred, got, tc.want)
 		}
 	}
 	// Measured in the other order, the pair is named the other way round.
-	if got := misordered([]string{"x", "y"}, []float64{2, 1}, nil, []float64{1, 2}); len(got) != 1 || got[0] != "y < x" {
+	if got := misordered([]string{"x", "y"}, []float64{2, 1}, nil, []float64{1, 2}, nil); len(got) != 1 || got[0] != "y < x" {
 		t.Errorf("got %q, want y < x", got)
 	}
 }
@@ -80,7 +80,7 @@ func TestMisorderedNoise(t *testing.T) {
 		{[]float64{0.01, 0.0886}, 0}, // 1.11 / 12.54 = 0.08852
 		{[]float64{0.01, 0.088}, 1},
 	} {
-		if got := misordered(names, meas, tc.noise, pred); len(got) != tc.want {
+		if got := misordered(names, meas, tc.noise, pred, nil); len(got) != tc.want {
 			t.Errorf("noise %v: %q, want %d pair(s)", tc.noise, got, tc.want)
 		}
 	}
