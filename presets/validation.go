@@ -17,13 +17,17 @@ var validationFiles embed.FS
 // ValidationRow is one kernel run of `memwall validate`: what was measured on
 // a real machine beside what the closed form predicted for it.
 type ValidationRow struct {
-	Kernel      string  `json:"kernel"`
-	Params      string  `json:"params"` // as printed, e.g. "N=8Mi, b=64"
-	N           int64   `json:"n"`
-	W           int64   `json:"w"`
-	Buckets     int64   `json:"b"`
-	Measured    float64 `json:"measured_seconds"`
-	Spread      float64 `json:"measured_spread"`
+	Kernel   string  `json:"kernel"`
+	Params   string  `json:"params"` // as printed, e.g. "N=8Mi, b=64"
+	N        int64   `json:"n"`
+	W        int64   `json:"w"`
+	Buckets  int64   `json:"b"`
+	Measured float64 `json:"measured_seconds"`
+	Spread   float64 `json:"measured_spread"`
+	// Range is how much slower the slowest round's fastest run was than
+	// the fastest round's (validate's measured_range; 0 when the file
+	// does not say), which `memwall validate --rows` judges pairs with.
+	Range       float64 `json:"measured_range,omitempty"`
 	Repetitions int     `json:"repetitions"`
 	Predicted   float64 `json:"predicted_seconds"`
 	Regime      string  `json:"regime"`
