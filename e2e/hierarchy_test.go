@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"memwall/engine/estimate"
 	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -149,6 +151,15 @@ func TestKernelsPageWalk(t *testing.T) {
 	b.open(t, srv.URL+"/#machine=xeon-kvm-2vcpu&kernel=matmul&n=2000", "#other-total")
 	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
 		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	// The preset carries its calibration's spreads: the prediction says
+	// how far they move it, the share engine/estimate computes.
+	r, err := estimate.Predict(m, "matmul", p, estimate.Auto)
+	if err != nil || !(r.Uncertainty > 0) {
+		t.Fatalf("estimate: %+v, %v; want an uncertainty", r.Prediction, err)
+	}
+	if got, w := b.text(t, "#estimate-kind"), fmt.Sprintf("± %.1f%% from the calibration's spreads", 100*r.Uncertainty); !strings.Contains(got, w) {
+		t.Errorf("the prediction's kind reads %q, want %q", got, w)
 	}
 	var rows [][]string
 	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)

@@ -124,8 +124,7 @@ func FuzzParseValidateRows(f *testing.F) {
 // machine, predicted again on its preset, gives back the hierarchy
 // predictions the run recorded (its file's hier_predicted_seconds, which
 // the run wrote; TestValidationSets holds them to the engine), and the
-// text names the ranking lines. The table has no ranges (measured_range
-// was dropped when it shipped), so its pairs are judged without noise.
+// preset's spreads give each row an uncertainty.
 func TestRejudgeShippedTable(t *testing.T) {
 	path := filepath.Join("..", "..", "presets", "validation", "xeon-kvm-2vcpu.json")
 	data, err := os.ReadFile(path)
@@ -158,7 +157,7 @@ func TestRejudgeShippedTable(t *testing.T) {
 		if r.Kernel != w.Kernel || r.Class != w.Class || math.Abs(r.Hier-w.Hier) > 1e-9*w.Hier {
 			t.Errorf("row %d: %s %s %.6g s, want %s %s %.6g s", i, r.Class, r.Kernel, r.Hier, w.Class, w.Kernel, w.Hier)
 		}
-		if !(r.HierUncertainty > 0) && r.Kernel != "radix-count" {
+		if !(r.HierUncertainty > 0) {
 			t.Errorf("row %d %s: uncertainty %v, want a share above 0 from the preset's spreads", i, r.Kernel, r.HierUncertainty)
 		}
 	}
