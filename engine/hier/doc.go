@@ -185,4 +185,13 @@
 // A machine without Levels is the paper's one level (C, B, β1, β2), and
 // its misses and write-backs are engine/sim's on the same trace; only the
 // classification of fills differs (the cap above).
+//
+// # How sure a prediction is
+//
+// Sensitivity predicts again with each calibrated parameter moved by its
+// spread over the calibration's rounds (machine.Machine.Spread), the rest
+// held; Uncertainty adds the moves in quadrature, and GapUncertainty does
+// the same for the gap between two predictions, parameter by parameter,
+// so that what slows both sorts of a pair alike does not part them
+// (docs/hierarchy.md, "How sure a prediction is").
 package hier
