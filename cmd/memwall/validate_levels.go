@@ -174,6 +174,11 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		rep.Classes = append(rep.Classes, sum)
 		rep.Rows = append(rep.Rows, rows...)
 	}
+	return emitLevels(m, rep, asJSON, stdout, stderr)
+}
+
+// emitLevels prints a report of size classes, as JSON or as tables.
+func emitLevels(m machine.Machine, rep validateReport, asJSON bool, stdout, stderr io.Writer) int {
 	if asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			return fail(stderr, "validate", err)

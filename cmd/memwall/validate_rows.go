@@ -102,12 +102,5 @@ func runRejudge(m machine.Machine, path string, asJSON bool, stdout, stderr io.W
 	if err != nil {
 		return fail(stderr, "validate", err)
 	}
-	if asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
-			return fail(stderr, "validate", err)
-		}
-		return 0
-	}
-	printValidateLevels(stdout, m, rep)
-	return 0
+	return emitLevels(m, rep, asJSON, stdout, stderr)
 }
