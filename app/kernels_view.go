@@ -73,6 +73,9 @@ func (p *kernelsPage) renderResult() app.UI {
 			app.Span().ID("total").DataSet("seconds", secondsAttr(b.Seconds)).Text(units.FormatSeconds(b.Seconds)),
 			boundWords(r.Prediction),
 		),
+		app.If(r.Model == estimate.Hier && r.Uncertainty > 0,
+			app.P().ID("uncertainty").Class("note").Text(fmt.Sprintf("± %.1f%% from the calibration's spreads: how far they move this prediction, each parameter by its own, added in quadrature", 100*r.Uncertainty)),
+		),
 		p.renderOther(),
 		app.If(len(p.errs) > 0, app.P().Class("stale").Text("Not updated: this is the prediction for n = "+units.FormatCount(p.s.Params.N)+", the last accepted value; the link holds it too. Fix the marked field.")),
 		app.P().ID("regime").Class("regime").Text(b.Regime),
@@ -123,9 +126,6 @@ func boundWords(pr estimate.Prediction) app.UI {
 	switch {
 	case pr.Bound:
 		return app.Span().Class("bound").Text(" at least")
-	case pr.Model == estimate.Hier && pr.Uncertainty > 0:
-		return app.Span().ID("estimate-kind").Class("bound").Title("how far the spreads of the machine's calibration move the prediction, each parameter by its own, added in quadrature").
-			Text(fmt.Sprintf(" an estimate, ± %.1f%% from the calibration's spreads", 100*pr.Uncertainty))
 	case pr.Model == estimate.Hier:
 		return app.Span().ID("estimate-kind").Class("bound").Text(" an estimate")
 	case pr.Breakdown.NotBound != "":

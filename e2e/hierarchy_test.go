@@ -158,8 +158,8 @@ func TestKernelsPageWalk(t *testing.T) {
 	if err != nil || !(r.Uncertainty > 0) {
 		t.Fatalf("estimate: %+v, %v; want an uncertainty", r.Prediction, err)
 	}
-	if got, w := b.text(t, "#estimate-kind"), fmt.Sprintf("± %.1f%% from the calibration's spreads", 100*r.Uncertainty); !strings.Contains(got, w) {
-		t.Errorf("the prediction's kind reads %q, want %q", got, w)
+	if got, w := b.text(t, "#uncertainty"), fmt.Sprintf("± %.1f%% from the calibration's spreads", 100*r.Uncertainty); !strings.Contains(got, w) {
+		t.Errorf("the prediction's uncertainty reads %q, want %q", got, w)
 	}
 	var rows [][]string
 	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
