@@ -77,6 +77,10 @@ type dataRow struct {
 	// Hier is the hierarchy model's prediction, 0 where the machine has
 	// no cache levels (the paper's machines: its model is the only one).
 	Hier float64
+	// HierUnc is the share of Hier that the calibration's spreads move it
+	// (estimate.Prediction.Uncertainty), 0 for a machine without spreads
+	// and for rows past the table's first maxShownRows.
+	HierUnc float64
 }
 
 // comparison is every row that could be predicted, the rows left out with

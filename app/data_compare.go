@@ -75,10 +75,25 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("row %d (%s): %v", i+1, r.Kernel, err))
 			continue
 		}
-		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: r.Params, Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: hierSeconds(m, r.Kernel, r.Workload())})
+		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: runSource(r), Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: hierSeconds(m, r.Kernel, r.Workload())})
 	}
 	c.summarise()
 	return c
+}
+
+// sizeClassNames names validate's size classes (--sizes levels) for the
+// table's first column, short: the table is wide already.
+var sizeClassNames = map[string]string{"l2": "L2", "llc": "last cache", "beyond": "beyond"}
+
+// runSource is what the table's first column says of a validate run: its
+// size class (N, w and b have columns of their own, and the two-pass
+// product's block follows from the machine's cache); a run without a
+// class, its parameters.
+func runSource(r presets.ValidationRow) string {
+	if name, ok := sizeClassNames[r.Class]; ok {
+		return name
+	}
+	return r.Params
 }
 
 // guessRoles maps each role to the file's column of a recognised name.
@@ -259,7 +274,8 @@ func findMachine(lib library, s string) (machine.Machine, bool) {
 // summarise fills c's summaries of the relative errors
 // |predicted − measured|/measured and the ratios measured/predicted: the
 // paper's model over every row, the hierarchy model over the rows it
-// predicts, with how many of those lie in its band.
+// predicts, with how many of those lie in its band; and the shown rows'
+// uncertainty (addUncertainty).
 func (c *comparison) summarise() {
 	measured := make([]float64, len(c.Rows))
 	predicted := make([]float64, len(c.Rows))
@@ -277,6 +293,22 @@ func (c *comparison) summarise() {
 	}
 	c.Rel, c.Ratio = fit.Agreement(measured, predicted)
 	c.HierRel, c.HierRatio = fit.Agreement(hMeasured, hPredicted)
+	c.addUncertainty()
+}
+
+// addUncertainty fills HierUnc of the rows the table shows: each costs
+// the model twice per parameter with a spread (hier.Sensitivity), so the
+// rows past maxShownRows, which only the CSV carries, go without.
+func (c *comparison) addUncertainty() {
+	for i := range c.Rows[:min(len(c.Rows), maxShownRows)] {
+		r := &c.Rows[i]
+		if r.Hier <= 0 || len(r.Machine.Spread) == 0 {
+			continue
+		}
+		if pr, err := estimate.By(estimate.Hier, r.Machine, r.Kernel.ID, r.Params); err == nil {
+			r.HierUnc = pr.Uncertainty
+		}
+	}
 }
 
 // hierSeconds is the hierarchy model's time for the run, 0 when the

@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/dataset"
+	"memwall/engine/estimate"
 	"memwall/presets"
 )
 
@@ -136,6 +137,59 @@ func TestDataBothModels(t *testing.T) {
 	for _, r := range p.cmp.Rows {
 		if r.Hier != 0 {
 			t.Fatalf("%s on %s: hierarchy %g on a machine without levels", r.Kernel.ID, r.Machine.ID, r.Hier)
+		}
+	}
+}
+
+// TestDataUncertainty: the shipped table of the development machine, a
+// calibrated file with spreads, shows beside each hierarchy prediction
+// how far those spreads move it, the number the Kernels page and
+// `memwall predict` show for the same run (estimate.By); the paper's
+// Pentiums, which have no spreads, show no such column.
+func TestDataUncertainty(t *testing.T) {
+	p := &dataPage{}
+	p.load("data=validation-xeon-kvm-2vcpu")
+	if len(p.cmp.Rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for i, r := range p.cmp.Rows {
+		pr, err := estimate.By(estimate.Hier, r.Machine, r.Kernel.ID, r.Params)
+		if err != nil {
+			t.Fatalf("row %d: %v", i+1, err)
+		}
+		// A calibration's spreads of 1 to 45 % move a prediction by
+		// some tenths of a percent to some tens; none by nothing.
+		if r.HierUnc != pr.Uncertainty || !(r.HierUnc > 0.001 && r.HierUnc < 0.5) {
+			t.Errorf("row %d (%s): ± %g, estimate %g", i+1, r.Kernel.ID, r.HierUnc, pr.Uncertainty)
+		}
+	}
+	html := app.HTMLString(p.renderRows())
+	if want := uncCell(p.cmp.Rows[0].HierUnc); !strings.Contains(html, want) || !strings.Contains(html, ">±<") {
+		t.Errorf("the table does not show the ± column or %q", want)
+	}
+	q := &dataPage{}
+	q.load("")
+	for _, r := range q.cmp.Rows {
+		if r.HierUnc != 0 {
+			t.Fatalf("%s on %s: ± %g without spreads", r.Kernel.ID, r.Machine.ID, r.HierUnc)
+		}
+	}
+	if html := app.HTMLString(q.renderRows()); len(q.cmp.Rows) == 0 || strings.Contains(html, ">±<") {
+		t.Error("the paper's data set shows a ± column")
+	}
+}
+
+// TestRunSource: a validate run's first column names its size class; a
+// run of the paper's sizes, which has none, its parameters.
+func TestRunSource(t *testing.T) {
+	for _, c := range []struct{ class, params, want string }{
+		{"l2", "N=64Ki", "L2"},
+		{"llc", "N=16Mi, block 16Mi", "last cache"},
+		{"beyond", "N=512Mi, b=64", "beyond"},
+		{"", "N=8Mi", "N=8Mi"},
+	} {
+		if got := runSource(presets.ValidationRow{Class: c.class, Params: c.params}); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.class, c.params, got, c.want)
 		}
 	}
 }

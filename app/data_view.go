@@ -148,15 +148,20 @@ func (p *dataPage) renderRows() app.UI {
 	if len(shown) > maxShownRows {
 		shown = shown[:maxShownRows]
 	}
+	unc := false
+	for _, r := range shown {
+		unc = unc || r.HierUnc > 0
+	}
 	return app.Section().ID("rows").Class("panel").Aria("label", "Rows").Hidden(len(rows) == 0).Body(
 		app.H2().Text("Every row"),
-		app.P().Class("note").Text("ratio = measured/predicted; b is shown for the bucket and radix sorts, which read it."+
-			map[bool]string{true: " The two columns after the MBRAM ratio are the hierarchy model's prediction and ratio, for machines that give their cache levels; the relative error is the MBRAM model's.", false: ""}[both]),
+		app.P().Class("note").Text("source: the line of an imported file, the paper's figure, or the size class of a validate run; ratio = measured/predicted; b is shown for the bucket and radix sorts, which read it."+
+			map[bool]string{true: " The two columns after the MBRAM ratio are the hierarchy model's prediction and ratio, for machines that give their cache levels; the relative error is the MBRAM model's.", false: ""}[both]+
+			map[bool]string{true: " ± is how far the calibration's spreads move the hierarchy prediction, each parameter by its own, added in quadrature.", false: ""}[unc]),
 		app.P().Body(app.Button().ID("download-comparison").Text("Download the comparison (CSV)").OnClick(p.onDownload)),
 		app.If(len(rows) > len(shown), app.P().Class("note").Text(fmt.Sprintf("The table shows the first %d of %d rows; the CSV has them all.", len(shown), len(rows)))),
 		app.Div().Class("table-wrap").Body(app.Table().ID("row-table").Body(
 			app.THead().Body(app.Tr().Body(
-				numTh().Text("line or figure"),
+				numTh().Text("source"),
 				app.Th().Scope("col").Text("kernel"),
 				app.Th().Scope("col").Text("machine"),
 				numTh().Text("N"),
@@ -166,6 +171,7 @@ func (p *dataPage) renderRows() app.UI {
 				numTh().Text("predicted"),
 				numTh().Text("ratio"),
 				app.If(both, numTh().Text("hierarchy"), numTh().Text("ratio")),
+				app.If(unc, numTh().Text("±")),
 				numTh().Text("rel. error"),
 			)),
 			app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
@@ -185,6 +191,7 @@ func (p *dataPage) renderRows() app.UI {
 					app.Td().Class("num").Text(units.FormatSeconds(r.Predicted)),
 					app.Td().Class("num").Text(fmtRatio(r.Measured/r.Predicted)),
 					app.If(both, app.Td().Class("num").Text(hierCell(r.Hier)), app.Td().Class("num").Text(hierRatio(r))),
+					app.If(unc, app.Td().Class("num").Text(uncCell(r.HierUnc))),
 					app.Td().Class("num").Text(fmtPct(fit.RelError(r.Measured, r.Predicted))),
 				)
 			})),
@@ -208,6 +215,15 @@ func hierCell(s float64) string {
 		return "—"
 	}
 	return units.FormatSeconds(s)
+}
+
+// uncCell shows how far the calibration's spreads move a hierarchy
+// prediction, a dash where the machine has no spreads.
+func uncCell(u float64) string {
+	if u <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("± %.1f%%", 100*u)
 }
 
 // hierRatio shows measured over the hierarchy model's prediction.

@@ -1,12 +1,17 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"memwall/engine/estimate"
+	"memwall/engine/mbram"
+	"memwall/presets"
 )
 
 // TestDataPage opens the built-in comparison (the MBRAM paper's measured times),
@@ -78,7 +83,8 @@ func TestDataPage(t *testing.T) {
 // with the 30 of its 30 rows that validate counted within [0.8, 1.25]
 // when it ran, and each row shows the hierarchy model's ratio (the first,
 // the permutation product in L2: 24.157 µs measured, 29.601 µs predicted,
-// 0.8161 in the file, 0.816 to three places).
+// 0.8161 in the file, 0.816 to three places) and how far the
+// calibration's spreads move that prediction, as `memwall predict` has it.
 func TestDataBothModels(t *testing.T) {
 	needBrowser(t)
 	srv := startServe(t, siteDir)
@@ -90,11 +96,22 @@ func TestDataBothModels(t *testing.T) {
 	if got := b.text(t, "#errors tbody tr:last-child"); !strings.Contains(got, "30 of 30") {
 		t.Errorf("the band row says %q, want 30 of 30", got)
 	}
-	var last string
-	b.eval(t, `document.querySelector("#row-table tbody tr").lastElementChild.previousElementSibling.textContent`, &last)
+	var cells []string
+	b.eval(t, `[...document.querySelector("#row-table tbody tr").children].map(td => td.textContent)`, &cells)
+	var heads []string
+	b.eval(t, `[...document.querySelectorAll("#row-table thead th")].map(th => th.textContent)`, &heads)
 	// The shipped table's first row: 24.157 µs measured over 29.601 µs predicted.
-	if last != "0.816" {
-		t.Errorf("first row's hierarchy ratio %q, want 0.816", last)
+	if len(cells) != 13 || len(heads) != 13 {
+		t.Fatalf("first row %q under %q, want 13 columns", cells, heads)
+	}
+	if heads[10] != "ratio" || cells[10] != "0.816" {
+		t.Errorf("first row %q under %q, want the hierarchy ratio 0.816 eleventh", cells, heads)
+	}
+	m, _ := presets.Machine("xeon-kvm-2vcpu")
+	p := mbram.DefaultParams(64 << 10)
+	pr, err := estimate.By(estimate.Hier, m, "perm", p)
+	if want := fmt.Sprintf("± %.1f%%", 100*pr.Uncertainty); err != nil || heads[11] != "±" || cells[11] != want {
+		t.Errorf("first row's ± %q under %q, want %q (%v)", cells[11], heads[11], want, err)
 	}
 	// The machine column names the machine by its id, one line, with its
 	// name on hover.
