@@ -123,6 +123,8 @@ func TestDataBothModels(t *testing.T) {
 	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
 	b.screenshot(t, "data-both-models")
 	b.phone(t)
+	// The chart follows the window to phone width: nothing overflows.
+	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
 	b.screenshot(t, "data-both-models-phone")
 	b.noErrors(t, "data, both models")
 }
