@@ -13,6 +13,7 @@ import (
 	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/ranking"
 	"memwall/engine/units"
 	"memwall/measure"
 )
@@ -56,32 +57,8 @@ type validateRow struct {
 }
 
 // classSummary is the ranking of the sorts and the permutation winner
-// within one size class, by both models.
-type classSummary struct {
-	Class             string  `json:"class"`
-	SpearmanSorts     float64 `json:"spearman_sorts"`
-	SpearmanSortsHier float64 `json:"spearman_sorts_hier"`
-	PermWinner        string  `json:"perm_winner_measured"`
-	PermPredicted     string  `json:"perm_winner_predicted"`
-	PermPredictedHier string  `json:"perm_winner_predicted_hier"`
-	InBand            int     `json:"hier_in_band"`
-	Rows              int     `json:"rows"`
-	// SortPairs is the pairs of sorts in the class; the two lists are
-	// the pairs each model orders against the measurement, as
-	// "a < b": a ran faster than b, the model predicts b faster.
-	SortPairs       int      `json:"sort_pairs"`
-	MisorderedPairs []string `json:"sort_pairs_misordered"`
-	MisorderedHier  []string `json:"sort_pairs_misordered_hier"`
-	// The same pairs without those measured closer than the range of
-	// either's rounds (misordered, validateRow.Range).
-	MisorderedBeyondNoise     []string `json:"sort_pairs_misordered_beyond_noise"`
-	MisorderedHierBeyondNoise []string `json:"sort_pairs_misordered_hier_beyond_noise"`
-	// MisorderedHierResolved is MisorderedHierBeyondNoise without the
-	// pairs the hierarchy model puts closer than the calibration's
-	// spreads move their gap (hier.GapUncertainty): pairs the model
-	// orders, on this calibration, by no more than its own noise.
-	MisorderedHierResolved []string `json:"sort_pairs_misordered_hier_resolved"`
-}
+// of one size class (ranking.Summarize).
+type classSummary = ranking.Summary
 
 type validateReport struct {
 	Machine        string         `json:"machine"`
@@ -177,8 +154,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 			pred = append(pred, r.Predicted)
 		}
 	}
-	rep.SpearmanSorts = round4(spearman(meas, pred))
-	rep.PermWinner, rep.PermPredicted, _ = permWinners(rows)
+	rep.SpearmanSorts = round4(ranking.Spearman(meas, pred))
+	rep.PermWinner, rep.PermPredicted, _ = ranking.PermWinners(runsOf(rows))
 	rep.PermWinnerOK = rep.PermWinner == rep.PermPredicted
 	if *asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
@@ -472,117 +449,6 @@ func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params st
 		}
 	}
 	return secs, params, nil
-}
-
-// permWinners names the faster permutation product, measured and
-// predicted by the paper's model and by the hierarchy model.
-func permWinners(rows []validateRow) (measured, predicted, hierPredicted string) {
-	var t, tp validateRow
-	for _, r := range rows {
-		switch r.Kernel {
-		case "perm":
-			t = r
-		case "perm-twopass":
-			tp = r
-		}
-	}
-	measured, predicted, hierPredicted = "perm", "perm", "perm"
-	if tp.Measured < t.Measured {
-		measured = "perm-twopass"
-	}
-	if tp.Predicted < t.Predicted {
-		predicted = "perm-twopass"
-	}
-	if tp.Hier < t.Hier {
-		hierPredicted = "perm-twopass"
-	}
-	return measured, predicted, hierPredicted
-}
-
-// ranks gives average ranks (1-based), ties sharing the mean of their ranks.
-func ranks(v []float64) []float64 {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-	r := make([]float64, len(v))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
-			j++
-		}
-		avg := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = avg
-		}
-		i = j + 1
-	}
-	return r
-}
-
-// misordered lists the pairs whose predicted order is the opposite of
-// their measured one, each as "a < b" with a the one measured faster. A
-// tie on either side orders nothing, and with noise (nil: none) neither
-// does a pair whose measured times are closer than the noise of either:
-// the slower one's fastest run must take longer than the faster one's by
-// more than the range of either's rounds (noise[i], a share of the
-// fastest; validateRow.Range). Runs taken in rounds (timeSortRounds) move
-// that much with the machine's load alone, so a closer pair's order is
-// not a measurement of the sorts. Likewise, with tied (nil: none), a pair
-// the model cannot tell apart orders nothing: tied(i, j) says the
-// predictions' gap is within what the calibration's own spreads move it.
-func misordered(names []string, meas, noise, pred []float64, tied func(i, j int) bool) []string {
-	var out []string
-	for i := range names {
-		for j := i + 1; j < len(names); j++ {
-			if (meas[i]-meas[j])*(pred[i]-pred[j]) >= 0 {
-				continue
-			}
-			if tied != nil && tied(i, j) {
-				continue
-			}
-			if noise != nil {
-				lo := math.Min(meas[i], meas[j])
-				if math.Abs(meas[i]-meas[j]) <= lo*math.Max(noise[i], noise[j]) {
-					continue
-				}
-			}
-			a, b := names[i], names[j]
-			if meas[j] < meas[i] {
-				a, b = b, a
-			}
-			out = append(out, a+" < "+b)
-		}
-	}
-	return out
-}
-
-// spearman is the Pearson correlation of the ranks (ties averaged). It
-// returns 0 when either side has no variation or fewer than two values.
-func spearman(x, y []float64) float64 {
-	if len(x) != len(y) || len(x) < 2 {
-		return 0
-	}
-	rx, ry := ranks(x), ranks(y)
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= float64(len(rx))
-	my /= float64(len(ry))
-	var sxy, sxx, syy float64
-	for i := range rx {
-		dx, dy := rx[i]-mx, ry[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return 0
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
 
 // hierCells are a row's hierarchy prediction and ratio as the tables

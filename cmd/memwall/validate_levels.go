@@ -9,7 +9,7 @@ import (
 
 	"memwall/engine/hier"
 	"memwall/engine/machine"
-	"memwall/engine/mbram"
+	"memwall/engine/ranking"
 	"memwall/engine/units"
 	"memwall/measure"
 )
@@ -192,37 +192,16 @@ func emitLevels(m machine.Machine, rep validateReport, asJSON bool, stdout, stde
 // summarizeClass ranks the sorts and names the faster permutation
 // product of one size class's rows, by both models.
 func summarizeClass(name string, rows []validateRow) classSummary {
-	sum := classSummary{Class: name}
-	var names []string
-	var meas, noise, pred, hp []float64
-	var sorts []validateRow
-	for _, r := range rows {
-		if k, _ := mbram.Lookup(r.Kernel); k.Family == mbram.Sort {
-			names = append(names, r.Kernel)
-			meas, noise, pred, hp = append(meas, r.Measured), append(noise, r.Range), append(pred, r.Predicted), append(hp, r.Hier)
-			sorts = append(sorts, r)
-		}
-		if r.HierRatio > 0 {
-			sum.Rows++
-			if hier.InBand(r.HierRatio) {
-				sum.InBand++
-			}
-		}
+	return ranking.Summarize(name, runsOf(rows))
+}
+
+// runsOf is the rows as the ranking reads them.
+func runsOf(rows []validateRow) []ranking.Run {
+	runs := make([]ranking.Run, len(rows))
+	for i, r := range rows {
+		runs[i] = ranking.Run{Kernel: r.Kernel, Measured: r.Measured, Range: r.Range, Predicted: r.Predicted, Hier: r.Hier, HierShifts: r.hierShifts}
 	}
-	// A pair is a tie of the hierarchy model when the calibration's
-	// spreads move the gap between its two predictions by as much as the
-	// gap itself.
-	tied := func(i, j int) bool {
-		a, b := sorts[i], sorts[j]
-		return math.Abs(a.Hier-b.Hier) <= hier.GapUncertainty(a.Hier, a.hierShifts, b.Hier, b.hierShifts)
-	}
-	sum.SpearmanSorts, sum.SpearmanSortsHier = round4(spearman(meas, pred)), round4(spearman(meas, hp))
-	sum.SortPairs = len(names) * (len(names) - 1) / 2
-	sum.MisorderedPairs, sum.MisorderedHier = misordered(names, meas, nil, pred, nil), misordered(names, meas, nil, hp, nil)
-	sum.MisorderedBeyondNoise, sum.MisorderedHierBeyondNoise = misordered(names, meas, noise, pred, nil), misordered(names, meas, noise, hp, nil)
-	sum.MisorderedHierResolved = misordered(names, meas, noise, hp, tied)
-	sum.PermWinner, sum.PermPredicted, sum.PermPredictedHier = permWinners(rows)
-	return sum
+	return runs
 }
 
 func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {

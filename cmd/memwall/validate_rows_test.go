@@ -9,60 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"memwall/engine/hier"
 	"memwall/presets"
 )
-
-// TestMisorderedTied: a pair the model cannot tell apart orders nothing,
-// whatever the measurement. Measured x < y by 9 %, predicted the other
-// way round; tied for (0, 1) drops the pair, tied for no pair keeps it.
-func TestMisorderedTied(t *testing.T) {
-	names, meas, pred := []string{"x", "y"}, []float64{12.54, 13.65}, []float64{13.27, 13.26}
-	for _, tc := range []struct {
-		tied func(i, j int) bool
-		want int
-	}{
-		{nil, 1},
-		{func(i, j int) bool { return false }, 1},
-		{func(i, j int) bool { return i == 0 && j == 1 }, 0},
-	} {
-		if got := misordered(names, meas, nil, pred, tc.tied); len(got) != tc.want {
-			t.Errorf("%q, want %d pair(s)", got, tc.want)
-		}
-	}
-}
-
-// TestSummarizeClassResolved: the resolved list keeps a misordered pair
-// only when the predictions' gap beats what the spreads move it. Worked
-// by hand: two sorts measured 12.66 and 13.04 s (2.9 % apart, ranges
-// 1 %), predicted 13.61 and 13.52 s, gap 0.09 s. One shared parameter
-// moves the first to 13.81 and the second to 13.62 (gap 0.19: moved by
-// 0.10 > 0.09): tied, dropped. Moving both by the same 0.2 s leaves the
-// gap where it is: not tied, kept.
-func TestSummarizeClassResolved(t *testing.T) {
-	row := func(k string, meas, pred, up float64) validateRow {
-		return validateRow{Kernel: k, N: 1 << 29, Measured: meas, Range: 0.01, Predicted: pred, Hier: pred, HierRatio: meas / pred,
-			hierShifts: []hier.Shift{{Param: "distribution.scatter", Spread: 0.02, Down: pred, Up: up}}}
-	}
-	for _, tc := range []struct {
-		name    string
-		upA     float64
-		upB     float64
-		resolve int
-	}{
-		{"gap moved by more than itself", 13.81, 13.62, 0},
-		{"both moved alike", 13.81, 13.72, 1},
-	} {
-		rows := []validateRow{row("radix-count", 12.66, 13.61, tc.upA), row("bucket-count", 13.04, 13.52, tc.upB)}
-		s := summarizeClass("beyond", rows)
-		if len(s.MisorderedHierBeyondNoise) != 1 {
-			t.Fatalf("%s: beyond noise %q, want the one pair", tc.name, s.MisorderedHierBeyondNoise)
-		}
-		if len(s.MisorderedHierResolved) != tc.resolve {
-			t.Errorf("%s: resolved %q, want %d pair(s)", tc.name, s.MisorderedHierResolved, tc.resolve)
-		}
-	}
-}
 
 // TestParseValidateRows: what a rows file must hold, each fault named by
 // its field.
