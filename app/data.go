@@ -10,6 +10,7 @@ import (
 	"memwall/engine/fit"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/ranking"
 	"memwall/presets"
 )
 
@@ -94,6 +95,9 @@ type comparison struct {
 	// hier's band.
 	HierRel, HierRatio fit.Summary
 	HierBand           int
+	// Classes is a validate table's summary by size class (ranking.Summarize),
+	// none for a table without classes.
+	Classes []ranking.Summary
 }
 
 func (p *dataPage) OnPreRender(ctx app.Context) { p.init(ctx, "") }

@@ -68,6 +68,7 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 		c.Skipped = append(c.Skipped, "machine "+v.Machine+" is not in the library")
 		return c
 	}
+	var classes classRuns
 	for i, r := range v.Rows {
 		k, _ := mbram.Lookup(r.Kernel)
 		b, err := mbram.Predict(m, r.Kernel, r.Workload())
@@ -75,9 +76,12 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("row %d (%s): %v", i+1, r.Kernel, err))
 			continue
 		}
-		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: runSource(r), Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: hierSeconds(m, r.Kernel, r.Workload())})
+		h := hierSeconds(m, r.Kernel, r.Workload())
+		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: runSource(r), Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: h})
+		classes.add(m, r, b.Seconds, h)
 	}
 	c.summarise()
+	c.Classes = classes.summaries()
 	return c
 }
 

@@ -30,6 +30,7 @@ func (p *dataPage) Render() app.UI {
 			app.P().Class("note").Text("Points above the dashed line took longer than predicted, as a lower bound expects."+
 				map[bool]string{true: " The diamonds are the hierarchy model's estimates, which should lie on it.", false: ""}[p.cmp.HierRel.N > 0]),
 		),
+		p.renderClasses(),
 		p.renderRows(),
 	)
 }

@@ -120,6 +120,16 @@ func TestDataBothModels(t *testing.T) {
 	if len(machine) != 2 || machine[0] != "xeon-kvm-2vcpu" || !strings.HasPrefix(machine[1], "Intel Xeon, KVM guest") {
 		t.Errorf("first row's machine cell %q, want the id xeon-kvm-2vcpu titled with the name", machine)
 	}
+	// The summary by size class, as validate printed it under the table
+	// when it ran (docs/hierarchy.md, the twentieth run): ρ of the sorts
+	// by the hierarchy model 1.000, 1.000 and 0.964, and the one pair it
+	// orders against the measurement, beyond the cache.
+	var classes [][]string
+	b.eval(t, `[...document.querySelectorAll("#class-table tr")].map(tr => [...tr.children].map(c => c.textContent))`, &classes)
+	if len(classes) != 10 || len(classes[0]) != 4 || classes[0][3] != "beyond" || classes[3][1] != "1.000" || classes[3][3] != "0.964" ||
+		classes[7][3] != "radix-count < bucket-count" || classes[9][3] != "none" {
+		t.Errorf("the class table reads %q", classes)
+	}
 	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
 	b.screenshot(t, "data-both-models")
 	b.phone(t)
