@@ -106,23 +106,22 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 // scaledCurve scales the loop named k at every point of the distribution
 // curve (Scaled).
 func (m Machine) scaledCurve(k string, f float64) (Machine, bool) {
+	var loop func(p *DistPoint) *float64
+	switch k {
+	case "count":
+		loop = func(p *DistPoint) *float64 { return &p.Count }
+	case "scatter":
+		loop = func(p *DistPoint) *float64 { return &p.Scatter }
+	case "put":
+		loop = func(p *DistPoint) *float64 { return &p.Put }
+	case "walk":
+		loop = func(p *DistPoint) *float64 { return &p.Walk }
+	default:
+		return m, false
+	}
 	found := false
 	for i := range m.Distribution {
-		p := &m.Distribution[i]
-		var v *float64
-		switch k {
-		case "count":
-			v = &p.Count
-		case "scatter":
-			v = &p.Scatter
-		case "put":
-			v = &p.Put
-		case "walk":
-			v = &p.Walk
-		default:
-			return m, false
-		}
-		if *v > 0 {
+		if v := loop(&m.Distribution[i]); *v > 0 {
 			*v *= f
 			found = true
 		}
