@@ -87,6 +87,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	reps := fs.Int("reps", 0, "rounds per kernel, one timed run each after a warm-up run (the sorts warm up once when memory holds all their arrays), the fastest kept (default 3 paper, 1 large, 2 small; levels: 5 in L2, 3 in the last cache, 2 beyond it); a short kernel repeats until its timed runs add up to 0.2 s")
 	matN := fs.Int64("matrix-n", 0, "dimension of the second matrix product (default: the smallest n with Bn + wn >= C when that runs in about a minute, else 1200)")
 	asJSON := fs.Bool("json", false, "print rows and the rank correlation as JSON")
+	sweepArg := fs.String("sweep", "", "KERNEL:FROM..TO: time one kernel at sizes from FROM to TO, two to a doubling (e.g. perm:1Mi..32Mi; a matrix dimension for matmul), each beside both models, in --reps rounds (default 3)")
 	rowsArg := fs.String("rows", "", "the JSON of an earlier 'validate --json': predict its measured rows again on --machine with the models as they are now, and rank them, running nothing")
 	if s := parseFlags(fs, args, stderr); s >= 0 {
 		return s
@@ -97,6 +98,20 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	if isSet(fs, "rows") {
 		return runRejudge(m, *rowsArg, *asJSON, stdout, stderr)
+	}
+	if isSet(fs, "sweep") {
+		sp, err := parseSweep(*sweepArg)
+		if err != nil {
+			return fail(stderr, "validate", err)
+		}
+		rounds := 3
+		if isSet(fs, "reps") {
+			if *reps < 1 || *reps > 100 {
+				return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", *reps))
+			}
+			rounds = *reps
+		}
+		return runSweep(m, sp, rounds, *asJSON, stdout, stderr)
 	}
 	if *sizesArg == "auto" {
 		*sizesArg = "paper"

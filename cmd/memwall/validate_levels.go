@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"memwall/engine/hier"
@@ -226,6 +227,9 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 			"", pairList(c.MisorderedBeyondNoise, c.SortPairs), pairList(c.MisorderedHierBeyondNoise, c.SortPairs))
 		fmt.Fprintf(w, "%-7s and predicted apart by more than the calibration's spreads move the gap: hierarchy %s\n",
 			"", pairList(c.MisorderedHierResolved, c.SortPairs))
+	}
+	if slices.ContainsFunc(rep.Rows, func(r validateRow) bool { return r.Class == sweepClass }) {
+		fmt.Fprintln(w, sweepBand(rep.Rows))
 	}
 	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")
 }

@@ -81,7 +81,10 @@ func rejudgeRows(m machine.Machine, sizes string, rows []validateRow) (validateR
 		byClass[r.Class] = append(byClass[r.Class], r)
 	}
 	for _, c := range order {
-		rep.Classes = append(rep.Classes, summarizeClass(c, byClass[c]))
+		// A sweep is one kernel at many sizes: no sorts to rank.
+		if c != sweepClass {
+			rep.Classes = append(rep.Classes, summarizeClass(c, byClass[c]))
+		}
 		rep.Rows = append(rep.Rows, byClass[c]...)
 	}
 	return rep, nil
