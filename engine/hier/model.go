@@ -521,8 +521,10 @@ func twoPassTraffic(s shape, l lvl) Traffic {
 	t.Seq += 2 * m // the write-backs
 	// Phase II reads Y within a block: Y's lines come in once where a
 	// block's share of Y fits (with the D stream beside it), else each
-	// read hits with the chance that its line is held.
-	seg := blockLen * s.w
+	// read hits with the chance that its line is held. A block's share
+	// is at most Y: with fewer than a block's elements (N below C/2/w,
+	// the block of the machine's last cache) the reads stay within Y.
+	seg := math.Min(blockLen, s.n) * s.w
 	f := math.Min(1, l.size/seg)
 	t.Rand += f*m + (1-f)*s.n
 	return t

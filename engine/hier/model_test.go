@@ -191,3 +191,34 @@ func TestRadixWorkBuckets(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPassTraffic: the two-pass product's lines per level, by hand
+// (w = 4, lines of 64 B, 33 streams, so the block pointers stream: three
+// passes of X, Z and D and the write-backs, 10m sequential lines for m
+// lines of an array). Phase II reads Y within a block of C/2 bytes; a
+// block's share of Y is at most Y, so where the whole of Y fits in a
+// level its lines come in once, however large the last cache's block.
+func TestTwoPassTraffic(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name       string
+		n, c, size float64
+		seq, rand  float64
+	}{
+		// Y of 256 KiB in a level of 1 MiB, one block of 32Mi elements:
+		// m = 4096 lines, Y's come in once.
+		{"Y fits, one block", 1 << 16, 256 * mib, mib, 10 * 4096, 4096},
+		// Y of 4 MiB in 1 MiB: a quarter of its lines held, m = 65536:
+		// 0.25·65536 + 0.75·2^20 reads miss.
+		{"Y four times the level", 1 << 20, 256 * mib, mib, 10 * 65536, 0.25*65536 + 0.75*(1<<20)},
+		// Four blocks of 1Mi elements (C = 8 MiB), each 4 MiB of Y in a
+		// level of 2 MiB: half held, m = 2^18.
+		{"blocks twice the level", 1 << 22, 8 * mib, 2 * mib, 10 * (1 << 18), 0.5*(1<<18) + 0.5*(1<<22)},
+	} {
+		s := shape{n: tc.n, w: 4, b: 64, c: tc.c, streams: 33}
+		got := twoPassTraffic(s, lvl{size: tc.size, line: 64, lines: tc.size / 64})
+		if math.Abs(got.Seq-tc.seq) > 1e-9*tc.seq || math.Abs(got.Rand-tc.rand) > 1e-9*tc.rand {
+			t.Errorf("%s: %g sequential and %g random lines, want %g and %g", tc.name, got.Seq, got.Rand, tc.seq, tc.rand)
+		}
+	}
+}
