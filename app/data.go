@@ -8,6 +8,7 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/fit"
+	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/engine/ranking"
@@ -80,8 +81,11 @@ type dataRow struct {
 	Hier float64
 	// HierUnc is the share of Hier that the calibration's spreads move it
 	// (estimate.Prediction.Uncertainty), 0 for a machine without spreads
-	// and for rows past the table's first maxShownRows.
-	HierUnc float64
+	// and for rows past the table's first maxShownRows; hierShifts are
+	// the moves it comes from (hier.Sensitivity), which the ranking by
+	// size class reads too.
+	HierUnc    float64
+	hierShifts []hier.Shift
 }
 
 // comparison is every row that could be predicted, the rows left out with

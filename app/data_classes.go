@@ -7,7 +7,6 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	"memwall/engine/hier"
-	"memwall/engine/machine"
 	"memwall/engine/ranking"
 	"memwall/presets"
 )
@@ -23,7 +22,8 @@ type classRuns struct {
 	runs  map[string][]ranking.Run
 }
 
-func (c *classRuns) add(m machine.Machine, r presets.ValidationRow, mbramSecs, hierSecs float64) {
+// add files the validate row r, predicted as row.
+func (c *classRuns) add(r presets.ValidationRow, row dataRow) {
 	if r.Class == "" {
 		return
 	}
@@ -33,13 +33,8 @@ func (c *classRuns) add(m machine.Machine, r presets.ValidationRow, mbramSecs, h
 	if _, ok := c.runs[r.Class]; !ok {
 		c.order = append(c.order, r.Class)
 	}
-	run := ranking.Run{Kernel: r.Kernel, Measured: r.Measured, Range: r.Range, Predicted: mbramSecs, Hier: hierSecs}
-	if hierSecs > 0 {
-		if _, sh, err := hier.Sensitivity(m, r.Kernel, r.Workload()); err == nil {
-			run.HierShifts = sh
-		}
-	}
-	c.runs[r.Class] = append(c.runs[r.Class], run)
+	row.sense() // done already for the rows the table shows
+	c.runs[r.Class] = append(c.runs[r.Class], ranking.Run{Kernel: r.Kernel, Measured: r.Measured, Range: r.Range, Predicted: row.Predicted, Hier: row.Hier, HierShifts: row.hierShifts})
 }
 
 // summaries is each class's ranking.

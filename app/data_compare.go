@@ -69,6 +69,7 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 		return c
 	}
 	var classes classRuns
+	var runs []presets.ValidationRow // the validate rows behind c.Rows
 	for i, r := range v.Rows {
 		k, _ := mbram.Lookup(r.Kernel)
 		b, err := mbram.Predict(m, r.Kernel, r.Workload())
@@ -76,11 +77,13 @@ func compareValidation(v presets.ValidationSet, lib library) comparison {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("row %d (%s): %v", i+1, r.Kernel, err))
 			continue
 		}
-		h := hierSeconds(m, r.Kernel, r.Workload())
-		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: runSource(r), Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: h})
-		classes.add(m, r, b.Seconds, h)
+		c.Rows = append(c.Rows, dataRow{Line: i + 1, Source: runSource(r), Kernel: k, Machine: m, Params: r.Workload(), Measured: r.Measured, Predicted: b.Seconds, Hier: hierSeconds(m, r.Kernel, r.Workload())})
+		runs = append(runs, r)
 	}
 	c.summarise()
+	for i, r := range runs {
+		classes.add(r, c.Rows[i])
+	}
 	c.Classes = classes.summaries()
 	return c
 }
@@ -305,13 +308,18 @@ func (c *comparison) summarise() {
 // rows past maxShownRows, which only the CSV carries, go without.
 func (c *comparison) addUncertainty() {
 	for i := range c.Rows[:min(len(c.Rows), maxShownRows)] {
-		r := &c.Rows[i]
-		if r.Hier <= 0 || len(r.Machine.Spread) == 0 {
-			continue
-		}
-		if pr, err := estimate.By(estimate.Hier, r.Machine, r.Kernel.ID, r.Params); err == nil {
-			r.HierUnc = pr.Uncertainty
-		}
+		c.Rows[i].sense()
+	}
+}
+
+// sense fills the row's hierShifts and HierUnc, once, where the machine
+// has spreads: the same number estimate.By gives the Kernels page.
+func (r *dataRow) sense() {
+	if r.hierShifts != nil || r.Hier <= 0 || len(r.Machine.Spread) == 0 {
+		return
+	}
+	if e, sh, err := hier.Sensitivity(r.Machine, r.Kernel.ID, r.Params); err == nil && sh != nil {
+		r.hierShifts, r.HierUnc = sh, hier.Uncertainty(e.Seconds, sh)
 	}
 }
 

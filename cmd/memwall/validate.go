@@ -106,8 +106,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 		rounds := 3
 		if isSet(fs, "reps") {
-			if *reps < 1 || *reps > 100 {
-				return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", *reps))
+			if err := checkReps(*reps); err != nil {
+				return fail(stderr, "validate", err)
 			}
 			rounds = *reps
 		}
@@ -142,8 +142,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "validate", fmt.Errorf("--sizes %q: want levels, paper, large or small", *sizesArg))
 	}
 	if isSet(fs, "reps") {
-		if *reps < 1 || *reps > 100 {
-			return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", *reps))
+		if err := checkReps(*reps); err != nil {
+			return fail(stderr, "validate", err)
 		}
 		sz.reps = *reps
 	}
@@ -319,20 +319,12 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 	params := make([]string, len(jobs))
 	for round := 0; round < rounds; round++ {
 		for i, j := range jobs {
-			r, err := measure.NewRunner(j.kernel, measure.RunOptions{N: int(j.n), C: m.C, Seed: 2004})
+			p, runs, err := timeRound(j.kernel, j.n, m.C, func(p string) { announce(j.kernel, p, j.n, 2, roundNote(round, rounds)) })
 			if err != nil {
 				return nil, err
 			}
-			announce(j.kernel, r.Params, j.n, 2, roundNote(round, rounds))
-			timed[i] = append(timed[i], timeRuns(r.Call, r.Setup, 1, true))
-			params[i] = r.Params
-			// Give the runner's arrays back before the next one
-			// allocates: at 2^29 keys the simple sorts hold 9.7 GB, and
-			// the collector would otherwise let the heap grow to twice
-			// that first (validate ran out of 24 GB of memory at the
-			// beyond class's counting bucket sort); and the next round's
-			// arrays then come from fresh pages.
-			debug.FreeOSMemory()
+			timed[i] = append(timed[i], runs)
+			params[i] = p
 		}
 	}
 	for i, j := range jobs {
@@ -350,6 +342,32 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		}
 	}
 	return rows, nil
+}
+
+// checkReps refuses a --reps outside 1 to 100.
+func checkReps(n int) error {
+	if n < 1 || n > 100 {
+		return fmt.Errorf("--reps %d: want 1 to 100", n)
+	}
+	return nil
+}
+
+// timeRound is one round of kernel at n: a fresh runner (its arrays land
+// on new pages), announced by its parameters, a warm-up run and one timed
+// run (timeRuns), and its arrays given back before the next allocation:
+// at 2^29 keys the simple sorts hold 9.7 GB, and the collector would
+// otherwise let the heap grow to twice that first (validate ran out of
+// 24 GB of memory at the beyond class's counting bucket sort).
+func timeRound(kernel string, n, c int64, announce func(params string)) (params string, runs []float64, err error) {
+	r, err := measure.NewRunner(kernel, measure.RunOptions{N: int(n), C: c, Seed: 2004})
+	if err != nil {
+		return "", nil, err
+	}
+	params = r.Params
+	announce(params)
+	runs = timeRuns(r.Call, r.Setup, 1, true)
+	debug.FreeOSMemory()
+	return params, runs, nil
 }
 
 // validateRowOf is one kernel's row: the fastest of its runs (rounds[r]

@@ -150,8 +150,10 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 	rep := validateReport{Machine: m.ID, Sizes: "levels", MatrixRegime2N: regime2Needed(m),
 		Note: "measured: the fastest of the repetitions; ratio = measured/predicted by the MBRAM paper's closed forms (a lower bound on the paper's machines); hier ratio = measured/predicted by the hierarchy model (an estimate)"}
 	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
-	if isSet(fs, "reps") && (reps < 1 || reps > 100) {
-		return fail(stderr, "validate", fmt.Errorf("--reps %d: want 1 to 100", reps))
+	if isSet(fs, "reps") {
+		if err := checkReps(reps); err != nil {
+			return fail(stderr, "validate", err)
+		}
 	}
 	classes, warn := levelClasses(m, measure.ReadOSInfo().Memory)
 	if warn != "" {

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
 
 	"memwall/engine/hier"
 	"memwall/engine/machine"
+	"memwall/engine/ranking"
 	"memwall/engine/units"
 	"memwall/measure"
 )
@@ -133,14 +133,14 @@ func runSweep(m machine.Machine, sp sweepSpec, rounds int, asJSON bool, stdout, 
 		var timed [][]float64
 		params := ""
 		for round := 0; round < rounds; round++ {
-			r, err := measure.NewRunner(sp.kernel, measure.RunOptions{N: int(n), C: m.C, Seed: 2004})
+			p, runs, err := timeRound(sp.kernel, n, m.C, func(p string) {
+				progress(fmt.Sprintf("%s %s%s", sp.kernel, p, roundNote(round, rounds)))
+			})
 			if err != nil {
 				return fail(stderr, "validate", err)
 			}
-			params = r.Params
-			progress(fmt.Sprintf("%s %s%s", sp.kernel, params, roundNote(round, rounds)))
-			timed = append(timed, timeRuns(r.Call, r.Setup, 1, true))
-			debug.FreeOSMemory()
+			params = p
+			timed = append(timed, runs)
 		}
 		row, err := validateRowOf(m, sp.kernel, params, n, timed)
 		if err != nil {
@@ -155,15 +155,7 @@ func runSweep(m machine.Machine, sp sweepSpec, rounds int, asJSON bool, stdout, 
 // sweepBand is the line a sweep prints under its table: how many of its
 // rows the hierarchy model predicts within its band.
 func sweepBand(rows []validateRow) string {
-	in, all := 0, 0
-	for _, r := range rows {
-		if r.Class != sweepClass || r.Hier <= 0 {
-			continue
-		}
-		all++
-		if hier.InBand(r.Measured / r.Hier) {
-			in++
-		}
-	}
+	sweep := slices.DeleteFunc(slices.Clone(rows), func(r validateRow) bool { return r.Class != sweepClass })
+	in, all := ranking.Band(runsOf(sweep))
 	return fmt.Sprintf("sweep   hierarchy ratios in [%.2f, %.2f]: %d of %d", hier.BandLo, hier.BandHi, in, all)
 }

@@ -68,13 +68,8 @@ func Summarize(class string, runs []Run) Summary {
 			meas, noise, pred, hp = append(meas, r.Measured), append(noise, r.Range), append(pred, r.Predicted), append(hp, r.Hier)
 			sorts = append(sorts, r)
 		}
-		if r.Hier > 0 && r.Measured > 0 {
-			sum.Rows++
-			if hier.InBand(r.Measured / r.Hier) {
-				sum.InBand++
-			}
-		}
 	}
+	sum.InBand, sum.Rows = Band(runs)
 	// A pair is a tie of the hierarchy model when the calibration's
 	// spreads move the gap between its two predictions by as much as the
 	// gap itself.
@@ -92,6 +87,20 @@ func Summarize(class string, runs []Run) Summary {
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// Band counts the runs the hierarchy model predicts (all) and those of
+// them whose measured/predicted lies in its band (in).
+func Band(runs []Run) (in, all int) {
+	for _, r := range runs {
+		if r.Hier > 0 && r.Measured > 0 {
+			all++
+			if hier.InBand(r.Measured / r.Hier) {
+				in++
+			}
+		}
+	}
+	return in, all
+}
 
 // PermWinners names the faster permutation product ("perm" or
 // "perm-twopass"), measured and predicted by the paper's model and by the
