@@ -2,10 +2,12 @@ package measure
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"memwall/engine/machine"
+	"memwall/engine/units"
 )
 
 // stepCurve is a synthetic curve over sizes from 4 KiB to 1 GiB, perOct per
@@ -453,5 +455,78 @@ func TestWithLevelsSizesFromMedianRound(t *testing.T) {
 	}
 	if r := float64(lm.Levels[1].Size) / (1 << 20); r < 0.8 || r > 1.25 {
 		t.Errorf("second level %d B, want within a fifth of 1 MiB, the median round's step", lm.Levels[1].Size)
+	}
+}
+
+// TestOSLevelSizes checks which of the latency curve's sizes the OS's
+// cache sizes replace: a private cache within a factor two of a step, the
+// closest, each once, the last level never (a guest's share of a shared
+// cache is the curve's to read), and never out of order.
+func TestOSLevelSizes(t *testing.T) {
+	const ki, mi = int64(1) << 10, int64(1) << 20
+	for _, tc := range []struct {
+		name  string
+		sizes []int64
+		os    OSInfo
+		want  []int64
+		from  []bool
+	}{
+		{"the Intel guest: L1 and L2 from the OS", []int64{47 * ki, 1417 * ki, 17 * mi},
+			OSInfo{LastLevel: 3, Caches: []int64{48 * ki, 2 * mi, 480 * mi}},
+			[]int64{48 * ki, 2 * mi, 17 * mi}, []bool{true, true, false}},
+		{"no OS information: the curve's", []int64{47 * ki, 1417 * ki},
+			OSInfo{}, []int64{47 * ki, 1417 * ki}, []bool{false, false}},
+		{"the last level is never taken", []int64{30 * ki, 400 * ki, 20 * mi},
+			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 512 * ki, 32 * mi}},
+			[]int64{32 * ki, 512 * ki, 20 * mi}, []bool{true, true, false}},
+		{"a step twice as far as any cache keeps its size", []int64{32 * ki, 5 * mi},
+			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 1 * mi, 64 * mi}},
+			[]int64{32 * ki, 5 * mi}, []bool{true, false}},
+		{"a step the curve reads above the OS's size", []int64{48 * ki, 756 * ki},
+			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 512 * ki, 32 * mi}},
+			[]int64{32 * ki, 512 * ki}, []bool{true, true}},
+		{"one cache for two steps: the closer takes it", []int64{30 * ki, 44 * ki},
+			OSInfo{LastLevel: 2, Caches: []int64{48 * ki, 1 * mi}},
+			[]int64{30 * ki, 48 * ki}, []bool{false, true}},
+	} {
+		got, from := osLevelSizes(tc.sizes, tc.os)
+		if !slices.Equal(got, tc.want) || !slices.Equal(from, tc.from) {
+			t.Errorf("%s: %v %v, want %v %v", tc.name, got, from, tc.want, tc.from)
+		}
+	}
+}
+
+// TestWithLevelsOSSizes checks calibration's levels end to end with the
+// OS's cache sizes: the synthetic curves of fitCurves step at 32 KiB,
+// 1 MiB and 16 MiB (read at the quarter of each step, a little past the
+// size); an OS that lists a 48 KiB L1, a 1.25 MiB L2 and a 64 MiB shared
+// L3 sets the first two levels to its sizes, with no spread and a note
+// naming both readings, and leaves the last to the curve.
+func TestWithLevelsOSSizes(t *testing.T) {
+	lat, tp, sq := fitCurves(math.Inf(1))
+	m := machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
+	plain, _ := withLevels(m, &Result{Latency: lat, Throughput: tp, SeqLines: sq})
+	m = machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
+	res := Result{Latency: lat, Throughput: tp, SeqLines: sq, OS: OSInfo{LastLevel: 3, Caches: []int64{48 << 10, 5 << 18, 64 << 20}}}
+	lm, warn := withLevels(m, &res)
+	if len(lm.Levels) != 3 || len(plain.Levels) != 3 {
+		t.Fatalf("levels %+v and %+v (warnings %v)", lm.Levels, plain.Levels, warn)
+	}
+	for i, want := range []int64{48 << 10, 5 << 18, 16 << 20} {
+		if lm.Levels[i].Size != want {
+			t.Errorf("level %d: %d B, want %d", i, lm.Levels[i].Size, want)
+		}
+	}
+	if plain.Levels[1].Size == 5<<18 {
+		t.Fatalf("without the OS the curve reads the second level at %d B too: the test does not discriminate", plain.Levels[1].Size)
+	}
+	for i := range 2 {
+		if sp := lm.Spread[lm.SizeSpreadKey(i)]; sp != 0 {
+			t.Errorf("level %d's size from the OS has spread %g, want 0", i, sp)
+		}
+	}
+	note := lm.Notes["levels_os"]
+	if !strings.Contains(note, "L2 1.25 MiB") || !strings.Contains(note, units.FormatSize(plain.Levels[1].Size)) {
+		t.Errorf("levels_os note %q: want the OS's L2 and the curve's reading %s", note, units.FormatSize(plain.Levels[1].Size))
 	}
 }

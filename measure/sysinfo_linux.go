@@ -70,6 +70,9 @@ func ReadOSInfo() OSInfo {
 			o.Line = l
 		}
 	}
+	for l := 1; l <= o.LastLevel; l++ {
+		o.Caches = append(o.Caches, sizes[l])
+	}
 	for l := o.LastLevel - 1; l > 0; l-- {
 		if sizes[l] > 0 {
 			o.LowerCache = sizes[l]

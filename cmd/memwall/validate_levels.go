@@ -46,9 +46,13 @@ const sortBytesPerKey = 18
 const memoryShare = 0.6
 
 // levelClasses picks the sizes from the machine's levels: in the L2 (the
-// second level), all data of every kernel fit (the largest footprint is
-// 16 bytes an element, and 12 bytes an entry for the three matrices); in
-// the last cache, the same against its size, and past the L2; beyond, the
+// second level), all data of every kernel fit in half of it (the largest
+// footprint is 16 bytes an element, and 12 bytes an entry for the three
+// matrices): calibration gives a private level the size its OS lists
+// where it can, the cache's whole capacity, and data that fill a
+// physically indexed cache conflict in its sets before they fill it (a
+// random chase over 1.4 to 1.6 MiB began to miss the Intel guest's 2 MiB
+// L2); in the last cache, all of it against its size, and past the L2; beyond, the
 // arrays of 4-byte keys are at least four times the last cache. When mem
 // (bytes of RAM, 0: not known) cannot hold the beyond class's largest
 // sort within memoryShare, that class is halved until it can and the
@@ -74,7 +78,7 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	}
 	llcMat := mat(min(llc, 12*1200*1200))
 	return []sizeClass{
-		{name: "l2", sort: pow2Floor(l2 / 16), perm: pow2Floor(l2 / 16), mat: mat(l2), reps: 5},
+		{name: "l2", sort: pow2Floor(l2 / 32), perm: pow2Floor(l2 / 32), mat: mat(l2 / 2), reps: 5},
 		{name: "llc", sort: pow2Floor(llc / 16), perm: pow2Floor(llc / 16), mat: llcMat, reps: 3},
 		{name: "beyond", sort: beyond, perm: beyond, mat: belowKnee(m, mat(min(4*llc, 12*2000*2000)), llcMat), reps: beyondRounds},
 	}, warn

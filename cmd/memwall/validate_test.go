@@ -283,6 +283,29 @@ func TestLevelClassesMemory(t *testing.T) {
 	}
 }
 
+// TestLevelClassesL2: the L2 class's data fill at most half of the
+// second level. A 2 MiB L2 takes 2^16 keys (16 bytes a key at most: 1 MiB)
+// and matrices of n = 280, √(1 MiB/12) = 295.6 taken to an odd multiple
+// of 8 (3·280²·4 B = 0.90 MiB); one of 1.38 MiB, as the latency curve read
+// that cache, 2^15 keys and n = 232 (√(0.69 MiB/12) = 245.9; 240 is an
+// even multiple of 8).
+func TestLevelClassesL2(t *testing.T) {
+	for _, c := range []struct {
+		l2        int64
+		keys, mat int64
+	}{{2 << 20, 1 << 16, 280}, {1451136, 1 << 15, 232}} {
+		m := threeLevels(228 << 20)
+		m.Levels[1].Size = c.l2
+		cl, _ := levelClasses(m, 0)
+		if cl[0].sort != c.keys || cl[0].perm != c.keys || cl[0].mat != c.mat {
+			t.Errorf("L2 of %d B: %d keys, %d elements, n = %d; want %d, %d, %d", c.l2, cl[0].sort, cl[0].perm, cl[0].mat, c.keys, c.keys, c.mat)
+		}
+		if 16*cl[0].sort > c.l2/2 || 12*cl[0].mat*cl[0].mat > c.l2/2 {
+			t.Errorf("L2 of %d B: the data exceed half of it", c.l2)
+		}
+	}
+}
+
 // TestLevelClassesKnee: a matrix column whose pages would come past 0.6
 // of the translation reach moves below it. With an 8 MiB last cache the
 // classes' dimensions are √(8 MiB/12) = 836 and √(32 MiB/12) = 1672, taken
