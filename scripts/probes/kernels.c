@@ -1,0 +1,231 @@
+// kernels.c: six of memwall's kernels written in C from their textbook
+// descriptions, apart from the Go kernels that calibration and validate
+// time, to hold the hierarchy model to programs it was not fitted on.
+// scripts/probes/compare.sh builds it, runs it and sets each time beside
+// memwall predict; docs/hierarchy.md ("Programs written apart from
+// memwall") reports the development machine's table.
+//
+//   gcc -O2 -o /tmp/kernels scripts/probes/kernels.c
+//   /tmp/kernels KERNEL N RUNS [CACHE_BYTES]
+//
+// KERNEL is perm, perm-twopass, matmul, quicksort, mergesort or heapsort,
+// on 4-byte unsigned keys (matmul: N×N matrices of them); it prints
+// "KERNEL N SECONDS", the fastest of RUNS runs. perm-twopass takes the
+// machine's cache size in bytes for its blocks (the MBRAM paper's
+// BLOCK_LENGTH = CACHE_SIZE/2/4). Every sort is checked sorted and the
+// permutation products against each other's definition, so a wrong
+// program fails rather than runs fast.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint64_t state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t next(void) { // xorshift64
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return state;
+}
+
+static void *must(size_t bytes) {
+	void *p = malloc(bytes ? bytes : 1);
+	if (!p) {
+		fprintf(stderr, "out of memory for %zu bytes\n", bytes);
+		exit(1);
+	}
+	memset(p, 0, bytes); // touch every page before any timing
+	return p;
+}
+
+// Hoare partition around the middle element; recurse into the smaller
+// side, loop on the larger.
+static void quicksort(uint32_t *a, long lo, long hi) {
+	while (lo < hi) {
+		uint32_t p = a[lo + (hi - lo) / 2];
+		long i = lo, j = hi;
+		while (i <= j) {
+			while (a[i] < p) i++;
+			while (a[j] > p) j--;
+			if (i <= j) {
+				uint32_t t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if (j - lo < hi - i) {
+			quicksort(a, lo, j);
+			lo = i;
+		} else {
+			quicksort(a, i, hi);
+			hi = j;
+		}
+	}
+}
+
+static void siftdown(uint32_t *a, long i, long n) {
+	uint32_t v = a[i];
+	for (;;) {
+		long c = 2 * i + 1;
+		if (c >= n) break;
+		if (c + 1 < n && a[c + 1] > a[c]) c++;
+		if (a[c] <= v) break;
+		a[i] = a[c];
+		i = c;
+	}
+	a[i] = v;
+}
+
+static void heapsort(uint32_t *a, long n) {
+	for (long i = n / 2 - 1; i >= 0; i--) siftdown(a, i, n);
+	for (long e = n - 1; e > 0; e--) {
+		uint32_t t = a[0];
+		a[0] = a[e];
+		a[e] = t;
+		siftdown(a, 0, e);
+	}
+}
+
+// Bottom-up merge sort between a and the buffer b.
+static void mergesort(uint32_t *a, uint32_t *b, long n) {
+	uint32_t *src = a, *dst = b;
+	for (long w = 1; w < n; w *= 2) {
+		for (long lo = 0; lo < n; lo += 2 * w) {
+			long mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			long i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) dst[k++] = src[i] <= src[j] ? src[i++] : src[j++];
+			while (i < mid) dst[k++] = src[i++];
+			while (j < hi) dst[k++] = src[j++];
+		}
+		uint32_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a) memcpy(a, src, (size_t)n * 4);
+}
+
+// The MBRAM paper's two-pass permutation product: phase I files each
+// x[i] into the block of d for the segment of y it points into, phase II
+// replaces each entry of d by the y it names (one segment at a time),
+// phase III reads the blocks back in the order of x.
+static void twopass(uint32_t *z, const uint32_t *y, const uint32_t *x, uint32_t *d, long *ptr, long n, long blk) {
+	long nb = (n + blk - 1) / blk;
+	for (long b = 0; b < nb; b++) ptr[b] = b * blk;
+	for (long i = 0; i < n; i++) d[ptr[x[i] / blk]++] = x[i];
+	for (long i = 0; i < n; i++) d[i] = y[d[i]];
+	for (long b = 0; b < nb; b++) ptr[b] = b * blk;
+	for (long i = 0; i < n; i++) z[i] = d[ptr[x[i] / blk]++];
+}
+
+static void matmul(uint32_t *c, const uint32_t *p, const uint32_t *q, long n) {
+	for (long i = 0; i < n; i++)
+		for (long j = 0; j < n; j++) {
+			uint32_t s = 0;
+			for (long k = 0; k < n; k++) s += p[i * n + k] * q[k * n + j];
+			c[i * n + j] = s;
+		}
+}
+
+static void fill(uint32_t *a, long n) {
+	for (long i = 0; i < n; i++) a[i] = (uint32_t)next();
+}
+
+static void shuffle(uint32_t *x, long n) { // Fisher–Yates over 0..n-1
+	for (long i = 0; i < n; i++) x[i] = (uint32_t)i;
+	for (long i = n - 1; i > 0; i--) {
+		long j = (long)(next() % (uint64_t)(i + 1));
+		uint32_t t = x[i];
+		x[i] = x[j];
+		x[j] = t;
+	}
+}
+
+static void check_sorted(const uint32_t *a, long n, const char *k) {
+	for (long i = 1; i < n; i++)
+		if (a[i - 1] > a[i]) {
+			fprintf(stderr, "%s: not sorted at %ld\n", k, i);
+			exit(1);
+		}
+}
+
+int main(int argc, char **argv) {
+	if (argc < 4) {
+		fprintf(stderr, "usage: kernels KERNEL N RUNS [CACHE_BYTES]\n");
+		return 2;
+	}
+	const char *k = argv[1];
+	long n = atol(argv[2]);
+	int runs = atoi(argv[3]);
+	long cache = argc > 4 ? atol(argv[4]) : 0;
+	if (n < 2 || runs < 1 || (strcmp(k, "perm-twopass") == 0 && cache < 8)) {
+		fprintf(stderr, "kernels: N at least 2, RUNS at least 1, perm-twopass needs CACHE_BYTES\n");
+		return 2;
+	}
+	long cells = strcmp(k, "matmul") == 0 ? n * n : n;
+	uint32_t *a = must((size_t)cells * 4), *b = must((size_t)cells * 4), *c = must((size_t)cells * 4);
+	double best = 1e300;
+	if (strcmp(k, "perm") == 0 || strcmp(k, "perm-twopass") == 0) {
+		long blk = cache / 2 / 4;
+		uint32_t *d = must((size_t)n * 4);
+		long *ptr = must(sizeof(long) * (size_t)(n / (blk ? blk : 1) + 2));
+		shuffle(a, n);
+		fill(b, n);
+		for (int r = 0; r < runs; r++) {
+			double t0 = now();
+			if (k[4] == 0)
+				for (long i = 0; i < n; i++) c[i] = b[a[i]];
+			else
+				twopass(c, b, a, d, ptr, n, blk);
+			double t = now() - t0;
+			best = t < best ? t : best;
+			for (long i = 0; i < n; i += 1 + n / 97)
+				if (c[i] != b[a[i]]) {
+					fprintf(stderr, "%s: z[%ld] wrong\n", k, i);
+					return 1;
+				}
+		}
+	} else if (strcmp(k, "matmul") == 0) {
+		fill(a, cells);
+		fill(b, cells);
+		for (int r = 0; r < runs; r++) {
+			double t0 = now();
+			matmul(c, a, b, n);
+			double t = now() - t0;
+			best = t < best ? t : best;
+		}
+		uint32_t s = 0; // one entry checked by its definition
+		for (long j = 0; j < n; j++) s += a[(n / 2) * n + j] * b[j * n + n / 3];
+		if (s != c[(n / 2) * n + n / 3]) {
+			fprintf(stderr, "matmul: wrong entry\n");
+			return 1;
+		}
+	} else {
+		for (int r = 0; r < runs; r++) {
+			fill(a, n);
+			double t0 = now();
+			if (strcmp(k, "quicksort") == 0)
+				quicksort(a, 0, n - 1);
+			else if (strcmp(k, "mergesort") == 0)
+				mergesort(a, b, n);
+			else if (strcmp(k, "heapsort") == 0)
+				heapsort(a, n);
+			else {
+				fprintf(stderr, "kernels: unknown kernel %s\n", k);
+				return 2;
+			}
+			double t = now() - t0;
+			best = t < best ? t : best;
+			check_sorted(a, n, k);
+		}
+	}
+	printf("%s %ld %.6g\n", k, n, best);
+	return 0;
+}
