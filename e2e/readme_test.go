@@ -16,7 +16,7 @@ import (
 // what to click first ("" for nothing), what shows the click's result,
 // and the file under docs/.
 var readmeShots = []struct{ url, ready, click, done, file string }{
-	{"/#machine=p4-1.7-pc133&kernel=quicksort&n=8Mi&w=4", "#total", "", "", "kernels.png"},
+	{"/#machine=xeon-kvm-2vcpu&kernel=perm&n=8Mi&w=4", "#total", "", "", "kernels.png"},
 	{"/simulate#kernel=perm&n=1Mi", "#run", "#run", "#cost-chart svg", "simulate.png"},
 	{"/program", "#run", "#run", "#profile-table", "program.png"},
 }
