@@ -610,7 +610,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 			sizes = append(sizes, s)
 		}
 	}
-	curveSizes := slices.Clone(sizes)
+	curveSizes := sizes // osLevelSizes returns a copy
 	sizes, fromOS := osLevelSizes(sizes, res.OS)
 	sizes = append(sizes, m.C)
 	f := fitLevels(sizes, m.B, res.Latency, res.Throughput, res.SeqLines)
@@ -672,10 +672,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 // host's cache is not what the OS lists.
 func osLevelSizes(sizes []int64, info OSInfo) ([]int64, []bool) {
 	out, from := slices.Clone(sizes), make([]bool, len(sizes))
-	private := info.Caches
-	if n := len(private); n > 0 && info.LastLevel == n {
-		private = private[:n-1]
-	}
+	private := info.Caches[:max(0, len(info.Caches)-1)] // all but the last level
 	// Every step and cache within osMatch of each other, closest first.
 	type pair struct {
 		step, cache int
@@ -684,7 +681,10 @@ func osLevelSizes(sizes []int64, info OSInfo) ([]int64, []bool) {
 	var pairs []pair
 	for i, s := range sizes {
 		for j, c := range private {
-			if d := math.Abs(math.Log(float64(c) / float64(s))); c > 0 && d <= math.Log(osMatch) {
+			if c <= 0 {
+				continue // a level the OS lists no size for
+			}
+			if d := math.Abs(math.Log(float64(c) / float64(s))); d <= math.Log(osMatch) {
 				pairs = append(pairs, pair{i, j, d})
 			}
 		}

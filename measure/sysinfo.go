@@ -13,9 +13,10 @@ type OSInfo struct {
 	// the host's last cache (calibrate_test.go).
 	LowerCache int64 `json:"lower_cache,omitempty"`
 	Line       int64 `json:"line,omitempty"` // coherency line size of that level
-	// Caches are the data (or unified) cache sizes by level, L1 first, 0
-	// where the OS lists none: what calibration sets a private level's
-	// size to when the latency curve shows its step (osLevelSizes).
+	// Caches are the data (or unified) cache sizes by level, L1 first and
+	// LastLevel last, 0 where the OS lists none: what calibration sets a
+	// private level's size to when the latency curve shows its step
+	// (osLevelSizes).
 	Caches  []int64 `json:"caches,omitempty"`
 	Virtual bool    `json:"virtual,omitempty"`
 }
