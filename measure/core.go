@@ -36,21 +36,27 @@ import (
 var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "mergesort", "heapsort", "radix", "radix-count", "bucket", "bucket-count"}
 
 // coreSize is the largest power of two n whose data fit in half of l1
-// bytes (at least 256). The matrix dimension is seven eighths of the
-// largest such power of two (at least 16): three matrices of a power of
-// two's rows sit 4 KiB apart (32×32 of 4 bytes) or a multiple of it, and a
-// load whose address matches an earlier store's in the low 12 bits waits
-// for it ("4K aliasing"), which ran the same product at 1.12e10 and 1.57e10
+// bytes (at least 256). The matrix dimension is the largest odd multiple
+// of 8 (at least 8) whose Q, with a row of P and of C, fits in half of l1:
+// the product reads Q again for every row and P and C a row at a time.
+// Its per-(i, j) cost, a call of the inner loop and the loop's exit, is
+// a share of the time that falls as n grows (0.44 ns a step at n = 28,
+// 0.36 at 96 on the development machine), so the rate is read at the
+// largest n that still keeps Q in L1. An odd multiple of 8 keeps rows an
+// odd multiple of 32 bytes long: rows of a power of two's length put the
+// three matrices' elements 4 KiB apart or a multiple of it, and a load
+// whose address matches an earlier store's in the low 12 bits waits for
+// it ("4K aliasing"), which ran the same product at 1.12e10 and 1.57e10
 // operations a second in two calibrations depending on where the
 // allocator put the three.
 func coreSize(kernel string, l1 int64) int64 {
 	per := map[string]float64{"perm": 12, "perm-twopass": 16, "quicksort": 4, "mergesort": 8, "heapsort": 4, "bucket": 14, "bucket-count": 8, "radix": 14, "radix-count": 8}
 	if kernel == "matmul" {
-		n := int64(16)
-		for 3*4*(2*n)*(2*n) <= l1/2 {
-			n *= 2
+		n := int64(8)
+		for 4*(n+1)*(n+1)+8*(n+1) <= l1/2 {
+			n++
 		}
-		return max(16, n-n/8)
+		return max(8, n-(n+8)%16)
 	}
 	n := int64(256)
 	for float64(2*n)*per[kernel] <= float64(l1)/2 {

@@ -1,9 +1,13 @@
 package measure
 
+import "unsafe"
+
 // Real kernels of the MBRAM paper, in plain Go with 4-byte words (w = 4, the
 // paper's int): no instrumentation, no tricks beyond what an ordinary
 // careful implementation does, so that their running times can be set
-// against the MBRAM predictions (memwall validate).
+// against the MBRAM predictions (memwall validate). The one exception is
+// the matrix product's inner loop, which walks its column by address as a
+// C compiler does (MatMul says why).
 
 // PermTraditional computes z[i] = y[x[i]] (the MBRAM paper, section III).
 //
@@ -74,18 +78,46 @@ func PermTwoPass(z, y, x, d []uint32, ptr []int, blockLen int) {
 // column of q). Arithmetic wraps modulo 2^32, as C's unsigned int does.
 // Kept out of line: PermTraditional says why.
 //
+// The inner loop is a function of its own, dotColumn, that walks the
+// column by address: the product is the one kernel whose time is mostly
+// its loop's instructions while its data fit in L2, so the loop must be
+// the one a C compiler makes of it. Written inline (with q[k] and k += n),
+// Go 1.26 kept the running sum on the stack, a store and a reload each
+// step, and checked k against q's length: 0.75 ns a step in L1 on the
+// development machine, where gcc -O2's code of the C loop takes 0.36 and
+// dotColumn 0.37 (0.36 to 0.44 for n = 28 to 96, the call's share falling
+// as n grows).
+//
 //go:noinline
 func MatMul(c, p, q []uint32, n int) {
+	if n <= 0 {
+		return
+	}
+	// One check for all the reads dotColumn makes, the last being
+	// q[(n−1)·n + n−1].
+	_, _, _ = p[n*n-1], q[n*n-1], c[n*n-1]
+	stride := uintptr(n) * 4
 	for i := 0; i < n; i++ {
-		row := p[i*n : i*n+n]
-		for j := 0; j < n; j++ {
-			var s uint32
-			k := j
-			for _, a := range row {
-				s += a * q[k]
-				k += n
-			}
-			c[i*n+j] = s
+		row := p[i*n : i*n+n : i*n+n]
+		out := c[i*n : i*n+n : i*n+n]
+		for j := range out {
+			out[j] = dotColumn(row, unsafe.Pointer(&q[j]), stride)
 		}
 	}
+}
+
+// dotColumn is Σ_k row[k]·col_k, where col_k is the uint32 k·stride bytes
+// after col: a column of a row-major matrix, read without a bounds check
+// a step as C reads q[k*n+j]. The caller guarantees the last, at
+// (len(row)−1)·stride, lies within the matrix.
+//
+//go:noinline
+func dotColumn(row []uint32, col unsafe.Pointer, stride uintptr) uint32 {
+	var s uint32
+	var off uintptr
+	for _, a := range row {
+		s += a * *(*uint32)(unsafe.Add(col, off))
+		off += stride
+	}
+	return s
 }
