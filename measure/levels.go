@@ -283,7 +283,7 @@ type levelFit struct {
 
 // fitLevels turns the three curves into cache levels. sizes are the
 // levels' sizes, smallest first, the last being the machine's C. Each
-// level is read at a plateau point (plateauPoints). Memory is read at
+// level is read at a plateau point (machine.PlateauPoints). Memory is read at
 // eight times the last cache (levelsOf says why), with the share of hits
 // in the last cache (C/S) taken out. Every round of the curves gives one
 // value of each parameter, so each comes with a spread.
@@ -292,7 +292,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	if len(sizes) == 0 || len(tp) < 2 || len(seq) < 2 {
 		return f
 	}
-	plateau := plateauPoints(sizes)
+	plateau := machine.PlateauPoints(sizes)
 	c := float64(sizes[len(sizes)-1])
 	// levelsOf returns, per round, the plateau times and memory's. For
 	// the random-read curve (hits) every access is uniformly random, so
@@ -323,7 +323,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 			// cache, not of the whole buffer, whose TLB misses (two-level
 			// page walks in a virtual machine) would be charged to every
 			// line.
-			s := math.Min(big, 8*c)
+			s := math.Min(big, machine.MemoryPoint(sizes[len(sizes)-1]))
 			mem := at(cv.size, ys, s)
 			if hits && s > c {
 				mem = (mem - last*c/s) / (1 - c/s)
@@ -443,37 +443,6 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 		}
 	}
 	return f
-}
-
-// plateauPoints returns where each level's plateau is read: the
-// geometric mean of its size and the level below's (a quarter of its
-// size for the first), at most half its size, and for the last level at
-// most a quarter of it. The random-read curve has no flat plateau in the
-// middle levels (1.39 to 1.70 ns a read over 3.4 to 6.7 MiB on the
-// development guest), and its geometric mean stands for the level as a
-// whole: a point near the lower end gave the permutation product at 2^24
-// keys 4 % less time. The last level's point also sets the step to
-// memory, and its own size is the steadiest of the levels' (the cache,
-// read off the throughput curve); the level below it can be a share of
-// something the neighbours use too (17 to 27 MiB in a day on the
-// development guest), and a point tied to it moved the last plateau along
-// the slope of the last level's own step (65 to 85 MiB; 2.40 to 2.44 ns a
-// line), and the third level's β1 with it by a fifth.
-func plateauPoints(sizes []int64) []float64 {
-	out := make([]float64, len(sizes))
-	for i, s := range sizes {
-		c := float64(s)
-		lo := c / 4
-		if i > 0 {
-			lo = float64(sizes[i-1])
-		}
-		p := math.Min(math.Sqrt(lo*c), c/2)
-		if i == len(sizes)-1 && i > 0 {
-			p = math.Min(p, c/4)
-		}
-		out[i] = p
-	}
-	return out
 }
 
 // memReach is how far past the last cache the latency curve must reach

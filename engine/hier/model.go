@@ -134,6 +134,12 @@ type Estimate struct {
 	// another page add (kernelForm.walks), inside Seconds: the reads
 	// times the machine's walk at their span (machine.WalkAt).
 	Translation float64 `json:"translation_seconds,omitempty"`
+	// Spread is what address translation adds to the kernel's random
+	// reads spread over SpreadSpan bytes (kernelForm.spread) beyond what
+	// the levels' random rates hold, inside Seconds (spreadTranslation).
+	Spread      float64 `json:"spread_translation_seconds,omitempty"`
+	SpreadReads float64 `json:"spread_reads,omitempty"`
+	SpreadSpan  float64 `json:"spread_span_bytes,omitempty"`
 	Description string  `json:"description"`
 }
 
@@ -201,7 +207,11 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		reads, span := kw.walks(w)
 		e.Translation = reads * m.WalkAt(span)
 	}
-	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation
+	if kw.spread != nil {
+		e.SpreadReads, e.SpreadSpan = kw.spread(w)
+		e.Spread = spreadTranslation(m, levels, e.SpreadReads, e.SpreadSpan)
+	}
+	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
@@ -293,6 +303,12 @@ type kernelForm struct {
 	// while its line is still cached. The levels' random rates already
 	// pay the walks of reads spread over a level.
 	walks func(s shape) (reads, span float64)
+	// spread are the kernel's independent reads that fall at random
+	// across span bytes: each waits for the translation of an address
+	// in that span, where the levels' random rates hold the translation
+	// of reads across the arrays calibration read them at
+	// (spreadTranslation).
+	spread func(s shape) (reads, span float64)
 }
 
 var kernelForms = map[string]kernelForm{
@@ -303,6 +319,8 @@ var kernelForms = map[string]kernelForm{
 		// loop's increment, compare and branch.
 		work:    func(s shape) Work { return Work{Ops: 6 * s.n} },
 		traffic: permTraffic,
+		// Each read of Y falls anywhere in it.
+		spread: func(s shape) (float64, float64) { return s.n, s.n * s.w },
 	},
 	"perm-twopass": {
 		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large",
@@ -312,6 +330,8 @@ var kernelForms = map[string]kernelForm{
 		// phase II: load D, load Y, store D, loop (6).
 		work:    func(s shape) Work { return Work{Ops: (8 + DivOps + 6 + 8 + DivOps) * s.n} },
 		traffic: twoPassTraffic,
+		// Phase II's reads of Y fall anywhere in a block's segment.
+		spread: func(s shape) (float64, float64) { return s.n, twoPassSegment(s) },
 	},
 	"matmul": {
 		describe:  "per level: Q's column lines stay while a row is swept when n lines and a row fit, else every access to Q misses (the MBRAM paper's regimes (1) and (2)); each read of Q waits for the machine's page walk at the column's span",
@@ -504,6 +524,14 @@ func permTraffic(s shape, l lvl) Traffic {
 	return Traffic{Seq: p.SeqFills + p.Writebacks, Rand: p.RandFills}
 }
 
+// twoPassSegment is the bytes of Y that phase II of the two-pass product
+// reads within at a time: a block's share, C/2 bytes for the machine's
+// last cache C, or all of Y when it is smaller.
+func twoPassSegment(s shape) float64 {
+	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
+	return math.Min(blockLen, s.n) * s.w
+}
+
 func twoPassTraffic(s shape, l lvl) Traffic {
 	m := l.of(s.n * s.w)
 	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
@@ -524,7 +552,7 @@ func twoPassTraffic(s shape, l lvl) Traffic {
 	// read hits with the chance that its line is held. A block's share
 	// is at most Y: with fewer than a block's elements (N below C/2/w,
 	// the block of the machine's last cache) the reads stay within Y.
-	seg := math.Min(blockLen, s.n) * s.w
+	seg := twoPassSegment(s)
 	f := math.Min(1, l.size/seg)
 	t.Rand += f*m + (1-f)*s.n
 	return t
@@ -691,6 +719,10 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		r, span := kernelForms[kernelID].walks(shape{n: float64(p.N), w: float64(p.W)})
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Translation,
 			Formula: fmt.Sprintf("%.4g reads going round a cycle of %.0f pages", r, span/walkPage) + ", at the machine's page walk for that span (" + units.FormatSeconds(m.WalkAt(span)) + " a read)"})
+	}
+	if e.Spread > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Spread,
+			Formula: fmt.Sprintf("%.4g reads spread over %s: the page walks of the translation buffer's misses there (%s a read), less those the levels' random rates were measured with", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(randomWalk(m, e.SpreadSpan)))})
 	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)

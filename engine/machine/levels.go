@@ -273,3 +273,43 @@ func sameRates(a, b map[string]float64) bool {
 	}
 	return true
 }
+
+// PlateauPoints returns where calibration reads each level of sizes
+// (smallest first) off the random-read curve, in bytes of the array read;
+// memory is read at MemoryPoint. Each level's plateau is read at the
+// geometric mean of its size and the level below's (a quarter of its
+// size for the first), at most half its size, and for the last level at
+// most a quarter of it. The random-read curve has no flat plateau in the
+// middle levels (1.39 to 1.70 ns a read over 3.4 to 6.7 MiB on the
+// development guest), and its geometric mean stands for the level as a
+// whole: a point near the lower end gave the permutation product at 2^24
+// keys 4 % less time. The last level's point also sets the step to
+// memory, and its own size is the steadiest of the levels' (the cache,
+// read off the throughput curve); the level below it can be a share of
+// something the neighbours use too (17 to 27 MiB in a day on the
+// development guest), and a point tied to it moved the last plateau along
+// the slope of the last level's own step (65 to 85 MiB; 2.40 to 2.44 ns a
+// line), and the third level's β1 with it by a fifth.
+func PlateauPoints(sizes []int64) []float64 {
+	out := make([]float64, len(sizes))
+	for i, s := range sizes {
+		c := float64(s)
+		lo := c / 4
+		if i > 0 {
+			lo = float64(sizes[i-1])
+		}
+		p := math.Min(math.Sqrt(lo*c), c/2)
+		if i == len(sizes)-1 && i > 0 {
+			p = math.Min(p, c/4)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// MemoryPoint is the array size, in bytes, at which calibration reads
+// memory's random reads off the curve for a last cache of c bytes: eight
+// times it, where the cache holds an eighth, or the curve's largest array
+// when that is less (a gibibyte in memwall's curves, which the machine
+// file does not keep).
+func MemoryPoint(c int64) float64 { return 8 * float64(c) }

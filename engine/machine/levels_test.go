@@ -2,6 +2,7 @@ package machine
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 )
@@ -169,6 +170,38 @@ func TestSizeSpreadKey(t *testing.T) {
 	for i, want := range []string{"levels[0].size", "levels[1].size", "cache"} {
 		if got := m.SizeSpreadKey(i); got != want {
 			t.Errorf("level %d: %q, want %q", i, got, want)
+		}
+	}
+}
+
+// TestPlateauPoints: where each level's plateau is read, worked by hand.
+// The geometric mean of the level's size and the one below (a quarter of
+// the first level's size under it), at most half the level; the last
+// level at most a quarter of its size. The case the quarter is for: a
+// third level that comes out at 16 or 24 MiB under a 256 MiB fourth
+// leaves the fourth's point at 64 MiB, where the geometric mean moved it
+// from 64 to 78 MiB.
+func TestPlateauPoints(t *testing.T) {
+	const ki, mi = 1 << 10, 1 << 20
+	for _, tc := range []struct {
+		sizes []int64
+		want  []float64
+	}{
+		// √(8 Ki·32 Ki) = 16 Ki; √(32 Ki·1 Mi) = 2^17.5; √(1 Mi·24 Mi) = 4.90 Mi; 64 Mi under √(24·256) Mi = 78.4 Mi.
+		{[]int64{32 * ki, mi, 24 * mi, 256 * mi}, []float64{16 * ki, math.Pow(2, 17.5), math.Sqrt(24) * mi, 64 * mi}},
+		{[]int64{32 * ki, mi, 16 * mi, 256 * mi}, []float64{16 * ki, math.Pow(2, 17.5), 4 * mi, 64 * mi}},
+		// A last level further than 16 times from the one below: the
+		// geometric mean, under the quarter.
+		{[]int64{32 * ki, 512 * ki, 32 * mi}, []float64{16 * ki, 128 * ki, 4 * mi}},
+		// One level: half of it, a quarter being only for a last level
+		// above another.
+		{[]int64{mi}, []float64{mi / 2}},
+	} {
+		got := PlateauPoints(tc.sizes)
+		for i := range tc.want {
+			if math.Abs(got[i]-tc.want[i]) > 1e-6*tc.want[i] {
+				t.Errorf("sizes %v: level %d at %.0f, want %.0f", tc.sizes, i+1, got[i], tc.want[i])
+			}
 		}
 	}
 }
