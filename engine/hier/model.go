@@ -300,8 +300,9 @@ type kernelForm struct {
 	// walks are the kernel's reads that go round a cycle of pages, one
 	// line to a page, and the span of that cycle as the machine's page
 	// walk is read at (machine.DistPoint): each may wait for a page walk
-	// while its line is still cached. The levels' random rates already
-	// pay the walks of reads spread over a level.
+	// while its line is still cached. The levels' random rates pay the
+	// walks of reads spread over a level, at the size calibration read
+	// it at; spread charges reads over other spans the difference.
 	walks func(s shape) (reads, span float64)
 	// spread are the kernel's independent reads that fall at random
 	// across span bytes: each waits for the translation of an address
@@ -313,7 +314,7 @@ type kernelForm struct {
 
 var kernelForms = map[string]kernelForm{
 	"perm": {
-		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached (docs/hierarchy.md)",
+		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached, and waits for the page walk of a read across Y (docs/hierarchy.md)",
 		footprint: func(s shape) float64 { return 3 * s.n * s.w },
 		// Per element: load X[i], load Y[X[i]], store Z[i], and the
 		// loop's increment, compare and branch.
