@@ -48,12 +48,14 @@ var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "merge
 // whose address matches an earlier store's in the low 12 bits waits for
 // it ("4K aliasing"), which ran the same product at 1.12e10 and 1.57e10
 // operations a second in two calibrations depending on where the
-// allocator put the three.
+// allocator put the three. The dimension is at most maxCoreMatrix: a
+// machine without levels gives its one cache as l1, and a product sized to
+// half of 32 MiB would take seconds a call.
 func coreSize(kernel string, l1 int64) int64 {
 	per := map[string]float64{"perm": 12, "perm-twopass": 16, "quicksort": 4, "mergesort": 8, "heapsort": 4, "bucket": 14, "bucket-count": 8, "radix": 14, "radix-count": 8}
 	if kernel == "matmul" {
 		n := int64(8)
-		for 4*(n+1)*(n+1)+8*(n+1) <= l1/2 {
+		for n < maxCoreMatrix && 4*(n+1)*(n+1)+8*(n+1) <= l1/2 {
 			n++
 		}
 		return max(8, n-(n+8)%16)
@@ -64,6 +66,11 @@ func coreSize(kernel string, l1 int64) int64 {
 	}
 	return n
 }
+
+// maxCoreMatrix caps the product's calibration dimension: at 120 the
+// call's share of a step is a few percent, and a call takes about a
+// millisecond.
+const maxCoreMatrix = 120
 
 // medianRate is the median of the kernels' fastest rates: the compute
 // rate of a program that is none of them.

@@ -100,9 +100,10 @@ func TestCoreRatesReproduceTime(t *testing.T) {
 // The product's calibration dimension: the largest odd multiple of 8 whose
 // Q and a row of P and of C fit in half of L1, by hand: 48 KiB gives
 // 4·72² + 8·72 = 21312 ≤ 24576 (77 is the largest n that fits; 72 the odd
-// multiple of 8 below it); 32 KiB gives 4·63² + 8·63 = 16380 ≤ 16384, so 56.
+// multiple of 8 below it); 32 KiB gives 4·63² + 8·63 = 16380 ≤ 16384, so 56;
+// a one-level machine's 8 MiB cache stops at the cap, 120 (15·8).
 func TestCoreSizeMatmul(t *testing.T) {
-	for _, c := range []struct{ l1, want int64 }{{48 << 10, 72}, {32 << 10, 56}, {64 << 10, 88}, {512, 8}} {
+	for _, c := range []struct{ l1, want int64 }{{48 << 10, 72}, {32 << 10, 56}, {64 << 10, 88}, {512, 8}, {8 << 20, 120}} {
 		if got := coreSize("matmul", c.l1); got != c.want {
 			t.Errorf("coreSize(matmul, %d) = %d, want %d", c.l1, got, c.want)
 		}
