@@ -41,6 +41,12 @@ func TwoPassBlockLength(c int64) int {
 // one cache-sized segment of y at a time; phase III reads the blocks back in
 // the order of x. d must have len(x) entries and ptr at least
 // ceil(len(y)/blockLen) entries (the paper's D and D_ptr).
+//
+// Each block's pointer is read once, into p, and written back as p + 1,
+// as a C compiler makes of d[ptr[b]++] = v: written ptr[b]++ after the
+// store, Go 1.26 read ptr[b] and then bumped it in memory (a second
+// read-modify-write of the same word), and phase I at 2^28 keys took 2.2 s
+// where this takes 0.95 and gcc's loop 0.92.
 func PermTwoPass(z, y, x, d []uint32, ptr []int, blockLen int) {
 	n := len(x)
 	z, d = z[:n], d[:n]
@@ -55,8 +61,9 @@ func PermTwoPass(z, y, x, d []uint32, ptr []int, blockLen int) {
 	}
 	for _, v := range x {
 		b := int(v) / blockLen
-		d[ptr[b]] = v
-		ptr[b]++
+		p := ptr[b]
+		d[p] = v
+		ptr[b] = p + 1
 	}
 	// Phase II.
 	for i, v := range d {
@@ -68,8 +75,9 @@ func PermTwoPass(z, y, x, d []uint32, ptr []int, blockLen int) {
 	}
 	for i, v := range x {
 		b := int(v) / blockLen
-		z[i] = d[ptr[b]]
-		ptr[b]++
+		p := ptr[b]
+		z[i] = d[p]
+		ptr[b] = p + 1
 	}
 }
 
