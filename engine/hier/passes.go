@@ -1,6 +1,10 @@
 package hier
 
-import "math"
+import (
+	"math"
+
+	"memwall/engine/machine"
+)
 
 // A distribution sort's passes on a machine with a distribution curve
 // (machine.DistPoint). The curve times the counting sorts' own two loops
@@ -183,17 +187,24 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 			return 0, 0, 0, 0, false, false
 		}
 		lines := p.keys * s.w / line
-		// The curve's 64 buckets pass the streams a core keeps; a scatter
-		// into few enough buckets that the prefetcher follows them all
-		// moves its keys as a stream, as the count does (measured at
-		// 2^28 keys: 1.5 ns a key for each loop of the pass into 16
-		// buckets, where the scatter into 64 took 3.4). The simple
-		// sorts' loop, timed with its work, then takes the longer of
-		// that stream and its own time in the curve's smallest arrays,
-		// its work in L1, if less than its time into 64: a bound that
-		// needs no rate, so that a core rate read off a run with the
+		// Where the curve's 64 buckets pass the streams a core keeps, a
+		// scatter into few enough buckets that the prefetcher follows
+		// them all moves its keys as a stream, as the count does
+		// (measured at 2^28 keys: 1.5 ns a key for each loop of the pass
+		// into 16 buckets, where the scatter into 64 took 3.4). The
+		// simple sorts' loop, timed with its work, then takes the longer
+		// of that stream and its own time in the curve's smallest
+		// arrays, its work in L1, if less than its time into 64: a bound
+		// that needs no rate, so that a core rate read off a run with the
 		// curve (measure's coreTimer.rates) gives that run's time back.
-		few := p.buckets+1 <= s.streams
+		// Where the core keeps the curve's 64 buckets as streams too,
+		// the curve's scatter is already a streamed one, and a stream of
+		// stores is not a stream of loads: on the Intel guest that keeps
+		// 65 streams the scatter into 8 to 32 buckets took 22 to 23 ns a
+		// line of keys over 1 GiB and the count 15.5, and the pass into
+		// 64 over 32 MiB took the curve's scatter (12.1 ms at 2^23 keys
+		// against 12.6), not its count (8.0).
+		few := p.buckets+1 <= s.streams && machine.CurveBuckets+1 > s.streams
 		if few {
 			sc = math.Min(sc, cn)
 		}

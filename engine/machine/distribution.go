@@ -55,6 +55,10 @@ type DistPoint struct {
 	Put     float64 `json:"put,omitempty"`
 }
 
+// CurveBuckets is the buckets the curve's Scatter and Put loops
+// distribute into (measure's distribution curve, the paper's b).
+const CurveBuckets = 64
+
 // WalkPage is the page DistPoint.Walk reads one line of: 4 KiB, the base
 // page of x86 and of most ARM systems (a machine with larger pages reads
 // several of the walk's lines on one, as a matrix column of the same
