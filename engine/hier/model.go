@@ -723,7 +723,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	}
 	if e.Spread > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Spread,
-			Formula: fmt.Sprintf("%.4g reads spread over %s: the page walks of the translation buffer's misses there (%s a read), less those the levels' random rates were measured with", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(randomWalk(m, e.SpreadSpan)))})
+			Formula: fmt.Sprintf("%.4g reads spread over %s: the page walks of the translation buffer's misses there (%s a read), less those the levels' random rates were measured with", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(randomWalk(m, m.WalkReach(), e.SpreadSpan)))})
 	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)

@@ -41,7 +41,8 @@ func spreadTranslation(m machine.Machine, levels []machine.Level, reads, span fl
 	if reads <= 0 || span <= 0 || len(levels) == 0 {
 		return 0
 	}
-	at := randomWalk(m, span)
+	reach := m.WalkReach()
+	at := randomWalk(m, reach, span)
 	if at <= 0 {
 		return 0
 	}
@@ -53,18 +54,18 @@ func spreadTranslation(m machine.Machine, levels []machine.Level, reads, span fl
 	var per, above float64
 	for j, l := range levels {
 		held := math.Min(1, float64(l.Size)/span)
-		per += (held - above) * (at - randomWalk(m, points[j]))
+		per += (held - above) * (at - randomWalk(m, reach, points[j]))
 		above = held
 	}
-	per += (1 - above) * (at - randomWalk(m, machine.MemoryPoint(sizes[len(sizes)-1])))
+	per += (1 - above) * (at - randomWalk(m, reach, machine.MemoryPoint(sizes[len(sizes)-1])))
 	return reads * math.Max(0, per)
 }
 
 // randomWalk is the seconds address translation adds to a read at a
 // random place in span bytes: the walk of a read that misses the
-// translation buffer, for the share of the span past its reach.
-func randomWalk(m machine.Machine, span float64) float64 {
-	reach := m.WalkReach()
+// translation buffer, for the share of the span past its reach
+// (m.WalkReach, which the caller reads once for all its spans).
+func randomWalk(m machine.Machine, reach, span float64) float64 {
 	if reach <= 0 || span <= reach {
 		return 0
 	}
