@@ -58,7 +58,7 @@ func coreSize(kernel string, l1 int64) int64 {
 		for n < maxCoreMatrix && 4*(n+1)*(n+1)+8*(n+1) <= l1/2 {
 			n++
 		}
-		return max(8, n-(n+8)%16)
+		return OddEight(n)
 	}
 	n := int64(256)
 	for float64(2*n)*per[kernel] <= float64(l1)/2 {
@@ -66,6 +66,18 @@ func coreSize(kernel string, l1 int64) int64 {
 	}
 	return n
 }
+
+// OddEight is the largest odd multiple of 8 at most n (at least 8): the
+// matrix dimensions calibration and validate run. A dimension that is a
+// multiple of 128 makes a column's stride a multiple of 512 bytes, so a
+// column maps to a few cache sets and conflicts where the model's fully associative
+// levels see none (n = 1024 ran five times the prediction), and one that
+// is no multiple of 8 leaves rows that end inside a line, which ran the
+// product erratically on the development machine: 1.02, 0.99 and 1.35 ns
+// an inner step at n = 1250, 1270 and 1291 against 0.78 to 0.82 at 1240,
+// 1256, 1288, 1304 and 1336, odd multiples of 8, whose stride is an odd
+// multiple of 32 bytes (1280 = 5·256 took 1.47).
+func OddEight(n int64) int64 { return max(8, n-(n+8)%16) }
 
 // maxCoreMatrix caps the product's calibration dimension: at 120 the
 // call's share of a step is a few percent, and a call takes about a

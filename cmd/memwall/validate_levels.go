@@ -62,7 +62,7 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	lv := m.Hierarchy()
 	l2 := lv[min(1, len(lv)-1)].Size
 	llc := lv[len(lv)-1].Size
-	mat := func(bytes int64) int64 { return oddEight(int64(math.Sqrt(float64(bytes) / 12))) }
+	mat := func(bytes int64) int64 { return measure.OddEight(int64(math.Sqrt(float64(bytes) / 12))) }
 	beyond := pow2Floor(llc)
 	if beyond < llc {
 		beyond *= 2
@@ -92,18 +92,6 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 // bucket sort, which the model puts within a few percent of it, in 6.68
 // to 7.02; one run each orders them by chance.
 const beyondRounds = 2
-
-// oddEight is the largest odd multiple of 8 at most n (at least 8): the
-// matrix dimensions validate runs. A dimension that is a multiple of 128
-// makes a column's stride a multiple of 512 bytes, so a column maps to a
-// few cache sets and conflicts where the model's fully associative
-// levels see none (n = 1024 ran five times the prediction), and one that
-// is no multiple of 8 leaves rows that end inside a line, which ran the
-// product erratically on the development machine: 1.02, 0.99 and 1.35 ns
-// an inner step at n = 1250, 1270 and 1291 against 0.78 to 0.82 at 1240,
-// 1256, 1288, 1304 and 1336, odd multiples of 8, whose stride is an odd
-// multiple of 32 bytes (1280 = 5·256 took 1.47).
-func oddEight(n int64) int64 { return max(8, n-(n+8)%16) }
 
 // kneeMargin is how far below the translation buffer's reach a matrix
 // column's pages stay in validate. On the development machine, whose
@@ -138,7 +126,7 @@ func belowKnee(m machine.Machine, n, floor int64) int64 {
 		return n
 	}
 	pages := reach / machine.WalkPage
-	most := oddEight(int64(kneeMargin * pages))
+	most := measure.OddEight(int64(kneeMargin * pages))
 	switch {
 	case n <= most:
 		return n

@@ -12,6 +12,7 @@ import (
 	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/measure"
 )
 
 // TestRoundsRange: the range of the rounds' fastest runs, by hand. Rounds
@@ -319,8 +320,8 @@ func TestLevelClassesL2(t *testing.T) {
 // margin, 600; 706 at 0.69) would put 824 in the knee too: it stays.
 func TestLevelClassesKnee(t *testing.T) {
 	for n, want := range map[int64]int64{1291: 1288, 1288: 1288, 1280: 1272, 1024: 1016, 375: 360, 9: 8, 3: 8} {
-		if got := oddEight(n); got != want {
-			t.Errorf("oddEight(%d) = %d, want %d", n, got, want)
+		if got := measure.OddEight(n); got != want {
+			t.Errorf("OddEight(%d) = %d, want %d", n, got, want)
 		}
 	}
 	m := threeLevels(8 << 20)
