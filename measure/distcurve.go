@@ -142,7 +142,7 @@ func putAt(src, dst []uint32, line int64) (secs, lines float64) {
 	var lens [b]int
 	t0 := time.Now()
 	for r := 0; r < reps; r++ {
-		set := newBucketSet(dst, lens[:], b, n)
+		set := newBucketSet(dst, lens[:], b, b, n)
 		set.putAll(src[:n], distShift, distMask)
 	}
 	return time.Since(t0).Seconds() / float64(reps), float64(n) * 4 / float64(line)

@@ -180,3 +180,32 @@ func TestSortsInWorkAllocateNoKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSimpleSortsBelowBound: the simple sorts given the keys' bound sort
+// keys uniform below a bound that is not a power of two (whose top digit
+// reaches only some of its buckets) without spilling: no allocation but
+// the list of digits, as TestSortsInWorkAllocateNoKeys asks with a work
+// array. Sized for all 64 buckets of the top digit, the 48 that keys
+// below 3·2^12 reach would each get n/48 keys against a capacity of
+// 1.25·n/64 + 16, and spill a slice each. The oracle is slices.Sort.
+func TestSimpleSortsBelowBound(t *testing.T) {
+	sorts := []struct {
+		name string
+		fn   func(a, work []uint32, bound uint64, radixBits int)
+	}{{"bucket", BucketSortBelow}, {"radix", RadixSortBelow}}
+	for _, s := range sorts {
+		for _, c := range []struct{ n, bound int }{{1 << 14, 3 << 12}, {1 << 14, 1 << 14}, {3 << 13, 3 << 13}, {100_000, 100_000}, {5000, 70_000}, {1, 1}, {37, 5}} {
+			keys := randomKeys(c.n, uint32(c.bound), uint64(c.n))
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			a, work := slices.Clone(keys), make([]uint32, SortWork(c.n, 6))
+			s.fn(a, work, uint64(c.bound), 6)
+			if !slices.Equal(a, want) {
+				t.Errorf("%s of %d keys below %d: not sorted (or values lost)", s.name, c.n, c.bound)
+			}
+			if got := testing.AllocsPerRun(3, func() { copy(a, keys); s.fn(a, work, uint64(c.bound), 6) }); got > 1 {
+				t.Errorf("%s of %d keys below %d: %g allocations a sort, want at most 1 (the digits' list)", s.name, c.n, c.bound, got)
+			}
+		}
+	}
+}

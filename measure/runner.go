@@ -116,11 +116,11 @@ func NewRunner(kernel string, o RunOptions) (Runner, error) {
 	case "heapsort":
 		r.Call = func() { Heapsort(a) }
 	case "bucket":
-		r.Call = func() { BucketSortIn(a, work, kb, radixBits) }
+		r.Call = func() { BucketSortBelow(a, work, uint64(n), radixBits) }
 	case "bucket-count":
 		r.Call = func() { BucketSortCountIn(a, work, kb, radixBits) }
 	case "radix":
-		r.Call = func() { RadixSortIn(a, work, kb, radixBits) }
+		r.Call = func() { RadixSortBelow(a, work, uint64(n), radixBits) }
 	case "radix-count":
 		r.Call = func() { RadixSortCountIn(a, work, kb, radixBits) }
 	default:
