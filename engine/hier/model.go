@@ -348,8 +348,12 @@ var kernelForms = map[string]kernelForm{
 		footprint: func(s shape) float64 { return s.n * s.w },
 		// Per element and level: load, compare, branch, advance (4), a
 		// share of the swaps (2 loads and 2 stores for a quarter of the
-		// elements: 1), the loop's bounds (2).
-		work:    func(s shape) Work { l := lg(s.n); return Work{Ops: 7 * s.n * l, Mispredicts: s.n / 2 * l} },
+		// elements: 1), the loop's bounds (2); and per element the
+		// partitions' own cost (quickElementOps).
+		work: func(s shape) Work {
+			l := lg(s.n)
+			return Work{Ops: 7*s.n*l + quickElementOps*s.n, Mispredicts: s.n / 2 * l}
+		},
 		traffic: quicksortTraffic,
 	},
 	"mergesort": {
@@ -485,6 +489,22 @@ const (
 	bucketReadOps = 6
 	bucketCopyOps = 8
 )
+
+// quickElementOps is what quicksort's partitions cost besides their
+// steps, per element, in the steps' operations: a partition of a few
+// keys pays its pivot, the set-up of its two scans, their mispredicted
+// exits and the recursion's test and call, and there are some N/2 of
+// them. The rate is read at 2^11 keys, where that cost is a larger share
+// of the time than at 2^23: timed in L1 and L2 at 2^9 to 2^15 keys on the
+// Intel guest, memwall's quicksort took a·log2 N + c ns a key with c/a =
+// 3.1, 4.1 and 3.5 in three fits (a = 3.8 to 4.1 ns), some 24 of the
+// steps' 7 operations. Priced as 7·N·log2 N alone at the rate read at
+// 2^11, it ran at 0.86 to 0.95 of the prediction in every class of four
+// validate runs, and the faster merge sort ("Core rates") came out ahead
+// of it beyond L2 where it ran a tenth slower. The merge sort's own
+// per-element cost fits at −0.1 to 0.7 of a level's (its recursion stops
+// at halves of two keys) and is left out.
+const quickElementOps = 24
 
 func lg(x float64) float64 { return math.Log2(math.Max(x, 1)) }
 

@@ -28,15 +28,16 @@ func TestModelHandCalculations(t *testing.T) {
 		want   float64
 	}{
 		// Quicksort of 2^12 keys (16 KiB) fits in L1: no lines move; work
-		// 7·N·log2 N = 7·4096·12 = 344 064 ops at 1e10/s = 34.4064 µs,
-		// mispredictions (N/2)·log2 N = 24 576 at 5 ns = 122.88 µs.
-		{"quicksort in L1", "quicksort", 1 << 12, 34.4064e-6 + 122.88e-6},
+		// 7·N·log2 N + 24·N = 7·4096·12 + 24·4096 = 442 368 ops at 1e10/s
+		// = 44.2368 µs, mispredictions (N/2)·log2 N = 24 576 at 5 ns =
+		// 122.88 µs.
+		{"quicksort in L1", "quicksort", 1 << 12, 44.2368e-6 + 122.88e-6},
 		// Quicksort of 2^16 keys (256 KiB): past L1 (32 KiB), in L2.
 		// Passes through L1: log2(256/32) + 1 = 4, each 2·4096 lines
 		// (read, write back) at 64 B / 128 GB/s = 0.5 ns: 16.384 µs.
-		// Work 7·65536·16 = 7 340 032 ops: 734.0032 µs; mispredictions
-		// 32768·16 = 524 288 at 5 ns: 2.62144 ms.
-		{"quicksort in L2", "quicksort", 1 << 16, 16.384e-6 + 734.0032e-6 + 2.62144e-3},
+		// Work 7·65536·16 + 24·65536 = 8 912 896 ops: 891.2896 µs;
+		// mispredictions 32768·16 = 524 288 at 5 ns: 2.62144 ms.
+		{"quicksort in L2", "quicksort", 1 << 16, 16.384e-6 + 891.2896e-6 + 2.62144e-3},
 		// Heapsort of 2^20 keys (4 MiB). Steps N·(20 − 1) + N = 20·N.
 		// Work 12·20·N ops = 25.165824 ms; mispredictions 10·N + N =
 		// 11·N at 5 ns = 57.67168 ms. L1 keeps log2(32 KiB/4) = 13 heap
