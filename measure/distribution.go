@@ -70,11 +70,9 @@ func newBucketSet(store []uint32, lens []int, b, used, n int) bucketSet {
 }
 
 // usedBuckets is how many of the buckets of the digit (shift, mask) keys
-// below bound reach: all mask+1 but for the most significant digit.
+// below bound reach: all mask+1 but for the most significant digit (a
+// bound of 0 wraps round to all of them).
 func usedBuckets(bound uint64, shift, mask uint32) int {
-	if bound == 0 {
-		return int(mask) + 1
-	}
 	return int(min(uint64(mask), (bound-1)>>shift) + 1)
 }
 
@@ -175,10 +173,8 @@ func BucketSortBelow(a, work []uint32, bound uint64, radixBits int) {
 		arena = make([]uint32, need)
 	}
 	var buf [scratchInts]int
-	top := 0
-	if len(lv) > 0 {
-		top = usedBuckets(bound, lv[0][0], lv[0][1])
-	}
+	// KeyBits is at least 1, so there is a top digit.
+	top := usedBuckets(bound, lv[0][0], lv[0][1])
 	bucketInto(a, a, lv, arena, scratch(buf[:], lv, 1, 0), top)
 }
 

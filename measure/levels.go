@@ -620,7 +620,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	if len(f.notes) > 0 {
 		lm.Notes["levels_adjusted"] = strings.Join(f.notes, "; ")
 	}
-	lm.Notes["levels_method"] = "sizes from the steps of the latency curve, each size's median round (a level below the last as the OS lists its cache where one lies within a factor two of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under 10% of its plateau charged at 10%; latencies from the latency curve's plateaus"
+	lm.Notes["levels_method"] = fmt.Sprintf("sizes from the steps of the latency curve, each size's median round (a level below the last as the OS lists its cache where one lies within a factor two of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under %g%% of its plateau charged at %g%%; latencies from the latency curve's plateaus", 100*stepFloor, 100*stepFloor)
 	return lm, f.warnings
 }
 
