@@ -39,6 +39,8 @@ type fileMachine struct {
 	// bytes; by hand as "64 MiB" and "30 ns" too.
 	Distribution []fileDistPoint    `json:"distribution"`
 	Streams      json.RawMessage    `json:"streams"`
+	L1Fill       json.RawMessage    `json:"l1_fill"`
+	L1Exposed    json.RawMessage    `json:"l1_exposed"`
 	Spread       map[string]float64 `json:"spread"`
 	Notes        map[string]string  `json:"notes"`
 }
@@ -114,6 +116,12 @@ func ParseJSON(data []byte) (Machine, error) {
 	var streams float64
 	if !isAbsent(f.Streams) {
 		field("streams", f.Streams, func(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }, &streams)
+	}
+	if !isAbsent(f.L1Fill) {
+		field("l1_fill", f.L1Fill, units.ParseDuration, &m.L1Fill)
+	}
+	if !isAbsent(f.L1Exposed) {
+		field("l1_exposed", f.L1Exposed, units.ParseNumber, &m.L1Exposed)
 	}
 	if len(f.CoreRates) > 0 {
 		m.CoreRates = make(map[string]float64, len(f.CoreRates))

@@ -223,6 +223,7 @@ func (m Machine) validateHierarchy() Errors {
 	if m.Streams != 0 && (m.Streams < MinStreams || m.Streams > MaxStreams) {
 		add("streams", "%s", streamsMsg(float64(m.Streams)))
 	}
+	es = append(es, m.ValidateOverlap()...)
 	if len(m.CoreRates) > MaxCoreRates {
 		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))
 		return es
@@ -235,6 +236,31 @@ func (m Machine) validateHierarchy() Errors {
 		case math.IsNaN(r) || r < MinComputeRate || r > MaxComputeRate:
 			add("core_rates."+k, "a kernel's rate must be from 1000 to 10^15 operations per second (e.g. 2e10); got %g", r)
 		}
+	}
+	return es
+}
+
+// MaxL1Fill bounds Machine.L1Fill: a line of the first level takes a
+// fraction of a nanosecond to fill on a current core and 100 ns on the
+// slowest bus.
+const MaxL1Fill = 1e-6
+
+// ValidateOverlap returns the errors of L1Fill and L1Exposed: both given
+// or neither, on a machine with levels (the first one's fills).
+func (m Machine) ValidateOverlap() Errors {
+	var es Errors
+	add := es.Add
+	if m.L1Fill == 0 && m.L1Exposed == 0 {
+		return nil
+	}
+	switch f := m.L1Fill; {
+	case math.IsNaN(f) || f <= 0 || f > MaxL1Fill:
+		add("l1_fill", "the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got %s", fmtTime(f))
+	case len(m.Levels) == 0:
+		add("l1_fill", "the first level's fill time needs levels (it is the first level's); this machine has none")
+	}
+	if k := m.L1Exposed; math.IsNaN(k) || k <= 0 || k > 1 {
+		add("l1_exposed", "the exposed share must be above 0 and at most 1 (1: the fills wait for the work), given with l1_fill; got %g", k)
 	}
 	return es
 }

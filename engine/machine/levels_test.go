@@ -110,6 +110,11 @@ func TestValidateLevelsRules(t *testing.T) {
 		{"negative latency", func(m *Machine) { m.MemLatency = -1e-9 }, "mem_latency: memory latency must be 0 (not given) or up to 10 µs (e.g. 80 ns); got -1 ns"},
 		{"huge latency", func(m *Machine) { m.MemLatency = 1e-3 }, "mem_latency: memory latency must be 0 (not given) or up to 10 µs (e.g. 80 ns); got 1 ms"},
 		{"tiny compute rate", func(m *Machine) { m.ComputeRate = 10 }, "compute_rate: compute rate must be 0 (not given) or from 1000 to 10^15 operations per second (e.g. 3e9); got 10"},
+		{"fill without share", func(m *Machine) { m.L1Fill = 0.38e-9 }, "l1_exposed: the exposed share must be above 0 and at most 1 (1: the fills wait for the work), given with l1_fill; got 0"},
+		{"share without fill", func(m *Machine) { m.L1Exposed = 0.2 }, "l1_fill: the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got 0 s"},
+		{"share above one", func(m *Machine) { m.L1Fill, m.L1Exposed = 0.38e-9, 1.5 }, "l1_exposed: the exposed share must be above 0 and at most 1 (1: the fills wait for the work), given with l1_fill; got 1.5"},
+		{"fill too slow", func(m *Machine) { m.L1Fill, m.L1Exposed = 2e-6, 0.2 }, "l1_fill: the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got 2 µs"},
+		{"overlap without levels", func(m *Machine) { m.Levels, m.L1Fill, m.L1Exposed = nil, 0.38e-9, 0.2 }, "l1_fill: the first level's fill time needs levels (it is the first level's); this machine has none"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := hierMachine()
@@ -155,6 +160,19 @@ func TestParseJSONLevels(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got %v\nwant %s", err, c.want)
 		}
+	}
+	// The first level's overlap, with units or in base units, reads
+	// back; a bad one is named.
+	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,`, 1)
+	m, err = ParseJSON([]byte(over))
+	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 {
+		t.Fatalf("overlap: %+v %v", m, err)
+	}
+	if back, err := ParseJSON(m.JSON()); err != nil || !back.SameParameters(m) {
+		t.Fatalf("overlap round trip: %v\n%s", err, m.JSON())
+	}
+	if _, err := ParseJSON([]byte(strings.Replace(over, `"0.38 ns"`, `"quick"`, 1))); err == nil || err.Error() != `l1_fill: "quick" does not start with a number` {
+		t.Errorf("bad l1_fill: %v", err)
 	}
 	// Absent or null optional fields are 0, not missing.
 	m, err = ParseJSON([]byte(`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"256KiB","line":64,"mispredict":"1ns","mem_latency":null,"levels":[]}`))

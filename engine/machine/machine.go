@@ -60,6 +60,19 @@ type Machine struct {
 	// (measure). 0 means not measured: the hierarchy model then takes 16,
 	// the fewest a current core's prefetcher follows.
 	Streams int `json:"streams,omitempty"`
+	// L1Fill and L1Exposed say how far the core's own work and the
+	// filling of the first level hide each other: a core keeps many
+	// misses of its first level in flight while it works, so the two run
+	// side by side. L1Fill is the seconds one line of the first level's
+	// fills takes on its own, L1Exposed (κ, 0 to 1) the share of the
+	// shorter of the two, the work or the fills, that the longer does not
+	// hide: the hierarchy model charges the core's work W and the fills F
+	// together as max(W, F) + κ·min(W, F) (κ = 1: one after the other).
+	// Calibration reads both off two loops that do different work a line
+	// (measure). 0 means not measured: the first level's fills are then
+	// charged after the work, at its β1 and β2.
+	L1Fill    float64 `json:"l1_fill,omitempty"`
+	L1Exposed float64 `json:"l1_exposed,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -83,7 +96,8 @@ func (m Machine) Mu2() int64 {
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate &&
-		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams
+		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams &&
+		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

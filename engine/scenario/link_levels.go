@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in six more keys,
+// A machine that gives its cache hierarchy carries it in seven more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -21,8 +21,11 @@ import (
 //	core_rates=heapsort:2.5G,quicksort:3G
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
 //	streams=33
+//	l1_overlap=0.38ns:0.17
 //
-// A point of the distribution curve is size:count:scatter, then :walk
+// l1_overlap is the first level's fill time a line and the exposed share
+// of the shorter of its fills and the core's work
+// (machine.Machine.L1Fill, L1Exposed). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
 // A level is name:size:line:beta1:beta2, and :latency when it has one; the
@@ -31,7 +34,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams"}
+var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -80,6 +83,9 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	}
 	if m.Streams > 0 {
 		add("streams", strconv.Itoa(m.Streams))
+	}
+	if m.L1Fill > 0 || m.L1Exposed > 0 {
+		add("l1_overlap", exact(m.L1Fill, units.ParseDuration, durationForms)+":"+strconv.FormatFloat(m.L1Exposed, 'g', -1, 64))
 	}
 }
 
@@ -142,6 +148,22 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			ps = append(ps, Problem{Field: "streams", Msg: err.Error() + "; " + keptValue("streams", base)})
 		} else {
 			m.Streams = int(min(n, machine.MaxStreams+1))
+		}
+	}
+	if v, ok := vals["l1_overlap"]; ok {
+		// The values are checked with the machine (machine.Validate).
+		fill, exposed, found := strings.Cut(v, ":")
+		f, ferr := units.ParseDuration(fill)
+		k, kerr := units.ParseNumber(exposed)
+		switch {
+		case !found:
+			ps = append(ps, Problem{Field: "l1_fill", Msg: fmt.Sprintf("l1_overlap is the fill time and the exposed share, as 0.38ns:0.17; got %q", v) + "; " + keptValue("l1_fill", base)})
+		case ferr != nil:
+			ps = append(ps, Problem{Field: "l1_fill", Msg: ferr.Error() + "; " + keptValue("l1_fill", base)})
+		case kerr != nil:
+			ps = append(ps, Problem{Field: "l1_exposed", Msg: kerr.Error() + "; " + keptValue("l1_exposed", base)})
+		default:
+			m.L1Fill, m.L1Exposed = f, k
 		}
 	}
 	return ps
@@ -308,6 +330,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.Distribution = base.Distribution
 	case key == "streams":
 		m.Streams = base.Streams
+	case strings.HasPrefix(key, "l1_"):
+		m.L1Fill, m.L1Exposed = base.L1Fill, base.L1Exposed
 	}
 }
 
@@ -344,6 +368,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the stream bound was left out", true
 		}
 		return "streams = " + strconv.Itoa(base.Streams) + " of " + base.Name + " was used instead", true
+	case strings.HasPrefix(key, "l1_"):
+		if base.L1Fill == 0 {
+			return "the first level's overlap with the core's work was left out", true
+		}
+		return "the first level's overlap of " + base.Name + " was used instead", true
 	}
 	return "", false
 }
