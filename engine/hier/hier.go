@@ -37,6 +37,10 @@ type Config struct {
 	// Window is K, the region of the stream rule in fills of a level;
 	// 0 means DefaultWindow.
 	Window int
+	// L1Fill and L1Exposed, when both positive, charge the first
+	// level's lines beside the compute time rather than after it
+	// (machine.Machine.L1Fill; Result).
+	L1Fill, L1Exposed float64
 	// Curves asks for the miss curve of each line size (Sim.Curves),
 	// which needs the exact stack distance of every access and costs
 	// about three times as much as the levels' counts alone.
@@ -45,7 +49,7 @@ type Config struct {
 
 // ConfigFor takes the hierarchy of a machine.
 func ConfigFor(m machine.Machine) Config {
-	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, ComputeRate: m.ComputeRate}
+	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, ComputeRate: m.ComputeRate, L1Fill: m.L1Fill, L1Exposed: m.L1Exposed}
 }
 
 // Validate checks the hierarchy (machine.ValidateLevels), the latency,
@@ -57,7 +61,10 @@ func (c Config) Validate() error {
 	if es := machine.ValidateLevels(c.Levels); len(es) > 0 {
 		return es
 	}
-	m := machine.Machine{MemLatency: c.MemLatency, ComputeRate: c.ComputeRate}
+	m := machine.Machine{MemLatency: c.MemLatency, ComputeRate: c.ComputeRate, L1Fill: c.L1Fill, L1Exposed: c.L1Exposed, Levels: c.Levels}
+	if es := m.ValidateOverlap(); len(es) > 0 {
+		return es
+	}
 	switch {
 	case math.IsNaN(c.MemLatency) || c.MemLatency < 0 || c.MemLatency > machine.MaxMemLatency:
 		return fmt.Errorf("mem_latency: must be 0 (not given) or up to 10 µs; got %g", m.MemLatency)

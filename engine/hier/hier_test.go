@@ -192,6 +192,26 @@ func TestTime(t *testing.T) {
 	if math.Abs(r.Seconds-want) > 1e-12*want || math.Abs(r.Levels[1].Time.Latency-1e-6) > 1e-18 {
 		t.Errorf("Seconds = %g, want %g; %+v", r.Seconds, want, r.Levels)
 	}
+	// With the first level's fills beside the compute (1 ns a line,
+	// κ = 0.5), L1's 99 + 100 + 11 lines take 210 ns against 3 µs of
+	// compute: they add 0.5·210 ns, shared between its sequential (199)
+	// and random (11) lines; L2 is charged as before.
+	s3, _ := New(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9, L1Fill: 1e-9, L1Exposed: 0.5})
+	for i := uint64(0); i < 100*16; i++ {
+		s3.Write(1<<20 + 4*i)
+	}
+	for i := uint64(0); i < 10; i++ {
+		s3.ReadDependent(1<<30 + i*1<<20)
+	}
+	s3.Compute(3000)
+	s3.Finish()
+	r3 := s3.Result()
+	if l := r3.Levels[0].Time; math.Abs(l.Seconds-105e-9) > 1e-18 || math.Abs(l.Random-105e-9*11/210) > 1e-18 || !l.Overlapped {
+		t.Errorf("overlapped L1: %+v, want 105 ns", l)
+	}
+	if want := 105e-9 + l2 + 3000/1e9; math.Abs(r3.Seconds-want) > 1e-12*want {
+		t.Errorf("overlapped: Seconds = %g, want %g", r3.Seconds, want)
+	}
 	// Without a latency, the dependent fills are random fills like any.
 	s2, _ := New(Config{Levels: levels})
 	for i := uint64(0); i < 10; i++ {
@@ -231,6 +251,8 @@ func TestConfigValidate(t *testing.T) {
 		{Config{Levels: []machine.Level{lv("L1", 1024, 64), lv("L2", 512, 64)}}, "levels[1].size: a level must be larger than the level above it, levels[0] (1 KiB); got 512 B"},
 		{Config{Levels: good, MemLatency: -1}, "mem_latency: must be 0 (not given) or up to 10 µs; got -1"},
 		{Config{Levels: good, ComputeRate: math.NaN()}, "compute_rate: must be 0 (not given) or from 1000 to 10^15 operations per second; got NaN"},
+		{Config{Levels: good, L1Fill: 1e-9}, "l1_exposed: the exposed share must be above 0 and at most 1"},
+		{Config{Levels: good, L1Fill: -1, L1Exposed: 0.5}, "l1_fill: the first level's fill time must be 0 (not measured) or above 0"},
 		{Config{Levels: good, Window: 1}, "window: the region must be from 2 to 255 fills, or 0 for 64; got 1"},
 	} {
 		_, err := New(c.cfg)

@@ -90,6 +90,9 @@ type LevelEstimate struct {
 	// Warm says the kernel's data fit in the level, so a repeated run
 	// moves no lines into it.
 	Warm bool `json:"warm"`
+	// Overlapped says Seconds is what the level's independent fills add
+	// to the core's work beside which they run (firstLevelSeconds).
+	Overlapped bool `json:"overlapped,omitempty"`
 }
 
 // Estimate is the hierarchy model's prediction of one kernel.
@@ -225,6 +228,9 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 			inFlight = math.Max(1, kw.depInFlight(w, lv))
 		}
 		le.Seconds = levelSeconds(l, le.Traffic, nextLatency(m, levels, i), inFlight)
+		if i == 0 && m.L1Fill > 0 && m.L1Exposed > 0 {
+			le.Seconds, le.Overlapped = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch, nextLatency(m, levels, i), inFlight), true
+		}
 		e.Seconds += le.Seconds
 		e.Levels = append(e.Levels, le)
 	}
@@ -264,6 +270,25 @@ func levelSeconds(l machine.Level, t Traffic, next, inFlight float64) float64 {
 		dep = (next - l.Latency) / inFlight
 	}
 	return t.Seq*b/l.Beta1 + t.Rand*b/l.Beta2 + t.Dep*dep
+}
+
+// firstLevelSeconds charges the first level's lines on a machine that
+// says how its fills and the core's work hide each other
+// (Machine.L1Fill, L1Exposed): the independent fills, sequential and
+// random, take F = lines·L1Fill on their own, and with the core's work W
+// they take max(W, F) + κ·min(W, F); the level is charged what that adds
+// to W. Dependent lines wait for their load whatever the core does, so
+// they are charged as levelSeconds charges them.
+func firstLevelSeconds(m machine.Machine, l machine.Level, t Traffic, work, next, inFlight float64) float64 {
+	return Overlap(work, (t.Seq+t.Rand)*m.L1Fill, m.L1Exposed) - work + levelSeconds(l, Traffic{Dep: t.Dep}, next, inFlight)
+}
+
+// Overlap is the time of two parts of a run that proceed side by side,
+// a and b seconds on their own, when a share exposed (κ, 0 to 1) of the
+// shorter is not hidden by the longer: max(a, b) + κ·min(a, b). κ = 1 is
+// one after the other, κ = 0 the longer alone.
+func Overlap(a, b, exposed float64) float64 {
+	return math.Max(a, b) + exposed*math.Min(a, b)
 }
 
 // shape is a workload as the forms read it: n elements (the dimension for
@@ -765,11 +790,16 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 			continue
 		}
 		t := le.Traffic
-		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds,
-			Formula: fmt.Sprintf("lines: %s sequential at %s, %s random at %s, %s dependent",
-				units.FormatCount(int64(t.Seq)), units.FormatBandwidth(le.Level.Beta1),
-				units.FormatCount(int64(t.Rand)), units.FormatBandwidth(le.Level.Beta2),
-				units.FormatCount(int64(t.Dep)))})
+		f := fmt.Sprintf("lines: %s sequential at %s, %s random at %s, %s dependent",
+			units.FormatCount(int64(t.Seq)), units.FormatBandwidth(le.Level.Beta1),
+			units.FormatCount(int64(t.Rand)), units.FormatBandwidth(le.Level.Beta2),
+			units.FormatCount(int64(t.Dep)))
+		if le.Overlapped {
+			f = fmt.Sprintf("lines: %s sequential and %s random at %s a line beside the core's work, κ = %.3g of the shorter exposed; %s dependent",
+				units.FormatCount(int64(t.Seq)), units.FormatCount(int64(t.Rand)), units.FormatSeconds(m.L1Fill), m.L1Exposed,
+				units.FormatCount(int64(t.Dep)))
+		}
+		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds, Formula: f})
 	}
 	return b, nil
 }

@@ -70,6 +70,52 @@ func TestModelHandCalculations(t *testing.T) {
 	}
 }
 
+// On a machine that says how its first level's fills and the core's work
+// overlap, the first level is charged what its fills add to the work,
+// max(W, F) + κ·min(W, F) − W, and the other levels as before.
+func TestModelFirstLevelOverlap(t *testing.T) {
+	// Overlap by hand: 10 and 16 µs with κ = 0.25 take 16 + 2.5; with
+	// κ = 1 the sum, with κ = 0 the longer.
+	for _, c := range []struct{ a, b, k, want float64 }{
+		{10e-6, 16e-6, 0.25, 18.5e-6}, {16e-6, 10e-6, 0.25, 18.5e-6}, {10e-6, 16e-6, 1, 26e-6}, {10e-6, 16e-6, 0, 16e-6}, {0, 16e-6, 0.5, 16e-6},
+	} {
+		if got := Overlap(c.a, c.b, c.k); math.Abs(got-c.want) > 1e-18 {
+			t.Errorf("Overlap(%g, %g, %g) = %g, want %g", c.a, c.b, c.k, got, c.want)
+		}
+	}
+	// The permutation product of 2^14 elements of 4 bytes (192 KiB)
+	// past L1 (32 KiB), in L2. Work 6·16384 ops at 1e10/s: W = 9.8304 µs.
+	// With 1 ns a line and κ = 0.2, its L1 lines L (the model's own
+	// traffic, read back) take F = L·1 ns and add max(W, F) + 0.2·min(W, F) − W.
+	m := twoLevels()
+	p := mbram.DefaultParams(1 << 14)
+	p.W = 4
+	plain, err := Model(m, "perm", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.L1Fill, m.L1Exposed = 1e-9, 0.2
+	over, err := Model(m, "perm", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := over.Levels[0].Traffic
+	lines := tr.Seq + tr.Rand
+	// About 1024 lines of X, 1024 of Z and most of Y's 16384 reads: F
+	// exceeds W.
+	if lines < 10000 || lines > 20000 || math.Abs(over.Compute-9.8304e-6) > 1e-15 {
+		t.Fatalf("L1 lines %g, compute %g", lines, over.Compute)
+	}
+	f := lines * 1e-9
+	wantL1 := f + 0.2*9.8304e-6 - 9.8304e-6
+	if got := over.Levels[0].Seconds; math.Abs(got-wantL1) > 1e-9*wantL1 || !over.Levels[0].Overlapped {
+		t.Errorf("L1 charged %g s, want %g", got, wantL1)
+	}
+	if got, want := over.Seconds, plain.Seconds-plain.Levels[0].Seconds+wantL1; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("total %g s, want %g (the other terms as without the overlap)", got, want)
+	}
+}
+
 // A kernel's own core rate replaces the machine's compute rate.
 func TestModelUsesCoreRate(t *testing.T) {
 	m := twoLevels()

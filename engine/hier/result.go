@@ -12,6 +12,10 @@ type LevelTime struct {
 	// latency each, when it is given (they are then not in Random).
 	Latency float64 `json:"latency"`
 	Seconds float64 `json:"seconds"`
+	// Overlapped says Sequential and Random are what the level's lines
+	// add to the compute time beside which they run (Config.L1Fill),
+	// shared between the two by their lines.
+	Overlapped bool `json:"overlapped,omitempty"`
 }
 
 // LevelResult is one level's counts and time.
@@ -128,6 +132,21 @@ func (s *Sim) Result() Result {
 	if s.cfg.ComputeRate > 0 {
 		r.Compute = float64(s.ops) / s.cfg.ComputeRate
 		r.Seconds += r.Compute
+	}
+	if c := s.cfg; c.L1Fill > 0 && c.L1Exposed > 0 && len(r.Levels) > 0 {
+		t := &r.Levels[0].Time
+		n := r.Levels[0].Counts
+		seq, rnd := float64(n.SeqFills+n.Writebacks), float64(n.RandFills)
+		if t.Latency > 0 {
+			rnd -= float64(n.DependentRandFills) // charged at the latency
+		}
+		if lines := seq + rnd; lines > 0 {
+			add := Overlap(r.Compute, lines*c.L1Fill, c.L1Exposed) - r.Compute
+			r.Seconds += add - t.Sequential - t.Random
+			t.Sequential, t.Random = add*seq/lines, add*rnd/lines
+			t.Seconds = t.Sequential + t.Random + t.Latency
+			t.Overlapped = true
+		}
 	}
 	return r
 }
