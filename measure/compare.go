@@ -80,6 +80,9 @@ func Params(m machine.Machine) map[string]float64 {
 	if m.Streams > 0 {
 		p["streams"] = float64(m.Streams)
 	}
+	if m.L1Fill > 0 {
+		p["l1_fill"], p["l1_exposed"] = m.L1Fill, m.L1Exposed
+	}
 	return p
 }
 

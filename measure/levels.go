@@ -279,6 +279,45 @@ type levelFit struct {
 	// Plateaus, for the notes: seconds per access at each level and in
 	// memory (the last entry).
 	random, seq, latency []float64
+	// l1Fill and l1Exposed are the first level's fill time a line and
+	// the share κ of the work it does not hide (firstLevelOverlap), 0
+	// where the curves do not give them.
+	l1Fill, l1Exposed float64
+}
+
+// firstLevelOverlap reads how the core's work and the first level's
+// fills hide each other (machine.Machine.L1Fill, L1Exposed) off the two
+// curves' plateaus in the first level and the second, in seconds a line:
+// the sequential-line loop takes s1 and s2 there, the random-read loop,
+// which does more work a line (its addresses' arithmetic), r1 and r2.
+// In the first level each loop's time is its work; in the second, a line
+// of fills takes f on its own and the loop takes max(W, f) + κ·min(W, f).
+// With s1 < f ≤ r1 (the light loop waits for its fills, the heavy one
+// for its work), s2 = f + κ·s1 and r2 = r1 + κ·f, so κ is the smaller
+// root of s1·κ² − s2·κ + (r2 − r1) = 0 and f = s2 − κ·s1. The random
+// loop's step r2 − r1 is small, and under stepFloor of r1 it is taken as
+// stepFloor of r1, as the β's steps are: the curves do not resolve less.
+// On the development guest s1 = 0.18 ns, s2 = 0.41, r1 = 0.67 and
+// r2 = 0.73 give κ = 0.18 and f = 0.38 ns, where the step of the
+// sequential curve, the fill charged after the work, is 0.23 ns. It
+// returns ok false where the plateaus admit no such f and κ in (0, 1]
+// (no step on the sequential curve, a random loop no heavier than the
+// sequential one): the machine then charges the first level's fills
+// after the work.
+func firstLevelOverlap(s1, s2, r1, r2 float64) (fill, exposed float64, ok bool) {
+	if !(s1 > 0 && s2 > s1 && r1 > s1 && r2 > 0) {
+		return 0, 0, false
+	}
+	disc := s2*s2 - 4*s1*math.Max(r2-r1, stepFloor*r1)
+	if disc < 0 {
+		return 0, 0, false
+	}
+	k := (s2 - math.Sqrt(disc)) / (2 * s1)
+	f := s2 - k*s1
+	if !(k > 0 && k <= 1 && f > s1 && f <= r1) {
+		return 0, 0, false
+	}
+	return f, k, true
 }
 
 // fitLevels turns the three curves into cache levels. sizes are the
@@ -420,6 +459,30 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	}
 	f.random = append(f.random, tpB[n])
 	f.seq = append(f.seq, seqB[n])
+	if n >= 2 {
+		// Seconds a line of the first two plateaus, each size's median
+		// round of both curves: what moves these plateaus between
+		// rounds is the core's speed, not bursts of memory traffic,
+		// and the fastest rounds of the two plateaus may come from
+		// rounds the core ran at different speeds (κ read 0.15 to 0.33
+		// off the fastest rounds over eleven calibrations of the
+		// development guest, 0.175 to 0.18 in nine of them off the
+		// medians, 0.24 in the tenth). The spreads from the rounds one
+		// by one, as for the β's (a round that admits no overlap counts
+		// as the largest spread).
+		tpM := levelsOf(medianCurve(tpC), true)[0]
+		if fill, k, ok := firstLevelOverlap(blocks*seqB[0], blocks*seqB[1], tpM[0], tpM[1]); ok {
+			f.l1Fill, f.l1Exposed = round3g(fill), round3g(k)
+			var fills, ks []float64
+			for r := range min(len(tpR), len(seqR)) {
+				rf, rk, _ := firstLevelOverlap(blocks*seqR[r][0], blocks*seqR[r][1], tpR[r][0], tpR[r][1])
+				fills, ks = append(fills, rf), append(ks, rk)
+			}
+			f.spread["l1_fill"], f.spread["l1_exposed"] = positiveSpread(fills), positiveSpread(ks)
+		} else {
+			f.notes = append(f.notes, fmt.Sprintf("L1: its plateaus (64 B in order %s and %s, random read %s and %s in L1 and L2) give no overlap of its fills with the core's work; its fills are charged after the work", units.FormatSeconds(seqB[0]), units.FormatSeconds(seqB[1]), units.FormatSeconds(tpM[0]), units.FormatSeconds(tpM[1])))
+		}
+	}
 	if latR != nil {
 		for i := 0; i < n; i++ {
 			f.latency = append(f.latency, f.levels[i].Latency)
@@ -594,6 +657,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 		return m, []string{"levels: the measured hierarchy is not valid (" + err.Error() + "); the machine keeps the paper's one cache"}
 	}
 	lm.MemLatency = f.memLatency
+	lm.L1Fill, lm.L1Exposed = f.l1Fill, f.l1Exposed
 	for k, v := range f.spread {
 		lm.Spread[k] = v
 	}

@@ -498,3 +498,39 @@ func TestWithLevelsOSSizes(t *testing.T) {
 		t.Errorf("levels_os note %q: want the OS's L2 and the curve's reading %s", note, units.FormatSize(plain.Levels[1].Size))
 	}
 }
+
+// TestFirstLevelOverlap solves the two loops' plateaus for the first
+// level's fill time f and exposed share κ, worked by hand: with the
+// development guest's s1 = 0.18, s2 = 0.41, r1 = 0.67 ns and the random
+// step 0.06 ns taken as stepFloor of r1, 0.067, the discriminant is
+// 0.41² − 4·0.18·0.067 = 0.11986, κ = (0.41 − √0.11986)/0.36 = 0.17720
+// and f = 0.41 − κ·0.18 = 0.37810; with a step of 0.13, 0.0745,
+// κ = 0.38070 and f = 0.34147. Plateaus that admit no f between s1 and
+// r1 with κ in (0, 1] give none.
+func TestFirstLevelOverlap(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		s1, s2, r1, r2 float64
+		fill, kappa    float64
+		ok             bool
+	}{
+		{"step under the floor", 0.18, 0.41, 0.67, 0.73, 0.37810, 0.17720, true},
+		{"step over the floor", 0.18, 0.41, 0.67, 0.80, 0.34147, 0.38070, true},
+		{"random loop no heavier", 0.18, 0.41, 0.18, 0.73, 0, 0, false},
+		{"no sequential step", 0.18, 0.18, 0.67, 0.73, 0, 0, false},
+		{"random step too large", 0.18, 0.41, 0.67, 1.0, 0, 0, false},
+		{"fill beyond the random loop", 0.1, 1.0, 0.3, 0.35, 0, 0, false},
+	} {
+		f, k, ok := firstLevelOverlap(c.s1, c.s2, c.r1, c.r2)
+		if ok != c.ok || math.Abs(f-c.fill) > 1e-5 || math.Abs(k-c.kappa) > 1e-5 {
+			t.Errorf("%s: f %.5f κ %.5f ok %v, want %.5f %.5f %v", c.name, f, k, ok, c.fill, c.kappa, c.ok)
+			continue
+		}
+		if ok {
+			// The light loop in the second level is f plus κ of its work.
+			if got := max(c.s1, f) + k*min(c.s1, f); math.Abs(got-c.s2) > 1e-12 {
+				t.Errorf("%s: the sequential loop would take %g, not %g", c.name, got, c.s2)
+			}
+		}
+	}
+}

@@ -123,6 +123,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	} else if why := m.Notes["streams_method"]; why != "" {
 		fmt.Fprintf(stderr, "streams: %s\n", why)
 	}
+	if m.L1Fill > 0 {
+		fmt.Fprintf(stderr, "L1 fills beside the core's work: %s a line (%.1f%%), exposed share κ %.3g (%.1f%%)\n",
+			units.FormatSeconds(m.L1Fill), 100*m.Spread["l1_fill"], m.L1Exposed, 100*m.Spread["l1_exposed"])
+	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
 	}
