@@ -14,9 +14,9 @@ import (
 
 // hasHierarchy says a machine gives more than the MBRAM paper's six
 // numbers: cache levels, a memory latency, a compute rate, core rates, a
-// distribution curve or a stream bound.
+// distribution curve, a stream bound or the first level's overlap.
 func hasHierarchy(m machine.Machine) bool {
-	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0
+	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0 || m.L1Fill > 0
 }
 
 // levelsView shows the hierarchy of a machine that gives one: a table of
@@ -38,6 +38,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
 		{m.Streams > 0, "Streams ", strconv.Itoa(m.Streams), "sequential streams at once the core keeps beyond the caches: a distribution pass into b buckets streams when b + 1 is at most this"},
+		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
 	} {
 		if x.given {
 			extra = append(extra, app.Li().Body(app.Strong().Text(x.name), app.Text(x.value), app.Small().Class("meaning").Text(x.means)))

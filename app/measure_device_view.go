@@ -240,6 +240,11 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 	if m.Streams > 0 {
 		rows = append(rows, row("streams", "Streams", strconv.Itoa(m.Streams), "the scatter loop into 8 to 128 buckets: one read stream and the most buckets within 1.5× the fastest", "", float64(m.Streams)))
 	}
+	if m.L1Fill > 0 {
+		rows = append(rows,
+			row("l1-fill", "L1 fill beside the work", units.FormatSeconds(m.L1Fill)+" a line", "the plateaus of the two curves in L1 and L2", spread("l1_fill"), m.L1Fill),
+			row("l1-exposed", "L1 fill's exposed share κ", strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "the plateaus of the two curves in L1 and L2", spread("l1_exposed"), m.L1Exposed))
+	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),
 		app.THead().Body(app.Tr().Body(

@@ -157,6 +157,18 @@ func TestMeasureDevice(t *testing.T) {
 				t.Errorf("streams %g; want one more than 8, 16, 32, 64 or 128 buckets", s)
 			}
 		}
+		// The first level's overlap shows when the two curves' plateaus
+		// in L1 and L2 give one: a fill time and a share the machine
+		// accepts.
+		var overlap bool
+		b.eval(t, `!!document.querySelector("#measured-l1-fill")`, &overlap)
+		if overlap {
+			f, k := measured(t, b, "l1-fill"), measured(t, b, "l1-exposed")
+			t.Logf("L1 fill beside the work: %.3g s a line, κ %.3g", f, k)
+			if !(f > 0 && f <= 1e-6 && k > 0 && k <= 1) {
+				t.Errorf("L1 fill %g s, κ %g; want above 0 and up to 1 µs, and above 0 and up to 1", f, k)
+			}
+		}
 	}
 	b.screenshot(t, "measure-results")
 
