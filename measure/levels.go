@@ -460,18 +460,18 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	f.random = append(f.random, tpB[n])
 	f.seq = append(f.seq, seqB[n])
 	if n >= 2 {
-		// Seconds a line of the first two plateaus, each size's median
-		// round of both curves: what moves these plateaus between
-		// rounds is the core's speed, not bursts of memory traffic,
-		// and the fastest rounds of the two plateaus may come from
-		// rounds the core ran at different speeds (κ read 0.15 to 0.33
-		// off the fastest rounds over eleven calibrations of the
-		// development guest, 0.175 to 0.18 in nine of them off the
-		// medians, 0.24 in the tenth). The spreads from the rounds one
-		// by one, as for the β's (a round that admits no overlap counts
-		// as the largest spread).
-		tpM := levelsOf(medianCurve(tpC), true)[0]
-		if fill, k, ok := firstLevelOverlap(blocks*seqB[0], blocks*seqB[1], tpM[0], tpM[1]); ok {
+		// Seconds a line of the first two plateaus, off each size's
+		// quiet rounds (quietCurve) of both curves: what moves these
+		// plateaus between rounds is the core's speed, not bursts of
+		// memory traffic, and the fastest rounds of the two plateaus may
+		// come from rounds the core ran at different speeds (κ read 0.15
+		// to 0.33 off the fastest rounds over eleven calibrations of the
+		// development guest, 0.175 to 0.18 in ten of them off the
+		// medians). The spreads from the rounds one by one, as for the
+		// β's (a round that admits no overlap counts as the largest
+		// spread).
+		seqM, tpM := levelsOf(quietCurve(seqC), false)[0], levelsOf(quietCurve(tpC), true)[0]
+		if fill, k, ok := firstLevelOverlap(blocks*seqM[0], blocks*seqM[1], tpM[0], tpM[1]); ok {
 			f.l1Fill, f.l1Exposed = round3g(fill), round3g(k)
 			var fills, ks []float64
 			for r := range min(len(tpR), len(seqR)) {
@@ -480,7 +480,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 			}
 			f.spread["l1_fill"], f.spread["l1_exposed"] = positiveSpread(fills), positiveSpread(ks)
 		} else {
-			f.notes = append(f.notes, fmt.Sprintf("L1: its plateaus (64 B in order %s and %s, random read %s and %s in L1 and L2) give no overlap of its fills with the core's work; its fills are charged after the work", units.FormatSeconds(seqB[0]), units.FormatSeconds(seqB[1]), units.FormatSeconds(tpM[0]), units.FormatSeconds(tpM[1])))
+			f.notes = append(f.notes, fmt.Sprintf("L1: its plateaus (64 B in order %s and %s, random read %s and %s in L1 and L2) give no overlap of its fills with the core's work; its fills are charged after the work", units.FormatSeconds(seqM[0]), units.FormatSeconds(seqM[1]), units.FormatSeconds(tpM[0]), units.FormatSeconds(tpM[1])))
 		}
 	}
 	if latR != nil {
@@ -567,6 +567,30 @@ const stepFloor = 0.10
 func medianCurve(cv curve) curve {
 	return reduceCurve(cv, func(xs []float64) float64 { return Summarize(xs).Median })
 }
+
+// quietCurve is cv reduced to one round: each size's median over the
+// rounds no neighbour slowed, those within quietBand of the fastest. A
+// guest that shares its core with another one's thread runs a
+// core-bound loop slower for whole seconds: in the development guest's
+// 106th calibration most rounds of the random-read loop in L1 and L2
+// ran at 1.5 to 1.8 times the fastest, the rest within a tenth of it,
+// and the median of all of them was a slowed round. Where no round was
+// slowed this is the median.
+func quietCurve(cv curve) curve {
+	return reduceCurve(cv, func(xs []float64) float64 {
+		lo := slices.Min(xs)
+		var quiet []float64
+		for _, x := range xs {
+			if x <= quietBand*lo {
+				quiet = append(quiet, x)
+			}
+		}
+		return Summarize(quiet).Median
+	})
+}
+
+// quietBand is how far above the fastest round a quiet one lies.
+const quietBand = 1.25
 
 // fastestCurve is cv reduced to one round: each size's least positive
 // time over the rounds (fitLevels says why).

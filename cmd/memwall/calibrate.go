@@ -244,7 +244,9 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10) + " B"
 	case name == "streams":
 		return strconv.FormatInt(int64(v), 10)
-	case name == "mispredict", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "distribution."):
+	case name == "l1_exposed":
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case name == "mispredict", name == "l1_fill", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "distribution."):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"

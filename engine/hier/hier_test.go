@@ -193,9 +193,10 @@ func TestTime(t *testing.T) {
 		t.Errorf("Seconds = %g, want %g; %+v", r.Seconds, want, r.Levels)
 	}
 	// With the first level's fills beside the compute (1 ns a line,
-	// κ = 0.5), L1's 99 + 100 + 11 lines take 210 ns against 3 µs of
-	// compute: they add 0.5·210 ns, shared between its sequential (199)
-	// and random (11) lines; L2 is charged as before.
+	// κ = 0.5), L1's 99 + 100 + 1 independent lines take 200 ns against
+	// 3 µs of compute: they add 0.5·200 ns, shared between its sequential
+	// (199) and random (1) lines; its 10 dependent fills keep 64 B/β2
+	// each (12.8 ns) and L2 is charged as before.
 	s3, _ := New(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9, L1Fill: 1e-9, L1Exposed: 0.5})
 	for i := uint64(0); i < 100*16; i++ {
 		s3.Write(1<<20 + 4*i)
@@ -206,10 +207,10 @@ func TestTime(t *testing.T) {
 	s3.Compute(3000)
 	s3.Finish()
 	r3 := s3.Result()
-	if l := r3.Levels[0].Time; math.Abs(l.Seconds-105e-9) > 1e-18 || math.Abs(l.Random-105e-9*11/210) > 1e-18 || !l.Overlapped {
-		t.Errorf("overlapped L1: %+v, want 105 ns", l)
+	if l := r3.Levels[0].Time; math.Abs(l.Seconds-112.8e-9) > 1e-18 || math.Abs(l.Random-(0.5e-9+12.8e-9)) > 1e-18 || !l.Overlapped {
+		t.Errorf("overlapped L1: %+v, want 112.8 ns, 13.3 of it random", l)
 	}
-	if want := 105e-9 + l2 + 3000/1e9; math.Abs(r3.Seconds-want) > 1e-12*want {
+	if want := 112.8e-9 + l2 + 3000/1e9; math.Abs(r3.Seconds-want) > 1e-12*want {
 		t.Errorf("overlapped: Seconds = %g, want %g", r3.Seconds, want)
 	}
 	// Without a latency, the dependent fills are random fills like any.

@@ -134,19 +134,32 @@ func (s *Sim) Result() Result {
 		r.Seconds += r.Compute
 	}
 	if c := s.cfg; c.L1Fill > 0 && c.L1Exposed > 0 && len(r.Levels) > 0 {
-		t := &r.Levels[0].Time
-		n := r.Levels[0].Counts
-		seq, rnd := float64(n.SeqFills+n.Writebacks), float64(n.RandFills)
-		if t.Latency > 0 {
-			rnd -= float64(n.DependentRandFills) // charged at the latency
-		}
-		if lines := seq + rnd; lines > 0 {
-			add := Overlap(r.Compute, lines*c.L1Fill, c.L1Exposed) - r.Compute
-			r.Seconds += add - t.Sequential - t.Random
-			t.Sequential, t.Random = add*seq/lines, add*rnd/lines
-			t.Seconds = t.Sequential + t.Random + t.Latency
-			t.Overlapped = true
-		}
+		r.Seconds += r.Levels[0].overlap(r.Compute, c.L1Fill, c.L1Exposed)
 	}
 	return r
+}
+
+// overlap charges the level's independent lines beside compute seconds
+// of work, fill seconds a line, with the share exposed of the shorter
+// not hidden (Config.L1Fill), and returns the change to its time. Its
+// dependent random fills wait for their loads: they keep their charge,
+// the latency on the last level when it is given, else line/β2.
+func (lr *LevelResult) overlap(compute, fill, exposed float64) float64 {
+	t, n := &lr.Time, lr.Counts
+	dep := float64(n.DependentRandFills)
+	seq, rnd := float64(n.SeqFills+n.Writebacks), float64(n.RandFills)-dep
+	lines := seq + rnd
+	if !(lines > 0) {
+		return 0
+	}
+	depRandom := 0.0 // the dependent fills' share of Random
+	if t.Latency == 0 {
+		depRandom = dep * float64(lr.Level.Line) / lr.Level.Beta2
+	}
+	add := Overlap(compute, lines*fill, exposed) - compute
+	before := t.Seconds
+	t.Sequential, t.Random = add*seq/lines, add*rnd/lines+depRandom
+	t.Seconds = t.Sequential + t.Random + t.Latency
+	t.Overlapped = true
+	return t.Seconds - before
 }

@@ -12,8 +12,9 @@ import (
 // and whether m has that parameter. Keys are those of Spread, which a
 // calibration writes beside each number it measures: beta1, beta2,
 // cache, mispredict, levels[i].size, levels[i].beta1, levels[i].beta2,
-// levels[i].latency, mem_latency, compute_rate, core_rates.KERNEL and
-// distribution.count, .scatter, .put and .walk.
+// levels[i].latency, mem_latency, compute_rate, l1_fill, l1_exposed (at
+// most 1), core_rates.KERNEL and distribution.count, .scatter, .put and
+// .walk.
 //
 // It is how a prediction learns what the calibration's spreads mean for
 // it (engine/hier's Sensitivity): each parameter moved by its own spread,
@@ -53,6 +54,13 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 		return out, scale(&out.MemLatency)
 	case "compute_rate":
 		return out, scale(&out.ComputeRate)
+	case "l1_fill":
+		return out, scale(&out.L1Fill)
+	case "l1_exposed":
+		// A share: at most 1, where the fills wait for the work.
+		ok := scale(&out.L1Exposed)
+		out.L1Exposed = math.Min(out.L1Exposed, 1)
+		return out, ok
 	case "cache":
 		c := scaledSize(m.C, m.B, f)
 		if c <= 0 {

@@ -11,6 +11,7 @@ func TestScaled(t *testing.T) {
 		m := hierMachine()
 		m.CoreRates = map[string]float64{"perm": 2e10}
 		m.Distribution = []DistPoint{{Size: 1 << 20, Count: 10e-9, Scatter: 12e-9, Put: 15e-9}, {Size: 1 << 30, Count: 28e-9, Scatter: 56e-9, Walk: 28e-9, Put: 58e-9}}
+		m.L1Fill, m.L1Exposed = 0.4e-9, 0.5
 		return m
 	}
 	for _, tc := range []struct {
@@ -23,6 +24,10 @@ func TestScaled(t *testing.T) {
 		{"mispredict", 2, true, func(m Machine) bool { return m.M == 10e-9 }},
 		{"mem_latency", 0.5, true, func(m Machine) bool { return m.MemLatency == 45e-9 }},
 		{"compute_rate", 1.5, true, func(m Machine) bool { return m.ComputeRate == 6e9 }},
+		{"l1_fill", 2, true, func(m Machine) bool { return m.L1Fill == 0.8e-9 && m.L1Exposed == 0.5 }},
+		{"l1_exposed", 1.5, true, func(m Machine) bool { return m.L1Exposed == 0.75 && m.L1Fill == 0.4e-9 }},
+		// A share stops at 1.
+		{"l1_exposed", 3, true, func(m Machine) bool { return m.L1Exposed == 1 }},
 		{"core_rates.perm", 1.5, true, func(m Machine) bool { return m.CoreRates["perm"] == 3e10 }},
 		{"core_rates.heapsort", 1.5, false, nil},
 		{"levels[1].beta2", 2, true, func(m Machine) bool { return m.Levels[1].Beta2 == 100e9 && m.Levels[1].Beta1 == 100e9 }},
