@@ -76,12 +76,20 @@ var fitSizes = []int64{32 << 10, 1 << 20, 16 << 20}
 //   - in order: 0.3, 0.5, 1.3, 4.3 ns per 64 B; steps 0.2, 0.8, 3 ns;
 //   - latency: 1, 4, 15 and 100 ns, jumping at each cache.
 func fitCurves(upTo float64) ([]LatencyPoint, []ThroughputPoint, []SeqPoint) {
+	one := func(y float64) []float64 { return []float64{y} }
+	return synthCurves([]float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, upTo, one)
+}
+
+// synthCurves is fitCurves' three curves with the random-read and
+// in-order plateaus given, and each random-read size's rounds made from
+// its time by rounds (the in-order curve as many, all alike).
+func synthCurves(tpPlateaus, sqPlateaus []float64, upTo float64, rounds func(float64) []float64) ([]LatencyPoint, []ThroughputPoint, []SeqPoint) {
 	var caches []float64
 	for _, c := range fitSizes {
 		caches = append(caches, float64(c))
 	}
-	_, tpY := stepCurve(caches, []float64{0.5e-9, 0.7e-9, 1.5e-9, 9.5e-9}, 4, false)
-	_, sqY := stepCurve(caches, []float64{0.3e-9, 0.5e-9, 1.3e-9, 4.3e-9}, 4, true)
+	_, tpY := stepCurve(caches, tpPlateaus, 4, false)
+	_, sqY := stepCurve(caches, sqPlateaus, 4, true)
 	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)
 	var lat []LatencyPoint
 	var tp []ThroughputPoint
@@ -91,8 +99,9 @@ func fitCurves(upTo float64) ([]LatencyPoint, []ThroughputPoint, []SeqPoint) {
 			break
 		}
 		lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
-		tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize([]float64{tpY[i]})})
-		sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize([]float64{sqY[i]})})
+		rs := rounds(tpY[i])
+		tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize(rs)})
+		sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize(slices.Repeat([]float64{sqY[i]}, len(rs)))})
 	}
 	return lat, tp, sq
 }
@@ -544,22 +553,8 @@ func TestFirstLevelOverlap(t *testing.T) {
 // and f = 0.3781 ns; the median round, a slowed one (r1 = 1.072 and
 // r2 = 1.168 ns), would give κ = 0.301.
 func TestFitLevelsOverlapQuietRounds(t *testing.T) {
-	var caches []float64
-	for _, c := range fitSizes {
-		caches = append(caches, float64(c))
-	}
-	_, tpY := stepCurve(caches, []float64{0.67e-9, 0.73e-9, 1.5e-9, 9.5e-9}, 4, false)
-	_, sqY := stepCurve(caches, []float64{0.18e-9, 0.41e-9, 1.3e-9, 4.3e-9}, 4, true)
-	ls, latY := stepCurve(caches, []float64{1e-9, 4e-9, 15e-9, 100e-9}, 4, true)
-	var lat []LatencyPoint
-	var tp []ThroughputPoint
-	var sq []SeqPoint
-	for i := range ls {
-		y := tpY[i]
-		lat = append(lat, LatencyPoint{Size: int64(ls[i]), Latency: Summarize([]float64{latY[i]})})
-		tp = append(tp, ThroughputPoint{Size: int64(ls[i]), Access: Summarize([]float64{y, 1.6 * y, y, 1.6 * y, 1.6 * y, y, 1.6 * y})})
-		sq = append(sq, SeqPoint{Size: int64(ls[i]), Block: Summarize([]float64{sqY[i], sqY[i], sqY[i]})})
-	}
+	slowed := func(y float64) []float64 { return []float64{y, 1.6 * y, y, 1.6 * y, 1.6 * y, y, 1.6 * y} }
+	lat, tp, sq := synthCurves([]float64{0.67e-9, 0.73e-9, 1.5e-9, 9.5e-9}, []float64{0.18e-9, 0.41e-9, 1.3e-9, 4.3e-9}, math.Inf(1), slowed)
 	f := fitLevels(fitSizes, 64, lat, tp, sq)
 	if math.Abs(f.l1Exposed-0.177) > 1e-9 || math.Abs(f.l1Fill-0.378e-9) > 1e-18 {
 		t.Errorf("κ %g, f %g s; want 0.177 and 0.378 ns", f.l1Exposed, f.l1Fill)

@@ -164,19 +164,22 @@ func TestTime(t *testing.T) {
 		{Name: "L1", Size: 4 * 64, Line: 64, Beta1: 100e9, Beta2: 50e9},
 		{Name: "L2", Size: 16 * 64, Line: 64, Beta1: 20e9, Beta2: 5e9},
 	}
-	s, err := New(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9})
-	if err != nil {
-		t.Fatal(err)
+	run := func(cfg Config) Result {
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := uint64(0); i < 100*16; i++ {
+			s.Write(1<<20 + 4*i)
+		}
+		for i := uint64(0); i < 10; i++ {
+			s.ReadDependent(1<<30 + i*1<<20)
+		}
+		s.Compute(3000)
+		s.Finish()
+		return s.Result()
 	}
-	for i := uint64(0); i < 100*16; i++ {
-		s.Write(1<<20 + 4*i)
-	}
-	for i := uint64(0); i < 10; i++ {
-		s.ReadDependent(1<<30 + i*1<<20)
-	}
-	s.Compute(3000)
-	s.Finish()
-	r := s.Result()
+	r := run(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9})
 	for i, l := range r.Levels {
 		c := l.Counts
 		if c.Misses != 110 || c.SeqFills != 99 || c.RandFills != 11 || c.DependentRandFills != 10 || c.Writebacks != 100 || c.SeqWritebacks != 99 {
@@ -197,16 +200,7 @@ func TestTime(t *testing.T) {
 	// 3 µs of compute: they add 0.5·200 ns, shared between its sequential
 	// (199) and random (1) lines; its 10 dependent fills keep 64 B/β2
 	// each (12.8 ns) and L2 is charged as before.
-	s3, _ := New(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9, L1Fill: 1e-9, L1Exposed: 0.5})
-	for i := uint64(0); i < 100*16; i++ {
-		s3.Write(1<<20 + 4*i)
-	}
-	for i := uint64(0); i < 10; i++ {
-		s3.ReadDependent(1<<30 + i*1<<20)
-	}
-	s3.Compute(3000)
-	s3.Finish()
-	r3 := s3.Result()
+	r3 := run(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9, L1Fill: 1e-9, L1Exposed: 0.5})
 	if l := r3.Levels[0].Time; math.Abs(l.Seconds-112.8e-9) > 1e-18 || math.Abs(l.Random-(0.5e-9+12.8e-9)) > 1e-18 || !l.Overlapped {
 		t.Errorf("overlapped L1: %+v, want 112.8 ns, 13.3 of it random", l)
 	}
