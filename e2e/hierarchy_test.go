@@ -24,13 +24,15 @@ const rigFile = `{"name": "Rig", "beta1": "12 GB/s", "beta2": "1.5 GB/s", "mu1":
   {"name": "L1", "size": "48 KiB", "line": "64 B", "beta1": "200 GB/s", "beta2": "100 GB/s", "latency": "1.2 ns"},
   {"name": "L2", "size": "2 MiB", "line": "64 B", "beta1": "80 GB/s", "beta2": "40 GB/s", "latency": "4 ns"},
   {"name": "L3", "size": "32 MiB", "line": "64 B", "beta1": "30 GB/s", "beta2": "10 GB/s", "latency": "15 ns"}],
- "mem_latency": "90 ns", "compute_rate": 4e9, "core_rates": {"quicksort": 3e9}}`
+ "mem_latency": "90 ns", "compute_rate": 4e9, "core_rates": {"quicksort": 3e9}, "l1_fill": "0.38 ns", "l1_exposed": 0.18}`
 
-// TestHierarchyMachine imports a machine with cache levels on the Machines
+// TestHierarchyMachine imports a machine with cache levels (and the first
+// level's overlap with the core's work) on the Machines
 // page, sees its levels there and in the editor (a bad level size named as
 // levels[1].size), and uses it on the Kernels page: the main number is the
 // hierarchy model's, equal to what engine/hier gives for the same machine
-// and workload, an estimate; the MBRAM paper's total is beside it, equal to
+// and workload (the overlap included, and again from the page's link after
+// a reload), an estimate; the MBRAM paper's total is beside it, equal to
 // engine/mbram's, without "at least". Screenshots at desktop and phone size.
 func TestHierarchyMachine(t *testing.T) {
 	needBrowser(t)
@@ -59,7 +61,7 @@ func TestHierarchyMachine(t *testing.T) {
 	b.waitFor(t, "the imported machine", `document.querySelector('#user-table tr[data-id="my-rig"]')`)
 	// Its levels are shown under it.
 	b.waitFor(t, "the levels table", `document.querySelectorAll("#levels-my-rig-table tbody tr").length === 3`)
-	if lv := b.text(t, "#levels-my-rig"); !strings.Contains(lv, "48 KiB") || !strings.Contains(lv, "15 ns") || !strings.Contains(lv, "90 ns") || !strings.Contains(lv, "quicksort 3 Gop/s") {
+	if lv := b.text(t, "#levels-my-rig"); !strings.Contains(lv, "48 KiB") || !strings.Contains(lv, "15 ns") || !strings.Contains(lv, "90 ns") || !strings.Contains(lv, "quicksort 3 Gop/s") || !strings.Contains(lv, "380 ps a line, κ = 0.18") {
 		t.Errorf("levels shown: %q", lv)
 	}
 	b.screenshot(t, "machines-levels")
@@ -87,8 +89,8 @@ func TestHierarchyMachine(t *testing.T) {
 		t.Errorf("Kernels page selected %q, want my-rig", selected)
 	}
 	checkHierarchyResult(t, b, units.FormatSeconds(wantHier.Seconds), units.FormatSeconds(wantMBRAM.Seconds))
-	if loc := b.location(t); !strings.Contains(loc, "levels=L1:48KiB:64B:200GB/s") {
-		t.Errorf("the page's link %s does not carry the levels", loc)
+	if loc := b.location(t); !strings.Contains(loc, "levels=L1:48KiB:64B:200GB/s") || !strings.Contains(loc, "l1_overlap=") {
+		t.Errorf("the page's link %s does not carry the levels and the first level's overlap", loc)
 	}
 	b.screenshot(t, "kernels-hierarchy")
 
