@@ -460,28 +460,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	f.random = append(f.random, tpB[n])
 	f.seq = append(f.seq, seqB[n])
 	if n >= 2 {
-		// Seconds a line of the first two plateaus, off each size's
-		// quiet rounds (quietCurve) of both curves: what moves these
-		// plateaus between rounds is the core's speed, not bursts of
-		// memory traffic, and the fastest rounds of the two plateaus may
-		// come from rounds the core ran at different speeds (κ read 0.15
-		// to 0.33 off the fastest rounds over eleven calibrations of the
-		// development guest, 0.175 to 0.18 in ten of them off the
-		// medians). The spreads from the rounds one by one, as for the
-		// β's (a round that admits no overlap counts as the largest
-		// spread).
-		seqM, tpM := levelsOf(quietCurve(seqC), false)[0], levelsOf(quietCurve(tpC), true)[0]
-		if fill, k, ok := firstLevelOverlap(blocks*seqM[0], blocks*seqM[1], tpM[0], tpM[1]); ok {
-			f.l1Fill, f.l1Exposed = round3g(fill), round3g(k)
-			var fills, ks []float64
-			for r := range min(len(tpR), len(seqR)) {
-				rf, rk, _ := firstLevelOverlap(blocks*seqR[r][0], blocks*seqR[r][1], tpR[r][0], tpR[r][1])
-				fills, ks = append(fills, rf), append(ks, rk)
-			}
-			f.spread["l1_fill"], f.spread["l1_exposed"] = positiveSpread(fills), positiveSpread(ks)
-		} else {
-			f.notes = append(f.notes, fmt.Sprintf("L1: its plateaus (64 B in order %s and %s, random read %s and %s in L1 and L2) give no overlap of its fills with the core's work; its fills are charged after the work", units.FormatSeconds(seqM[0]), units.FormatSeconds(seqM[1]), units.FormatSeconds(tpM[0]), units.FormatSeconds(tpM[1])))
-		}
+		f.readOverlap(levelsOf(quietCurve(seqC), false)[0], levelsOf(quietCurve(tpC), true)[0], seqR, tpR, blocks)
 	}
 	if latR != nil {
 		for i := 0; i < n; i++ {
@@ -566,6 +545,33 @@ const stepFloor = 0.10
 // time over the rounds (fitLevels says where it is used).
 func medianCurve(cv curve) curve {
 	return reduceCurve(cv, func(xs []float64) float64 { return Summarize(xs).Median })
+}
+
+// readOverlap reads the first level's overlap with the core's work off
+// the plateaus of the sequential-line curve (seq, seconds a block of
+// blocks to a line) and of the random-read curve (tp), both off each
+// size's quiet rounds (quietCurve): what moves these plateaus between
+// rounds is the core's speed, not bursts of memory traffic, and the
+// fastest rounds of the two plateaus may come from rounds the core ran at
+// different speeds (κ read 0.15 to 0.33 off the fastest rounds over
+// eleven calibrations of the development guest, 0.175 to 0.18 in ten of
+// them off the medians). The spreads come from the rounds one by one
+// (seqR, tpR), as for the β's; a round that admits no overlap counts as
+// the largest spread. Plateaus that admit none leave the two out, with a
+// note.
+func (f *levelFit) readOverlap(seq, tp []float64, seqR, tpR [][]float64, blocks float64) {
+	fill, k, ok := firstLevelOverlap(blocks*seq[0], blocks*seq[1], tp[0], tp[1])
+	if !ok {
+		f.notes = append(f.notes, fmt.Sprintf("L1: its plateaus (64 B in order %s and %s, random read %s and %s in L1 and L2) give no overlap of its fills with the core's work; its fills are charged after the work", units.FormatSeconds(seq[0]), units.FormatSeconds(seq[1]), units.FormatSeconds(tp[0]), units.FormatSeconds(tp[1])))
+		return
+	}
+	f.l1Fill, f.l1Exposed = round3g(fill), round3g(k)
+	var fills, ks []float64
+	for r := range min(len(tpR), len(seqR)) {
+		rf, rk, _ := firstLevelOverlap(blocks*seqR[r][0], blocks*seqR[r][1], tpR[r][0], tpR[r][1])
+		fills, ks = append(fills, rf), append(ks, rk)
+	}
+	f.spread["l1_fill"], f.spread["l1_exposed"] = positiveSpread(fills), positiveSpread(ks)
 }
 
 // quietCurve is cv reduced to one round: each size's median over the

@@ -227,9 +227,11 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		if kw.depInFlight != nil {
 			inFlight = math.Max(1, kw.depInFlight(w, lv))
 		}
-		le.Seconds = levelSeconds(l, le.Traffic, nextLatency(m, levels, i), inFlight)
-		if i == 0 && m.L1Fill > 0 && m.L1Exposed > 0 {
-			le.Seconds, le.Overlapped = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch, nextLatency(m, levels, i), inFlight), true
+		next := nextLatency(m, levels, i)
+		if le.Overlapped = i == 0 && m.L1Fill > 0 && m.L1Exposed > 0; le.Overlapped {
+			le.Seconds = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch, next, inFlight)
+		} else {
+			le.Seconds = levelSeconds(l, le.Traffic, next, inFlight)
 		}
 		e.Seconds += le.Seconds
 		e.Levels = append(e.Levels, le)
