@@ -3,10 +3,12 @@ package hier
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
+	"memwall/engine/units"
 )
 
 // twoLevels is a small hierarchy with round numbers for hand calculations:
@@ -266,6 +268,52 @@ func TestTwoPassTraffic(t *testing.T) {
 		got := twoPassTraffic(s, lvl{size: tc.size, line: 64, lines: tc.size / 64})
 		if math.Abs(got.Seq-tc.seq) > 1e-9*tc.seq || math.Abs(got.Rand-tc.rand) > 1e-9*tc.rand {
 			t.Errorf("%s: %g sequential and %g random lines, want %g and %g", tc.name, got.Seq, got.Rand, tc.seq, tc.rand)
+		}
+	}
+}
+
+// Predict warns where the data are a little larger than a level whose
+// fills weigh in the estimate, and names as the floor the estimate of the
+// same machine with that level large enough to hold them (an independent
+// route: the level is then warm and moves no lines). On twoLevels the
+// permutation product of 2^17 elements of 4 bytes spans 1.5 MiB, 1.5
+// times L2 (1 MiB); at 2^16 (768 KiB) the data fit, at 2^19 (6 MiB, six
+// times L2) LRU and a real cache alike keep little of them.
+func TestPredictNearFit(t *testing.T) {
+	m := twoLevels()
+	ls := append([]machine.Level(nil), m.Levels...)
+	ls[1].Size = 2 << 20
+	held := m.WithLevels(ls)
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{1 << 16, ""},
+		{1 << 17, "are 1.5 times L2 (1 MiB)"},
+		{1 << 19, ""},
+	} {
+		p := mbram.DefaultParams(c.n)
+		p.W = 4
+		b, err := Predict(m, "perm", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(b.Warnings, "\n")
+		if c.want == "" {
+			if got != "" {
+				t.Errorf("n = %d: warned %q", c.n, got)
+			}
+			continue
+		}
+		floor, err := Model(held, "perm", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !floor.Levels[1].Warm || floor.Seconds >= b.Seconds {
+			t.Fatalf("n = %d: with L2 of 2 MiB %g s (warm %v), without %g s", c.n, floor.Seconds, floor.Levels[1].Warm, b.Seconds)
+		}
+		if want := "down to " + units.FormatSeconds(floor.Seconds) + " if L2 held them all"; !strings.Contains(got, c.want) || !strings.Contains(got, want) {
+			t.Errorf("n = %d: warned %q, want %q and %q", c.n, got, c.want, want)
 		}
 	}
 }
