@@ -829,7 +829,7 @@ const nearFitReach = 2
 func nearFit(e Estimate) string {
 	for _, le := range e.Levels {
 		a := float64(e.Footprint) / float64(le.Level.Size)
-		if le.Warm || a > nearFitReach || le.Seconds < 0.1*e.Seconds {
+		if le.Warm || a > nearFitReach || !(le.Seconds > 0) || le.Seconds < 0.1*e.Seconds {
 			continue
 		}
 		return fmt.Sprintf("the data (%s) are %.3g times %s (%s): the model's levels replace the least recently used line, which keeps none of a cycle through them between runs; a real cache keeps part, so a repeated run can take less, down to %s if %s held them all",
