@@ -271,3 +271,29 @@ func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	}
 	return Summarize(rates), nil
 }
+
+// HostSpeed times kernel's loop in the first cache level as calibration
+// reads its core rate (reps samples, the fastest kept) and returns that
+// rate over the one m was calibrated with: 1 when the core runs as it did
+// then, under 1 when it runs slower. On a virtual machine a neighbour on
+// the core's other hardware thread takes issue slots from a loop of
+// independent operations (the permutation product's): over the
+// development guest's calibrations such a loop's rate moved by up to a
+// fifth from one to the next, all the throughput-bound kernels' together,
+// and a validate run made in a slower phase than its calibration came out
+// that much over the prediction in every class. It is an error when m has
+// no rate for kernel.
+func HostSpeed(ctx context.Context, m machine.Machine, kernel string, reps int) (float64, error) {
+	want := m.CoreRates[kernel]
+	if !(want > 0) {
+		return 0, fmt.Errorf("host speed: the machine has no core rate for %s", kernel)
+	}
+	st, err := coreRate(ctx, m, kernel, max(1, reps), 0)
+	if err != nil {
+		return 0, err
+	}
+	if !(st.Max > 0) {
+		return 0, fmt.Errorf("host speed: %s's loop gave no rate", kernel)
+	}
+	return st.Max / want, nil
+}

@@ -1,7 +1,9 @@
 package measure
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"memwall/engine/hier"
@@ -107,5 +109,25 @@ func TestCoreSizeMatmul(t *testing.T) {
 		if got := coreSize("matmul", c.l1); got != c.want {
 			t.Errorf("coreSize(matmul, %d) = %d, want %d", c.l1, got, c.want)
 		}
+	}
+}
+
+// HostSpeed is the loop's rate now over the calibrated one: on a machine
+// calibrated at 1 operation a second any core is faster by orders of
+// magnitude, and on one without the kernel's rate it names what is
+// missing.
+func TestHostSpeed(t *testing.T) {
+	m := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 100e-9}
+	m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 128e9, Beta2: 64e9, Latency: 1e-9},
+		{Name: "L2", Size: 1 << 20, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 4e-9},
+	})
+	if _, err := HostSpeed(context.Background(), m, "perm", 3); err == nil || !strings.Contains(err.Error(), "no core rate for perm") {
+		t.Errorf("without a rate: %v", err)
+	}
+	m.CoreRates = map[string]float64{"perm": 1}
+	s, err := HostSpeed(context.Background(), m, "perm", 3)
+	if err != nil || !(s > 1e6) || math.IsInf(s, 0) {
+		t.Errorf("calibrated at 1 op/s: speed %g, %v", s, err)
 	}
 }

@@ -70,7 +70,11 @@ type validateReport struct {
 	PermWinnerOK   bool           `json:"perm_winner_predicted_ok"`
 	MatrixRegime2N int64          `json:"matrix_regime2_n"`
 	Classes        []classSummary `json:"classes,omitempty"`
-	Note           string         `json:"note"`
+	// HostSpeed is, per size class of a levels run, how fast the core
+	// ran against its calibration before and after the class
+	// (measure.HostSpeed); empty where the machine has no rate to check.
+	HostSpeed []classSpeed `json:"host_speed,omitempty"`
+	Note      string       `json:"note"`
 }
 
 // kernel sizes of the MBRAM paper: permutations of 2^20 points (Fig. 3), sorts of

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -158,7 +159,15 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 			sz.reps = reps
 		}
 		progress(fmt.Sprintf("size class %s: N = %s, matrices n = %d", c.name, units.FormatCount(c.sort), c.mat))
-		rows, err := runValidateKernels(m, sz, 0, progress)
+		// The core's speed at every round's start, and at the class's end.
+		var speeds []float64
+		check := func() {
+			if s, err := measure.HostSpeed(context.Background(), m, hostSpeedKernel, hostSpeedSamples); err == nil {
+				speeds = append(speeds, s)
+			}
+		}
+		rows, err := runValidateKernels(m, sz, 0, func(s string) { progress(s); check() })
+		check()
 		if err != nil {
 			return fail(stderr, "validate", err)
 		}
@@ -168,6 +177,9 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		sum := summarizeClass(c.name, rows)
 		rep.Classes = append(rep.Classes, sum)
 		rep.Rows = append(rep.Rows, rows...)
+		if len(speeds) > 0 {
+			rep.HostSpeed = append(rep.HostSpeed, speedOf(c.name, speeds))
+		}
 	}
 	return emitLevels(m, rep, asJSON, stdout, stderr)
 }
@@ -222,6 +234,9 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 		fmt.Fprintf(w, "%-7s and predicted apart by more than the calibration's spreads move the gap: hierarchy %s\n",
 			"", pairList(c.MisorderedHierResolved, c.SortPairs))
 	}
+	for _, h := range rep.HostSpeed {
+		fmt.Fprintf(w, "%-7s %s\n", h.Class, h.describe())
+	}
 	if slices.ContainsFunc(rep.Rows, func(r validateRow) bool { return r.Class == sweepClass }) {
 		fmt.Fprintln(w, sweepBand(rep.Rows))
 	}
@@ -234,4 +249,57 @@ func pairList(ps []string, all int) string {
 		return fmt.Sprintf("none of %d", all)
 	}
 	return fmt.Sprintf("%d of %d (%s)", len(ps), all, strings.Join(ps, ", "))
+}
+
+// hostSpeedKernel is the loop validate times against its calibrated rate
+// at the start of every round of a size class and at its end: the
+// permutation product's, a loop of independent operations, which a
+// neighbour on the core's other hardware thread slows most
+// (measure.HostSpeed). hostSpeedSamples of a millisecond or more each
+// take a few milliseconds a check. On the development guest, in a busy
+// hour, five checks in a row read 0.99, 0.67, 0.55, 0.51 and 0.71: the
+// core's speed changes within seconds, so one check before a class
+// would say little about it.
+const (
+	hostSpeedKernel  = "perm"
+	hostSpeedSamples = 3
+)
+
+// hostSpeedBand is how far from its calibrated rate the loop's median
+// may run before validate says the class's ratios may carry the
+// difference: the development guest's quiet calibrations read the rate
+// within 8 % of each other.
+const hostSpeedBand = 0.1
+
+// classSpeed is how fast the core ran during one size class: the loop's
+// rate over its calibrated one, at each check.
+type classSpeed struct {
+	Class  string  `json:"class"`
+	Kernel string  `json:"kernel"`
+	Checks int     `json:"checks"`
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+// speedOf sums up a class's checks, to three decimals.
+func speedOf(class string, speeds []float64) classSpeed {
+	st := measure.Summarize(speeds)
+	r := func(x float64) float64 { return math.Round(1000*x) / 1000 }
+	return classSpeed{Class: class, Kernel: hostSpeedKernel, Checks: len(speeds), Median: r(st.Median), Min: r(st.Min), Max: r(st.Max)}
+}
+
+// describe says how fast the core ran, and what that may do to the
+// class's ratios when its median is off the calibrated rate by more
+// than hostSpeedBand. Only "may": each row keeps its fastest round, which
+// a class with a slow median can still have run at full speed.
+func (h classSpeed) describe() string {
+	s := fmt.Sprintf("host: the %s loop in L1 ran at %.2f to %.2f of its calibrated rate over the class (median %.2f, %d checks)", h.Kernel, h.Min, h.Max, h.Median, h.Checks)
+	switch {
+	case h.Median < 1-hostSpeedBand:
+		s += fmt.Sprintf(": the core ran slower than when calibrated, and the class's ratios may run high by up to %.0f %%", 100*(1/h.Median-1))
+	case h.Median > 1+hostSpeedBand:
+		s += fmt.Sprintf(": the core ran faster than when calibrated, and the class's ratios may run low by up to %.0f %%", 100*(1-1/h.Median))
+	}
+	return s
 }

@@ -113,3 +113,29 @@ func TestRejudgeShippedTable(t *testing.T) {
 		t.Errorf("%d classes, want l2, llc and beyond", len(got.Classes))
 	}
 }
+
+// classSpeed's line: a median within a tenth of the calibrated rate
+// only reports; a median of 0.80 says the ratios may run high by
+// 1/0.8 − 1 = 25 %, one of 1.25 low by 1 − 1/1.25 = 20 %. speedOf's
+// median of 0.51, 0.55, 0.67, 0.71 and 0.99 is 0.67 (the checks of a
+// busy hour on the development guest): high by up to 1/0.67 − 1 = 49 %.
+func TestClassSpeedDescribe(t *testing.T) {
+	for _, c := range []struct {
+		h         classSpeed
+		want, not string
+	}{
+		{classSpeed{Median: 0.95, Min: 0.9, Max: 1}, "0.90 to 1.00 of its calibrated rate over the class (median 0.95", "may run"},
+		{classSpeed{Median: 0.80, Min: 0.7, Max: 0.9}, "may run high by up to 25 %", "run low"},
+		{classSpeed{Median: 1.25, Min: 1.2, Max: 1.3}, "may run low by up to 20 %", "run high"},
+		{speedOf("llc", []float64{0.99, 0.67, 0.55, 0.51, 0.71}), "0.51 to 0.99 of its calibrated rate over the class (median 0.67, 5 checks): the core ran slower than when calibrated, and the class's ratios may run high by up to 49 %", "run low"},
+	} {
+		c.h.Kernel = "perm"
+		if c.h.Checks == 0 {
+			c.h.Checks = 3
+		}
+		got := c.h.describe()
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("%+v: %q, want %q and not %q", c.h, got, c.want, c.not)
+		}
+	}
+}
