@@ -115,7 +115,7 @@ func (p *kernelsPage) renderResult() app.UI {
 // modelNote says under the breakdown what the model charges and leaves out.
 func modelNote(m estimate.Model) string {
 	if m == estimate.Hier {
-		return "An estimate, not a bound: the hierarchy model charges the lines each cache level fills and writes back at that level's bandwidths (β1 for a line that continues a stream, β2 for one from a random place), a dependent miss the latency step below the level, the core's work at its compute rate and each mispredicted branch m. The terms add up: nothing is taken to overlap."
+		return "An estimate, not a bound: the hierarchy model charges the lines each cache level fills and writes back at that level's bandwidths (β1 for a line that continues a stream, β2 for one from a random place), a dependent miss the latency step below the level, the core's work at its compute rate and each mispredicted branch m. The terms add up; only on a machine that gives its first level's fill time and κ does that level's term overlap the core's work: it is what the fills add to it, max(W, F) + κ·min(W, F) − W."
 	}
 	return "A lower bound by construction: the model charges nothing for hits in the smaller caches, TLB misses or instructions (the MBRAM paper, section II). Measured times in the MBRAM paper are 1.0 to 1.8 times the prediction (more where a program is partly CPU-bound)."
 }

@@ -183,3 +183,34 @@ func TestKernelsPageWalk(t *testing.T) {
 	b.screenshot(t, "kernels-page-walk-phone")
 	b.noErrors(t, "kernels page walk")
 }
+
+// TestKernelsNearFit: the permutation product whose arrays are a little
+// larger than L2 (3·2^16 elements, 2.25 MiB beside a 2 MiB L2, on the
+// 2026-11-28 Intel guest's preset) shows the warning engine/hier gives
+// for it, with the estimate that has L2 holding the data.
+func TestKernelsNearFit(t *testing.T) {
+	needBrowser(t)
+	m, ok := presets.Machine("xeon-m207-kvm-2vcpu")
+	if !ok {
+		t.Fatal("no xeon-m207-kvm-2vcpu preset")
+	}
+	p := mbram.DefaultParams(3 << 16)
+	want, err := hier.Predict(m, "perm", p)
+	if err != nil || len(want.Warnings) != 1 || !strings.Contains(want.Warnings[0], "times L2") {
+		t.Fatalf("engine: %q, %v; want the near-fit warning", want.Warnings, err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/#machine=xeon-m207-kvm-2vcpu&kernel=perm&n=196608", "#other-total")
+	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
+		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	if got := b.text(t, "#warnings"); !strings.Contains(got, want.Warnings[0]) {
+		t.Errorf("the warnings read %q, want %q", got, want.Warnings[0])
+	}
+	b.screenshot(t, "kernels-near-fit")
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	b.screenshot(t, "kernels-near-fit-phone")
+	b.noErrors(t, "kernels near fit")
+}
