@@ -324,25 +324,27 @@ func curvePoints(pts []DistPointStat) []machine.DistPoint {
 // larger size's bounds it from above. On the development guest a
 // calibration made while a neighbour was busy read the count and scatter
 // at 256 KiB at 25.4 and 32.5 ns a line of keys, where its own 1 MiB
-// point read 16.7 and 21.4 and the calibrations before it 14.0 and
+// point read 16.7 and 21.4 and an earlier calibration's 14.0 and
 // 19.1; the counting radix sort in L2, priced off that point, came out
 // at 0.56 of the prediction. The page walk is left as it is: it is a
 // difference of two loops, near zero below the translation buffer's
 // reach, where its noise has either sign.
 func monotoneFromAbove(pts []machine.DistPoint) {
-	for _, get := range []func(*machine.DistPoint) *float64{
-		func(p *machine.DistPoint) *float64 { return &p.Count },
-		func(p *machine.DistPoint) *float64 { return &p.Scatter },
-		func(p *machine.DistPoint) *float64 { return &p.Put },
-	} {
-		ys := make([]float64, len(pts))
-		for i := range pts {
-			ys[i] = *get(&pts[i])
+	count, scatter, put := make([]float64, len(pts)), make([]float64, len(pts)), make([]float64, len(pts))
+	for i, p := range pts {
+		count[i], scatter[i], put[i] = p.Count, p.Scatter, p.Put
+	}
+	count, scatter, put = lowerEnvelope(count), lowerEnvelope(scatter), lowerEnvelope(put)
+	for i := range pts {
+		// An absent reading (0, a put the curve did not time) stays absent.
+		if pts[i].Count > 0 {
+			pts[i].Count = count[i]
 		}
-		for i, y := range lowerEnvelope(ys) {
-			if *get(&pts[i]) > 0 {
-				*get(&pts[i]) = y
-			}
+		if pts[i].Scatter > 0 {
+			pts[i].Scatter = scatter[i]
+		}
+		if pts[i].Put > 0 {
+			pts[i].Put = put[i]
 		}
 	}
 }

@@ -71,8 +71,9 @@ type validateReport struct {
 	MatrixRegime2N int64          `json:"matrix_regime2_n"`
 	Classes        []classSummary `json:"classes,omitempty"`
 	// HostSpeed is, per size class of a levels run, how fast the core
-	// ran against its calibration before and after the class
-	// (measure.HostSpeed); empty where the machine has no rate to check.
+	// ran against its calibration at the start of every round and at
+	// the class's end (measure.HostSpeed); empty where the machine has
+	// no rate to check.
 	HostSpeed []classSpeed `json:"host_speed,omitempty"`
 	Note      string       `json:"note"`
 }
