@@ -54,6 +54,11 @@ type validateRow struct {
 	// compares pair by pair (hier.GapUncertainty).
 	HierUncertainty float64      `json:"hier_uncertainty,omitempty"`
 	hierShifts      []hier.Shift `json:"-"`
+	// HierNearFit is set where the data are a little larger than a level
+	// (hier.Estimate.NearFit): the model's LRU levels keep none of them
+	// between runs, a real cache part, and the row may run down to the
+	// floor it gives.
+	HierNearFit *hier.NearFit `json:"hier_near_fit,omitempty"`
 }
 
 // classSummary is the ranking of the sorts and the permutation winner
@@ -399,10 +404,13 @@ func predictRow(m machine.Machine, row *validateRow) error {
 	if b.Seconds > 0 {
 		row.Ratio = round4(row.Measured / b.Seconds)
 	}
-	row.Hier, row.HierRatio, row.HierUncertainty, row.hierShifts = 0, 0, 0, nil
+	row.Hier, row.HierRatio, row.HierUncertainty, row.hierShifts, row.HierNearFit = 0, 0, 0, nil, nil
 	if e, sh, err := hier.Sensitivity(m, row.Kernel, p); err == nil && e.Seconds > 0 && !e.NoCompute {
 		row.Hier, row.HierRatio = e.Seconds, round4(row.Measured/e.Seconds)
 		row.HierUncertainty, row.hierShifts = round4(hier.Uncertainty(e.Seconds, sh)), sh
+		if nf, ok := e.NearFit(); ok {
+			row.HierNearFit = &nf
+		}
 	}
 	return nil
 }
@@ -500,7 +508,28 @@ func hierCells(r validateRow) (secs, ratio string) {
 	if !hier.InBand(r.HierRatio) {
 		ratio += "*"
 	}
+	if r.HierNearFit != nil {
+		ratio += "~"
+	}
 	return secs, ratio
+}
+
+// nearFitNotes says, for each row marked ~ (validateRow.HierNearFit),
+// which level its data are a little larger than and how the measured
+// time stands against the estimate's floor there: a row out of the band
+// below 0.8 and near its floor is the model's LRU levels, not the
+// calibration.
+func nearFitNotes(rows []validateRow) []string {
+	var out []string
+	for _, r := range rows {
+		nf := r.HierNearFit
+		if nf == nil || !(nf.Floor > 0) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("~ %s %s: the data are %.3g times %s (%s); the model's LRU levels keep none of them between runs, a real cache part: down to %s if %s held them all, measured/that %.2f",
+			r.Kernel, r.Params, nf.Times, nf.Level, units.FormatSize(nf.Size), units.FormatSeconds(nf.Floor), nf.Level, r.Measured/nf.Floor))
+	}
+	return out
 }
 
 func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
@@ -534,4 +563,7 @@ func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
 	}
 	fmt.Fprintf(w, "ratio = measured/predicted; predicted is %s; hierarchy is the hierarchy model's estimate (* outside [%.2f, %.2f])\n",
 		estimate.SeveralLevelsNote, hier.BandLo, hier.BandHi)
+	for _, n := range nearFitNotes(rep.Rows) {
+		fmt.Fprintln(w, n)
+	}
 }

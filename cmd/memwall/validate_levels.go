@@ -241,6 +241,9 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 		fmt.Fprintln(w, sweepBand(rep.Rows))
 	}
 	fmt.Fprintln(w, "* outside the band; ratio = measured/predicted")
+	for _, n := range nearFitNotes(rep.Rows) {
+		fmt.Fprintln(w, n)
+	}
 }
 
 // pairList shows the misordered pairs: how many of all, and which.

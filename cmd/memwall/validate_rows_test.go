@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"memwall/engine/hier"
+	"memwall/engine/mbram"
 	"memwall/presets"
 )
 
@@ -137,5 +140,51 @@ func TestClassSpeedDescribe(t *testing.T) {
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("%+v: %q, want %q and not %q", c.h, got, c.want, c.not)
 		}
+	}
+}
+
+// TestRejudgeNearFit: a row whose data are a little larger than a level
+// is marked ~ and noted with the estimate's floor there, which is the
+// estimate less that level's seconds in the model's own breakdown; a row
+// whose data fit is neither. The measured times are the permutation
+// product's on the xeon-m207 guest (validate --sweep perm:128Ki..2Mi on
+// its calibration of 2026-11-28: 115.6 µs at 192Ki, 71.3 µs at 128Ki).
+func TestRejudgeNearFit(t *testing.T) {
+	m, ok := presets.Machine("xeon-m207-kvm-2vcpu")
+	if !ok {
+		t.Fatal("no preset xeon-m207-kvm-2vcpu")
+	}
+	rows := []validateRow{
+		{Kernel: "perm", Params: "N=192Ki", N: 192 << 10, Measured: 115.6e-6, Class: sweepClass},
+		{Kernel: "perm", Params: "N=128Ki", N: 128 << 10, Measured: 71.3e-6, Class: sweepClass},
+	}
+	rep, err := rejudgeRows(m, "sweep", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near, fits := rep.Rows[0], rep.Rows[1]
+	e, err := hier.Model(m, "perm", mbram.DefaultParams(near.N))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2 := e.Levels[1] // 3 arrays of 768 KiB against L2's 2 MiB
+	if l2.Level.Name != "L2" || l2.Warm {
+		t.Fatalf("the model's second level: %+v", l2.Level)
+	}
+	floor := e.Seconds - l2.Seconds
+	nf := near.HierNearFit
+	if nf == nil || nf.Level != "L2" || nf.Times != 1.125 || math.Abs(nf.Floor-floor) > 1e-9*floor {
+		t.Fatalf("N=192Ki: near fit %+v, want L2, 1.125 times, floor %g s", nf, floor)
+	}
+	if _, r := hierCells(near); !strings.HasSuffix(r, "~") {
+		t.Errorf("N=192Ki: ratio cell %q, want it marked ~", r)
+	}
+	if _, r := hierCells(fits); strings.HasSuffix(r, "~") || fits.HierNearFit != nil {
+		t.Errorf("N=128Ki (1.5 MiB, fits L2): ratio cell %q, near fit %+v; want neither", r, fits.HierNearFit)
+	}
+	notes := nearFitNotes(rep.Rows)
+	want := fmt.Sprintf("measured/that %.2f", 115.6e-6/floor)
+	if len(notes) != 1 || !strings.Contains(notes[0], "perm N=192Ki: the data are 1.12 times L2 (2 MiB)") || !strings.Contains(notes[0], want) {
+		t.Errorf("notes %q, want one for N=192Ki with %q", notes, want)
 	}
 }

@@ -815,25 +815,46 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 // random).
 const nearFitReach = 2
 
-// nearFit warns where e's data are a little larger than one of its
-// levels and that level's fills are a tenth of the estimate or more. The
-// levels replace LRU, which keeps none of a cycle longer than a level
-// between runs, and the model charges every line of it; a real cache
-// keeps part of it (one that replaces at random the share h of
-// h = e^(−a·(1 − h)) for data a times its size: 0.79 at a = 1.125, 0.42
-// at 1.5, 0.20 at 2), so repeated runs there take less. The permutation
-// product on the development guest ran at 0.63 and 0.68 of the estimate
-// with its arrays 1.125 and 1.5 times L2 (docs/hierarchy.md). The
-// warning gives the estimate with the level holding the data, the least
-// a run can take by the model.
-func nearFit(e Estimate) string {
+// NearFit is a level whose size an estimate's data exceed by a little
+// (Estimate.NearFit).
+type NearFit struct {
+	Level string `json:"level"` // the level's name
+	Size  int64  `json:"size"`  // its bytes
+	// Times is the data's footprint over Size.
+	Times float64 `json:"times"`
+	// Floor is the estimate without the level's seconds: the time by the
+	// model if the level held the data, the least a repeated run takes.
+	Floor float64 `json:"floor_seconds"`
+}
+
+// NearFit is the first of e's levels that its data are a little larger
+// than (at most nearFitReach times) and whose fills are a tenth of the
+// estimate or more; ok is false where there is none. The levels replace
+// LRU, which keeps none of a cycle longer than a level between runs, and
+// the model charges every line of it; a real cache keeps part of it (one
+// that replaces at random the share h of h = e^(−a·(1 − h)) for data a
+// times its size: 0.79 at a = 1.125, 0.42 at 1.5, 0.20 at 2), so
+// repeated runs there take less. The permutation product on the
+// development guest ran at 0.63 and 0.68 of the estimate with its arrays
+// 1.125 and 1.5 times L2 (docs/hierarchy.md).
+func (e Estimate) NearFit() (NearFit, bool) {
 	for _, le := range e.Levels {
 		a := float64(e.Footprint) / float64(le.Level.Size)
 		if le.Warm || a > nearFitReach || !(le.Seconds > 0) || le.Seconds < 0.1*e.Seconds {
 			continue
 		}
-		return fmt.Sprintf("the data (%s) are %.3g times %s (%s): the model's levels replace the least recently used line, which keeps none of a cycle through them between runs; a real cache keeps part, so a repeated run can take less, down to %s if %s held them all",
-			units.FormatSize(e.Footprint), a, le.Level.Name, units.FormatSize(le.Level.Size), units.FormatSeconds(e.Seconds-le.Seconds), le.Level.Name)
+		return NearFit{Level: le.Level.Name, Size: le.Level.Size, Times: a, Floor: e.Seconds - le.Seconds}, true
 	}
-	return ""
+	return NearFit{}, false
+}
+
+// nearFit is the warning Predict gives for e.NearFit, "" where there is
+// none.
+func nearFit(e Estimate) string {
+	nf, ok := e.NearFit()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("the data (%s) are %.3g times %s (%s): the model's levels replace the least recently used line, which keeps none of a cycle through them between runs; a real cache keeps part, so a repeated run can take less, down to %s if %s held them all",
+		units.FormatSize(e.Footprint), nf.Times, nf.Level, units.FormatSize(nf.Size), units.FormatSeconds(nf.Floor), nf.Level)
 }

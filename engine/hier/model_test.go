@@ -315,5 +315,16 @@ func TestPredictNearFit(t *testing.T) {
 		if want := "down to " + units.FormatSeconds(floor.Seconds) + " if L2 held them all"; !strings.Contains(got, c.want) || !strings.Contains(got, want) {
 			t.Errorf("n = %d: warned %q, want %q and %q", c.n, got, c.want, want)
 		}
+		// The same, as validate reads it: the level, how many times its
+		// size the data are (3 arrays of 4·n bytes over 1 MiB), and the
+		// floor, the machine with the larger L2's estimate.
+		e, err := Model(m, "perm", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nf, ok := e.NearFit()
+		if want := float64(12*c.n) / (1 << 20); !ok || nf.Level != "L2" || nf.Size != 1<<20 || nf.Times != want || math.Abs(nf.Floor-floor.Seconds) > 1e-9*floor.Seconds {
+			t.Errorf("n = %d: NearFit() = %+v, %v; want L2 of 1 MiB, %g times, floor %g s", c.n, nf, ok, want, floor.Seconds)
+		}
 	}
 }
