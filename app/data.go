@@ -27,10 +27,13 @@ type dataPage struct {
 	app.Compo
 
 	lib      library
-	data     string         // mbramData or fileData
+	data     string         // mbramData, a shipped table's id, fileData or reportData
 	file     *dataset.Table // the imported file
 	fileName string
-	roles    map[string]string // role -> column name of the file
+	// report is an imported validate report (reportData), predicted as
+	// the shipped tables are.
+	report *presets.ValidationSet
+	roles  map[string]string // role -> column name of the file
 	// imp is the last import: an error, or a file with bad rows held
 	// until the user agrees to use its good rows (what is shown stays as
 	// it was).
@@ -51,6 +54,10 @@ const (
 	mbramData    = "mbram-paper"
 	oldMBRAMData = "seed000"
 )
+
+// reportData is the data set of an imported `memwall validate --json`
+// report, which, as an imported file, links do not carry.
+const reportData = "validate-report"
 
 // dataRoles are the columns the comparison reads, in the order of the form.
 var dataRoles = []struct {
@@ -134,6 +141,10 @@ func (p *dataPage) load(fragment string) {
 	case id == fileData:
 		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported file, which links do not carry; import it again to see its rows")
 		id = mbramData
+	case id == reportData && p.report != nil:
+	case id == reportData:
+		p.linkMsgs = append(p.linkMsgs, "data: this link was made with an imported validate report, which links do not carry; import it again to see its rows")
+		id = mbramData
 	case validationSet(id) != nil:
 	default:
 		p.linkMsgs = append(p.linkMsgs, fmt.Sprintf("data: no built-in data set %s (known: %s)", quoteShort(id), mbramData))
@@ -147,6 +158,8 @@ func (p *dataPage) recompute() {
 	if p.data == fileData && p.file != nil {
 		p.cmp = compareTable(p.file, p.roles, p.lib)
 		p.cmp.Skipped = append(append([]string(nil), p.cellSkipped...), p.cmp.Skipped...)
+	} else if p.data == reportData && p.report != nil {
+		p.cmp = compareValidation(*p.report, p.lib)
 	} else if v := validationSet(p.data); v != nil {
 		p.cmp = compareValidation(*v, p.lib)
 	} else {
@@ -166,7 +179,7 @@ func (p *dataPage) writeURL(ctx app.Context) {
 
 func (p *dataPage) onData(ctx app.Context, e app.Event) {
 	id := inputValue(ctx)
-	if id == fileData && p.file == nil {
+	if (id == fileData && p.file == nil) || (id == reportData && p.report == nil) {
 		return
 	}
 	p.data = id

@@ -2,6 +2,8 @@ package app
 
 import (
 	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"memwall/engine/dataset"
 	"memwall/engine/estimate"
+	"memwall/engine/machine"
 	"memwall/presets"
 )
 
@@ -259,5 +262,91 @@ func TestDataClasses(t *testing.T) {
 	q.load("")
 	if len(q.cmp.Classes) != 0 {
 		t.Errorf("the paper's data set has %d size classes", len(q.cmp.Classes))
+	}
+}
+
+// TestDataImportReport: a report that `memwall validate --json` wrote
+// (testdata/validate-report.json: the run behind the shipped xeon-m207
+// table, its machine named by the preset made from the same calibration)
+// is read by the import as the shipped table is: every row compared and
+// the classes as validate printed them when it was taken (10, 10 and 10
+// in the band; ρ of the sorts 0.703, 0.679, 0.679 by the paper's model
+// and 1 by the hierarchy's). A report whose machine the library does not
+// hold, or with a bad row, changes nothing and says why.
+func TestDataImportReport(t *testing.T) {
+	data, err := os.ReadFile("testdata/validate-report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !presets.IsValidationReport(data) {
+		t.Fatal("validate --json output not taken for a report")
+	}
+	p := &dataPage{}
+	p.load("")
+	if !p.useReport("val107.json", data) {
+		t.Fatalf("not imported: %s", p.imp.err)
+	}
+	if p.data != reportData || len(p.cmp.Rows) != 30 || p.cmp.HierBand != 30 || len(p.cmp.Skipped) != 0 {
+		t.Fatalf("data %q: %d rows, %d in the band, skipped %q; want the report's 30, all in the band", p.data, len(p.cmp.Rows), p.cmp.HierBand, p.cmp.Skipped)
+	}
+	for i, w := range []struct {
+		class  string
+		rhoMB  float64
+		winner string
+	}{{"l2", 0.703, "perm"}, {"llc", 0.679, "perm"}, {"beyond", 0.679, "perm-twopass"}} {
+		c := p.cmp.Classes[i]
+		if c.Class != w.class || c.InBand != 10 || c.Rows != 10 || math.Abs(c.SpearmanSorts-w.rhoMB) > 5e-4 || c.SpearmanSortsHier != 1 || c.PermWinner != w.winner || c.PermPredictedHier != w.winner {
+			t.Errorf("class %d: %+v; want %s, 10 of 10, ρ %.3f and 1, winner %s", i, c, w.class, w.rhoMB, w.winner)
+		}
+	}
+	if !strings.Contains(p.notice, "30 of 30 rows compared") || p.report.Title != "val107.json" {
+		t.Errorf("notice %q, title %q", p.notice, p.report.Title)
+	}
+	var opts []string
+	for _, o := range p.dataOptions() {
+		opts = append(opts, o.Value)
+	}
+	if !slices.Contains(opts, reportData) {
+		t.Errorf("data options %q lack the imported report", opts)
+	}
+
+	for _, tc := range []struct{ from, to, want string }{
+		{`"machine": "xeon-m207-kvm-2vcpu"`, `"machine": "my-epyc"`, `machine "my-epyc", which is not in your library`},
+		{`"machine": "xeon-m207-kvm-2vcpu"`, `"machine": ""`, "names no machine"},
+		{`"n": 65536`, `"n": 0`, "rows[0].n: 0"},
+	} {
+		q := &dataPage{}
+		q.load("data=validation-xeon-kvm-2vcpu")
+		before := len(q.cmp.Rows)
+		bad := strings.Replace(string(data), tc.from, tc.to, 1)
+		if bad == string(data) {
+			t.Fatalf("%s not in the report", tc.from)
+		}
+		if q.useReport("bad.json", []byte(bad)) || !strings.Contains(q.imp.err, tc.want) || !strings.Contains(q.imp.err, "Nothing was changed") {
+			t.Errorf("%s: imported %v, error %q; want one with %q", tc.to, q.data == reportData, q.imp.err, tc.want)
+		}
+		if q.data != "validation-xeon-kvm-2vcpu" || len(q.cmp.Rows) != before || q.report != nil {
+			t.Errorf("%s: the page changed to %q with %d rows", tc.to, q.data, len(q.cmp.Rows))
+		}
+	}
+
+	// A user's machine of the same numbers under its own id is found in
+	// the library as a preset is.
+	m, _ := presets.Machine("xeon-m207-kvm-2vcpu")
+	m.ID = "my-xeon"
+	u := &dataPage{lib: library{User: []machine.Machine{m}}}
+	u.load("")
+	if !u.useReport("mine.json", []byte(strings.Replace(string(data), `"machine": "xeon-m207-kvm-2vcpu"`, `"machine": "my-xeon"`, 1))) || u.cmp.HierBand != 30 {
+		t.Errorf("report on a user's machine: %q, %d in the band", u.imp.err, u.cmp.HierBand)
+	}
+	// Links do not carry an imported report.
+	u.load("data=" + reportData)
+	if u.data != reportData {
+		t.Errorf("the page's own report lost on reload: %q", u.data)
+	}
+	v := &dataPage{}
+	v.load("data=" + reportData)
+	if v.data != mbramData || len(v.linkMsgs) != 1 || !strings.Contains(v.linkMsgs[0], "validate report") {
+		t.Errorf("a link to an imported report: data %q, messages %q", v.data, v.linkMsgs)
 	}
 }

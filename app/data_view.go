@@ -44,7 +44,19 @@ func (p *dataPage) dataOptions() []option {
 	if p.file != nil {
 		opts = append(opts, option{Value: fileData, Label: p.fileName, Group: "Imported"})
 	}
+	if p.report != nil {
+		opts = append(opts, option{Value: reportData, Label: p.report.Title + " (validate report)", Group: "Imported"})
+	}
 	return opts
+}
+
+// source cites the data set shown: a shipped table's source, or what an
+// imported validate report is.
+func (p *dataPage) source() string {
+	if p.data == reportData && p.report != nil {
+		return p.report.Source
+	}
+	return validationSource(p.data)
 }
 
 func (p *dataPage) roleOptions(text, optional bool) []option {
@@ -69,13 +81,13 @@ func (p *dataPage) renderInputs() app.UI {
 	return app.Section().Class("panel inputs").Aria("label", "Inputs").Body(
 		app.H2().Text("Measured times"),
 		selectField("data", "Data set", p.data, p.dataOptions(), p.onData),
-		app.If(p.data != mbramData && p.data != fileData, app.P().ID("data-source").Class("source").Text(validationSource(p.data))),
+		app.If(p.data != mbramData && p.data != fileData, app.P().ID("data-source").Class("source").Text(p.source())),
 		app.If(p.data == mbramData, app.P().ID("data-source").Class("source").Text("The experiment column of G. Cooperman, X. Ma, V. H. Nguyen, Static Performance Evaluation for Memory-Bound Computing: the MBRAM Model (the MBRAM paper), Figs. 3 (permutation products), 4 (matrix products) and 5 (sorts), on the machines of Fig. 2.")),
 		app.Div().Class("row actions").Body(
 			app.Label().Class("button").For("data-file").Text("Import CSV or JSON…"),
 			app.Input().ID("data-file").Type("file").Accept(".csv,.json,text/csv,application/json").Class("visually-hidden").OnChange(p.onImport),
 		),
-		app.Small().Class("hint").Text("Columns like kernel, n, w, b, machine, seconds (or time_ms); kernel holds an id such as quicksort, machine a preset id such as p4-1.7-pc133 or one of your machines. The file stays in this browser."),
+		app.Small().Class("hint").Text("Columns like kernel, n, w, b, machine, seconds (or time_ms); kernel holds an id such as quicksort, machine a preset id such as p4-1.7-pc133 or one of your machines. Or the JSON of memwall validate --json, whose machine is in your library. The file stays in this browser."),
 		p.imp.errorView(),
 		p.imp.report(p.onImportGood, p.onImportCancel, ""),
 		app.If(p.data == fileData && p.file != nil,

@@ -138,3 +138,65 @@ func TestDataBothModels(t *testing.T) {
 	b.screenshot(t, "data-both-models-phone")
 	b.noErrors(t, "data, both models")
 }
+
+// TestDataImportReport imports what `memwall validate --json` wrote (the
+// run behind the shipped xeon-m207 table, app/testdata, its machine the
+// preset made from the same calibration): the page compares its 30 rows
+// on that machine, 30 of them in the band, and sets the classes out as
+// validate printed them (ρ of the sorts by the hierarchy model 1.000 in
+// each class). A report on a machine the library lacks is refused with
+// what to do, and the page keeps what it showed.
+func TestDataImportReport(t *testing.T) {
+	needBrowser(t)
+	report, err := filepath.Abs("../app/testdata/validate-report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	other := filepath.Join(dir, "epyc-run.json")
+	if err := os.WriteFile(other, []byte(strings.Replace(string(data), `"machine": "xeon-m207-kvm-2vcpu"`, `"machine": "my-epyc"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/data", "#errors")
+
+	b.run(t, chromedp.SetUploadFiles("#data-file", []string{other}, chromedp.ByQuery))
+	b.waitFor(t, "the refusal", `document.querySelector("#import-error")`)
+	if got := b.text(t, "#import-error"); !strings.Contains(got, `machine "my-epyc", which is not in your library`) || !strings.Contains(got, "Machines page") {
+		t.Errorf("refusal %q", got)
+	}
+	if got := b.text(t, "#errors caption"); got != "19 rows compared" {
+		t.Errorf("after the refusal the page shows %q; want the paper's 19 rows still", got)
+	}
+	b.screenshot(t, "data-import-report-refused")
+
+	b.run(t, chromedp.SetUploadFiles("#data-file", []string{report}, chromedp.ByQuery))
+	b.waitFor(t, "the report's rows", `document.querySelector("#errors caption").textContent === "30 rows compared"`)
+	if got := b.text(t, "#errors tbody tr:last-child"); !strings.Contains(got, "30 of 30") {
+		t.Errorf("the band row says %q, want 30 of 30", got)
+	}
+	if got := b.text(t, "#data-source"); !strings.Contains(got, "validate-report.json: a memwall validate run on xeon-m207-kvm-2vcpu (levels sizes, 30 rows)") {
+		t.Errorf("source %q", got)
+	}
+	var classes [][]string
+	b.eval(t, `[...document.querySelectorAll("#class-table tr")].map(tr => [...tr.children].map(c => c.textContent))`, &classes)
+	if len(classes) != 10 || len(classes[0]) != 4 || classes[0][1] != "L2" || classes[3][1] != "1.000" || classes[3][2] != "1.000" || classes[3][3] != "1.000" {
+		t.Errorf("the class table reads %q", classes)
+	}
+	var selected string
+	b.eval(t, `document.querySelector("#data").value`, &selected)
+	if selected != "validate-report" {
+		t.Errorf("data set chosen: %q", selected)
+	}
+	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
+	b.screenshot(t, "data-import-report")
+	b.phone(t)
+	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	b.screenshot(t, "data-import-report-phone")
+	b.noErrors(t, "data, an imported validate report")
+}

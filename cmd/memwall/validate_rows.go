@@ -1,15 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
 	"memwall/engine/machine"
-	"memwall/internal/jsonx"
+	"memwall/presets"
 )
 
 // Rejudging a validate run: `validate --rows FILE` takes the measured rows
@@ -19,44 +17,27 @@ import (
 // models, or another calibration of the same machine, is read against the
 // runs already made.
 
-// maxRowsFile and maxRows bound a rows file: a levels report has 30 rows
-// and some 20 KB.
-const (
-	maxRowsFile = 4 << 20
-	maxRows     = 1000
-	maxRowN     = 1 << 40
-)
+// maxRowsFile bounds a rows file (presets.MaxReportBytes).
+const maxRowsFile = presets.MaxReportBytes
 
-// parseValidateRows reads the rows of a validate report, checking what a
-// prediction needs of each: a kernel the models know, a size, and a
-// measured time. Errors name the field, as rows[2].n.
+// parseValidateRows reads the rows of a validate report
+// (presets.ParseValidationReport, which the Data page's import reads with
+// too: a kernel the models know, a size, a measured time), and checks
+// that each kernel is one validate runs. Errors name the field, as
+// rows[2].n.
 func parseValidateRows(data []byte) (sizes string, rows []validateRow, err error) {
-	var rep validateReport
-	if err := jsonx.Unmarshal(data, &rep); err != nil {
-		return "", nil, fmt.Errorf("not a validate --json report: %v", err)
-	}
-	if len(rep.Rows) == 0 {
-		return "", nil, errors.New("rows: the report has none")
-	}
-	if len(rep.Rows) > maxRows {
-		return "", nil, fmt.Errorf("rows: %d of them; at most %d are accepted", len(rep.Rows), maxRows)
+	rep, err := presets.ParseValidationReport(data)
+	if err != nil {
+		return "", nil, err
 	}
 	for i, r := range rep.Rows {
-		at := fmt.Sprintf("rows[%d].", i)
 		if !slices.Contains(validateKernels(), r.Kernel) {
-			return "", nil, fmt.Errorf("%skernel: %q is not one of validate's kernels (%s)", at, r.Kernel, strings.Join(validateKernels(), ", "))
+			return "", nil, fmt.Errorf("rows[%d].kernel: %q is not one of validate's kernels (%s)", i, r.Kernel, strings.Join(validateKernels(), ", "))
 		}
-		if r.N < 1 || r.N > maxRowN {
-			return "", nil, fmt.Errorf("%sn: %d; want 1 to 2^40", at, r.N)
-		}
-		if !(r.Measured > 0) || math.IsInf(r.Measured, 0) {
-			return "", nil, fmt.Errorf("%smeasured_seconds: %v; want a positive number of seconds", at, r.Measured)
-		}
-		if !(r.Range >= 0) || math.IsInf(r.Range, 0) {
-			return "", nil, fmt.Errorf("%smeasured_range: %v; want a share of 0 or more", at, r.Range)
-		}
+		rows = append(rows, validateRow{Kernel: r.Kernel, Params: r.Params, N: r.N, Measured: r.Measured, Spread: r.Spread,
+			Range: r.Range, Reps: r.Repetitions, Predicted: r.Predicted, Regime: r.Regime, Class: r.Class, Hier: r.Hier})
 	}
-	return rep.Sizes, rep.Rows, nil
+	return rep.Sizes, rows, nil
 }
 
 // validateKernels is the kernels validate runs, for messages.
