@@ -257,13 +257,7 @@ func findKernel(s string) (mbram.Kernel, bool) {
 	return mbram.Kernel{}, false
 }
 
-func kernelIDs() string {
-	var ids []string
-	for _, k := range mbram.Kernels() {
-		ids = append(ids, k.ID)
-	}
-	return strings.Join(ids, ", ")
-}
+func kernelIDs() string { return strings.Join(mbram.IDs(), ", ") }
 
 // findMachine accepts a preset's or the user's machine id, or its name.
 func findMachine(lib library, s string) (machine.Machine, bool) {

@@ -74,7 +74,7 @@ func ParseValidationReport(data []byte) (ValidationSet, error) {
 		at := fmt.Sprintf("rows[%d].", i)
 		k, ok := mbram.Lookup(r.Kernel)
 		if !ok {
-			return s, fmt.Errorf("%skernel: %q is not one of the models' kernels (%s)", at, r.Kernel, kernelList())
+			return s, fmt.Errorf("%skernel: %q is not one of the models' kernels (%s)", at, r.Kernel, strings.Join(mbram.IDs(), ", "))
 		}
 		if r.N < 1 || r.N > MaxReportN {
 			return s, fmt.Errorf("%sn: %d; want 1 to 2^40", at, r.N)
@@ -90,13 +90,4 @@ func ParseValidationReport(data []byte) (ValidationSet, error) {
 		}
 	}
 	return s, nil
-}
-
-// kernelList is the models' kernel ids, for messages.
-func kernelList() string {
-	var ids []string
-	for _, k := range mbram.Kernels() {
-		ids = append(ids, k.ID)
-	}
-	return strings.Join(ids, ", ")
 }

@@ -2,6 +2,7 @@ package mbram_test
 
 import (
 	"fmt"
+	"strings"
 
 	"memwall/engine/machine"
 	"memwall/engine/mbram"
@@ -39,4 +40,12 @@ func ExampleSeconds() {
 	// Output:
 	// perm: 0.1698 s
 	// perm-twopass: 0.0493 s
+}
+
+// The kernels' ids, as messages list what is accepted: the MBRAM paper's
+// permutation products (Fig. 3), its matrix product (Fig. 4) and its
+// seven sorts (Fig. 5).
+func ExampleIDs() {
+	fmt.Println(strings.Join(mbram.IDs(), ", "))
+	// Output: perm, perm-twopass, matmul, quicksort, mergesort, heapsort, bucket, bucket-count, radix, radix-count
 }

@@ -85,6 +85,16 @@ var kernels = []Kernel{
 // Kernels lists every closed form in a stable order.
 func Kernels() []Kernel { return append([]Kernel(nil), kernels...) }
 
+// IDs lists every kernel's id, in the order of Kernels, for messages
+// that say what is accepted.
+func IDs() []string {
+	ids := make([]string, len(kernels))
+	for i, k := range kernels {
+		ids[i] = k.ID
+	}
+	return ids
+}
+
 // Lookup finds a kernel by id.
 func Lookup(id string) (Kernel, bool) {
 	for _, k := range kernels {
