@@ -265,6 +265,13 @@ func (b *browser) phone(t testing.TB) {
 	b.run(t, emulation.SetDeviceMetricsOverride(390, 844, 3, true))
 }
 
+// fitsPhone waits until the page, at the phone's width (phone), overflows
+// nothing sideways: its charts and tables follow the window.
+func (b *browser) fitsPhone(t testing.TB) {
+	t.Helper()
+	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+}
+
 // serviceWorkerReady waits until the service worker is active and has
 // precached the pages, and returns the cached URLs.
 func (b *browser) serviceWorkerReady(t testing.TB) []string {

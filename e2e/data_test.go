@@ -124,8 +124,7 @@ func TestDataBothModels(t *testing.T) {
 	// when it ran (docs/hierarchy.md, the twentieth run): ρ of the sorts
 	// by the hierarchy model 1.000, 1.000 and 0.964, and the one pair it
 	// orders against the measurement, beyond the cache.
-	var classes [][]string
-	b.eval(t, `[...document.querySelectorAll("#class-table tr")].map(tr => [...tr.children].map(c => c.textContent))`, &classes)
+	classes := classTable(t, b)
 	if len(classes) != 10 || len(classes[0]) != 4 || classes[0][3] != "beyond" || classes[3][1] != "1.000" || classes[3][3] != "0.964" ||
 		classes[7][3] != "radix-count < bucket-count" || classes[9][3] != "none" {
 		t.Errorf("the class table reads %q", classes)
@@ -134,7 +133,7 @@ func TestDataBothModels(t *testing.T) {
 	b.screenshot(t, "data-both-models")
 	b.phone(t)
 	// The chart follows the window to phone width: nothing overflows.
-	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	b.fitsPhone(t)
 	b.screenshot(t, "data-both-models-phone")
 	b.noErrors(t, "data, both models")
 }
@@ -183,8 +182,7 @@ func TestDataImportReport(t *testing.T) {
 	if got := b.text(t, "#data-source"); !strings.Contains(got, "validate-report.json: a memwall validate run on xeon-m207-kvm-2vcpu (levels sizes, 30 rows)") {
 		t.Errorf("source %q", got)
 	}
-	var classes [][]string
-	b.eval(t, `[...document.querySelectorAll("#class-table tr")].map(tr => [...tr.children].map(c => c.textContent))`, &classes)
+	classes := classTable(t, b)
 	if len(classes) != 10 || len(classes[0]) != 4 || classes[0][1] != "L2" || classes[3][1] != "1.000" || classes[3][2] != "1.000" || classes[3][3] != "1.000" {
 		t.Errorf("the class table reads %q", classes)
 	}
@@ -196,7 +194,16 @@ func TestDataImportReport(t *testing.T) {
 	b.waitFor(t, "the chart", `document.querySelector("#compare-chart svg")`)
 	b.screenshot(t, "data-import-report")
 	b.phone(t)
-	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	b.fitsPhone(t)
 	b.screenshot(t, "data-import-report-phone")
 	b.noErrors(t, "data, an imported validate report")
+}
+
+// classTable reads the Data page's table by size class, row by row, each
+// row's cells as shown.
+func classTable(t *testing.T, b *browser) [][]string {
+	t.Helper()
+	var rows [][]string
+	b.eval(t, `[...document.querySelectorAll("#class-table tr")].map(tr => [...tr.children].map(c => c.textContent))`, &rows)
+	return rows
 }

@@ -263,7 +263,7 @@ func TestProgramHierarchy(t *testing.T) {
 	}
 	b.screenshot(t, "program-hierarchy")
 	b.phone(t)
-	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	b.fitsPhone(t)
 	b.screenshot(t, "program-hierarchy-phone")
 	b.noErrors(t, "program on a machine with levels")
 }

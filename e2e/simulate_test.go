@@ -523,7 +523,7 @@ func TestSimulateMissCurve(t *testing.T) {
 	b.screenshot(t, "simulate-miss-curve")
 	b.phone(t)
 	// The chart follows the window to phone width: nothing overflows.
-	b.waitFor(t, "the page to fit a phone", `document.documentElement.scrollWidth <= window.innerWidth + 1`)
+	b.fitsPhone(t)
 	b.screenshot(t, "simulate-miss-curve-phone")
 	b.noErrors(t, "miss curve")
 }
