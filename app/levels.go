@@ -13,10 +13,10 @@ import (
 )
 
 // hasHierarchy says a machine gives more than the MBRAM paper's six
-// numbers: cache levels, a memory latency, a compute rate, core rates, a
+// numbers: cache levels, a memory latency or its curve, a compute rate, core rates, a
 // distribution curve, a stream bound or the first level's overlap.
 func hasHierarchy(m machine.Machine) bool {
-	return len(m.Levels) > 0 || m.MemLatency > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0 || m.L1Fill > 0
+	return len(m.Levels) > 0 || m.MemLatency > 0 || len(m.MemLatencyCurve) > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0 || m.L1Fill > 0
 }
 
 // levelsView shows the hierarchy of a machine that gives one: a table of
@@ -34,6 +34,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		name, value, means string
 	}{
 		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
+		{len(m.MemLatencyCurve) > 0, "Memory latency by span ", latencyCurveText(m.MemLatencyCurve), "a dependent load's wait when the data span that much, its translation included: the hierarchy model charges a kernel's dependent lines from memory the latency at its data's size"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
@@ -122,6 +123,16 @@ func fieldRate(v float64) string {
 		break
 	}
 	return units.FieldNumber(v)
+}
+
+// latencyCurveText sums up a memory latency curve by its ends.
+func latencyCurveText(ps []machine.LatencyPoint) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	a, z := ps[0], ps[len(ps)-1]
+	return units.FormatSeconds(a.Latency) + " at " + units.FormatSize(a.Span) + " → " + units.FormatSeconds(z.Latency) + " at " + units.FormatSize(z.Span) +
+		" (" + strconv.Itoa(len(ps)) + " points)"
 }
 
 // distributionText sums up a distribution curve by its ends: the count and

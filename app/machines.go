@@ -126,12 +126,12 @@ func (p *machinesPage) openEditor(ctx app.Context, id string, m machine.Machine)
 func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	p.editErrs = map[string]string{}
 	// What the form does not show is the machine's own, kept as it was:
-	// an edit never drops a measured core rate, a distribution curve, a
-	// spread or a note.
+	// an edit never drops a measured core rate, a latency or distribution
+	// curve, a spread or a note.
 	b := p.editBase
 	m := machine.Machine{ID: p.editID, Name: strings.TrimSpace(p.edit.text["name"]),
 		Description: strings.TrimSpace(p.edit.text["description"]), Source: strings.TrimSpace(p.edit.text["source"]),
-		MemLatency: b.MemLatency, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Distribution: b.Distribution, Streams: b.Streams, L1Fill: b.L1Fill, L1Exposed: b.L1Exposed,
+		MemLatency: b.MemLatency, MemLatencyCurve: b.MemLatencyCurve, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Distribution: b.Distribution, Streams: b.Streams, L1Fill: b.L1Fill, L1Exposed: b.L1Exposed,
 		Spread: b.Spread, Notes: b.Notes}
 	parse := func(key string, f func(string) error) {
 		if err := f(strings.TrimSpace(p.edit.text[key])); err != nil {

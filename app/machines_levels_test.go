@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 // and notes: everything the editor must keep.
 func rig() machine.Machine {
 	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9,
-		CoreRates: map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"}}
+		MemLatencyCurve: []machine.LatencyPoint{{Span: 64 << 20, Latency: 120e-9}, {Span: 1 << 30, Latency: 220e-9}},
+		CoreRates:       map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"}}
 	return m.WithLevels([]machine.Level{
 		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
 		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 80e9, Beta2: 40e9, Latency: 4e-9},
@@ -33,7 +35,7 @@ func TestMachineEditorLevels(t *testing.T) {
 	}
 	// Through the editor untouched, nothing is lost (a time moves by less
 	// than a millionth, as units.FieldSeconds says).
-	if !near(got, want) || got.Levels[2].Name != "L3" || got.Spread["beta1"] != 0.02 || got.Notes["cpu"] != "test" || got.ID != "my-rig" {
+	if !near(got, want) || !slices.Equal(got.MemLatencyCurve, want.MemLatencyCurve) || got.Levels[2].Name != "L3" || got.Spread["beta1"] != 0.02 || got.Notes["cpu"] != "test" || got.ID != "my-rig" {
 		t.Errorf("through the editor:\n got %+v\nwant %+v", got, want)
 	}
 	for _, c := range []struct{ key, text, msg string }{

@@ -65,6 +65,10 @@ func (p *machinesPage) renderLevels() app.UI {
 		app.If(len(p.editBase.Distribution) > 0,
 			app.P().ID("m-distribution").Class("note").Text("Distribution curve, measured and kept as it is: "+distributionText(p.editBase.Distribution)+"."),
 		),
+		app.If(len(p.editBase.MemLatencyCurve) > 0,
+			app.P().ID("m-latency-curve").Class("note").Text("Memory latency by span, measured and kept as it is: "+latencyCurveText(p.editBase.MemLatencyCurve)+"; the hierarchy model reads memory's latency from it, not from the field above."),
+		),
+		app.If(p.editErrs["mem_latency_curve"] != "", app.P().ID("m-mem_latency_curve-err").Class("error").Text(p.editErrs["mem_latency_curve"])),
 		app.If(p.editErrs["distribution"] != "", app.P().ID("m-distribution-err").Class("error").Text(p.editErrs["distribution"])),
 	)
 }

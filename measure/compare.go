@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"memwall/engine/machine"
+	"memwall/engine/units"
 )
 
 // Diff is one parameter of two calibrations side by side.
@@ -35,8 +37,8 @@ const AgreeWithin = 0.10
 // Params flattens the numbers a calibration measures, named the way a
 // machine file's spread names them: the paper's five (mu1 is not
 // measured), then per level its size, β1, β2 and latency, memory's
-// latency, the compute rate, each kernel's core rate and the distribution
-// curve's memory end. The last level's
+// latency and its curve at the powers of two it spans, the compute rate,
+// each kernel's core rate and the distribution curve's memory end. The last level's
 // size is the machine's cache by the machine's own rule (machine.WithLevels)
 // and is listed once, as cache: a calibration pair would otherwise count
 // one difference twice.
@@ -60,6 +62,16 @@ func Params(m machine.Machine) map[string]float64 {
 	}
 	if m.ComputeRate > 0 {
 		p["compute_rate"] = m.ComputeRate
+	}
+	// The memory latency curve at the powers of two it spans: its points
+	// follow each calibration's cache, and a span read between them
+	// compares the same memory.
+	if n := len(m.MemLatencyCurve); n >= 2 {
+		for s := int64(1) << 20; s <= m.MemLatencyCurve[n-1].Span; s *= 2 {
+			if s >= m.MemLatencyCurve[0].Span {
+				p[LatencyCurveParam(s)] = m.MemLatencyAt(float64(s))
+			}
+		}
 	}
 	for k, v := range m.CoreRates {
 		p["core_rates."+k] = v
@@ -85,6 +97,14 @@ func Params(m machine.Machine) map[string]float64 {
 	}
 	return p
 }
+
+// LatencyCurveParam names the memory latency curve at span bytes in
+// Params, as mem_latency_curve[1 GiB].
+func LatencyCurveParam(span int64) string {
+	return latencyCurvePrefix + units.FormatSize(span) + "]"
+}
+
+const latencyCurvePrefix = "mem_latency_curve["
 
 // Compare lists every parameter either machine has, in a stable order
 // (the paper's first, then levels, then the rest by name), with its
@@ -121,7 +141,16 @@ func Compare(a, b machine.Machine) []Diff {
 	for _, n := range names {
 		va, oka := pa[n]
 		vb, okb := pb[n]
-		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: a.Spread[n], SpreadB: b.Spread[n]}
+		spread := n
+		if strings.HasPrefix(n, latencyCurvePrefix) {
+			if oka != okb {
+				// A span only one curve reaches: their caches differ,
+				// which cache compares.
+				continue
+			}
+			spread = "mem_latency" // the same chase's rounds
+		}
+		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: a.Spread[spread], SpreadB: b.Spread[spread]}
 		switch {
 		case oka && okb && va == vb:
 			d.Rel = 0

@@ -273,9 +273,13 @@ func levelSteps(size, ys []float64, line int64) []int64 {
 type levelFit struct {
 	levels     []machine.Level
 	memLatency float64
-	spread     map[string]float64
-	warnings   []string
-	notes      []string
+	// latencyCurve is memory's latency by span (beyondCache), nil
+	// where the latency curve does not reach two points past the last
+	// cache.
+	latencyCurve []machine.LatencyPoint
+	spread       map[string]float64
+	warnings     []string
+	notes        []string
 	// Plateaus, for the notes: seconds per access at each level and in
 	// memory (the last entry).
 	random, seq, latency []float64
@@ -483,8 +487,36 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 				f.latency = append(f.latency, latB[n])
 			}
 		}
+		f.latencyCurve = beyondCache(fastestCurve(latencyCurveOf(lat)), c, f.levels[n-1].Latency)
 	}
 	return f
+}
+
+// beyondCache is the latency curve cv (one round) from the last cache's
+// size c on, as memory's latency by span (machine.LatencyPoint): each
+// point's time as measured, at least the last level's own latency
+// lastLat; nil when fewer than two points lie there.
+//
+// The points are taken as they are, the last cache's hits in them
+// included (a chase at 2·C still finds up to half its lines there):
+// the hierarchy model charges a dependent line that misses the last
+// cache the step from lastLat to this curve at its kernel's span, and
+// the step as measured priced heapsort on the development guest within
+// the band from 2^24 to 2^29 keys, where taking the hits out (the step
+// up to twice as large near C) charged a heap of 2 GiB a fifth more than
+// it ran (docs/hierarchy.md).
+func beyondCache(cv curve, c, lastLat float64) []machine.LatencyPoint {
+	var out []machine.LatencyPoint
+	for i, s := range cv.size {
+		if s < c || len(cv.rounds) == 0 || !(cv.rounds[0][i] > 0) {
+			continue
+		}
+		out = append(out, machine.LatencyPoint{Span: int64(s), Latency: round3g(math.Max(cv.rounds[0][i], lastLat))})
+	}
+	if len(out) < 2 || len(out) > machine.MaxLatencyPoints {
+		return nil
+	}
+	return out
 }
 
 // memReach is how far past the last cache the latency curve must reach
@@ -687,6 +719,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 		return m, []string{"levels: the measured hierarchy is not valid (" + err.Error() + "); the machine keeps the paper's one cache"}
 	}
 	lm.MemLatency = f.memLatency
+	lm.MemLatencyCurve = f.latencyCurve
 	lm.L1Fill, lm.L1Exposed = f.l1Fill, f.l1Exposed
 	for k, v := range f.spread {
 		lm.Spread[k] = v

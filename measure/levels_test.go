@@ -565,3 +565,22 @@ func TestFitLevelsOverlapQuietRounds(t *testing.T) {
 		t.Errorf("κ's spread %g; want above 0", s)
 	}
 }
+
+// TestBeyondCache: the points from the last cache's size on, as measured
+// but never under the last level's own latency (a round that came in
+// under it at 256 MiB is raised to it), and none when fewer than two lie
+// there.
+func TestBeyondCache(t *testing.T) {
+	cv := curve{size: []float64{64 << 20, 128 << 20, 256 << 20, 512 << 20, 1 << 30},
+		rounds: [][]float64{{140e-9, 150e-9, 130e-9, 188e-9, 222e-9}}}
+	got := beyondCache(cv, 256<<20, 138e-9)
+	want := []machine.LatencyPoint{{Span: 256 << 20, Latency: 138e-9}, {Span: 512 << 20, Latency: 188e-9}, {Span: 1 << 30, Latency: 222e-9}}
+	if !slices.EqualFunc(got, want, func(a, b machine.LatencyPoint) bool {
+		return a.Span == b.Span && math.Abs(a.Latency-b.Latency) < 1e-18
+	}) {
+		t.Errorf("beyondCache = %+v, want %+v", got, want)
+	}
+	if got := beyondCache(cv, 1<<30, 138e-9); got != nil {
+		t.Errorf("one point past the cache: %+v, want none", got)
+	}
+}

@@ -109,6 +109,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if m.MemLatency > 0 {
 		fmt.Fprintf(stderr, "memory latency %s (%.1f%%)\n", units.FormatSeconds(m.MemLatency), 100*m.Spread["mem_latency"])
 	}
+	if n := len(m.MemLatencyCurve); n > 0 {
+		a, z := m.MemLatencyCurve[0], m.MemLatencyCurve[n-1]
+		fmt.Fprintf(stderr, "memory latency by span: %s at %s → %s at %s (%d points)\n",
+			units.FormatSeconds(a.Latency), units.FormatSize(a.Span), units.FormatSeconds(z.Latency), units.FormatSize(z.Span), n)
+	}
 	if m.ComputeRate > 0 {
 		fmt.Fprintf(stderr, "compute rate %.3g/s (median of %d kernels' core rates)\n", m.ComputeRate, len(m.CoreRates))
 	}
@@ -246,7 +251,7 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10)
 	case name == "l1_exposed":
 		return strconv.FormatFloat(v, 'g', 3, 64)
-	case name == "mispredict", name == "l1_fill", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "distribution."):
+	case name == "mispredict", name == "l1_fill", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"

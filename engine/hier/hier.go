@@ -31,6 +31,11 @@ type Config struct {
 	// MemLatency, when positive, is charged for each dependent random
 	// fill of the last level instead of its line/β2.
 	MemLatency float64
+	// MemLatencyCurve, when given, is memory's latency by the span of
+	// the reads (machine.LatencyPoint): the dependent fills are charged
+	// its latency at the run's footprint (Sim.Footprint) instead of
+	// MemLatency.
+	MemLatencyCurve []machine.LatencyPoint
 	// ComputeRate, when positive, charges the operations given to
 	// Compute at that many per second.
 	ComputeRate float64
@@ -49,7 +54,7 @@ type Config struct {
 
 // ConfigFor takes the hierarchy of a machine.
 func ConfigFor(m machine.Machine) Config {
-	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, ComputeRate: m.ComputeRate, L1Fill: m.L1Fill, L1Exposed: m.L1Exposed}
+	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, MemLatencyCurve: m.MemLatencyCurve, ComputeRate: m.ComputeRate, L1Fill: m.L1Fill, L1Exposed: m.L1Exposed}
 }
 
 // Validate checks the hierarchy (machine.ValidateLevels), the latency,
@@ -63,6 +68,9 @@ func (c Config) Validate() error {
 	}
 	m := machine.Machine{MemLatency: c.MemLatency, ComputeRate: c.ComputeRate, L1Fill: c.L1Fill, L1Exposed: c.L1Exposed, Levels: c.Levels}
 	if es := m.ValidateOverlap(); len(es) > 0 {
+		return es
+	}
+	if es := machine.ValidateLatencyCurve(c.MemLatencyCurve); len(es) > 0 {
 		return es
 	}
 	switch {
@@ -125,6 +133,7 @@ func New(c Config) (*Sim, error) {
 		return nil, err
 	}
 	c.Levels = append([]machine.Level(nil), c.Levels...)
+	c.MemLatencyCurve = append([]machine.LatencyPoint(nil), c.MemLatencyCurve...)
 	if c.Window == 0 {
 		c.Window = DefaultWindow
 	}
@@ -154,7 +163,15 @@ func New(c Config) (*Sim, error) {
 func (s *Sim) Config() Config {
 	c := s.cfg
 	c.Levels = append([]machine.Level(nil), c.Levels...)
+	c.MemLatencyCurve = append([]machine.LatencyPoint(nil), c.MemLatencyCurve...)
 	return c
+}
+
+// Footprint is the bytes of the distinct lines of the last level's line
+// size the run has touched: the span its reads from memory go over.
+func (s *Sim) Footprint() int64 {
+	k := &s.stacks[len(s.stacks)-1]
+	return k.count << k.shift
 }
 
 // Reset empties the caches and the counts, keeping the memory.

@@ -195,6 +195,18 @@ func TestTime(t *testing.T) {
 	if math.Abs(r.Seconds-want) > 1e-12*want || math.Abs(r.Levels[1].Time.Latency-1e-6) > 1e-18 {
 		t.Errorf("Seconds = %g, want %g; %+v", r.Seconds, want, r.Levels)
 	}
+	// With a memory latency curve the dependent fills wait its latency
+	// at the run's footprint: 110 distinct lines of 64 B = 7040 B, the
+	// geometric mean of the points at 3520 and 14 080 B, so half way
+	// from 100 to 300 ns in log span: 200 ns each, 2 µs in all.
+	curve := []machine.LatencyPoint{{Span: 3520, Latency: 100e-9}, {Span: 14080, Latency: 300e-9}}
+	r2 := run(Config{Levels: levels, MemLatency: 100e-9, MemLatencyCurve: curve, ComputeRate: 1e9})
+	if got := r2.Levels[1].Time.Latency; math.Abs(got-2e-6) > 1e-15 {
+		t.Errorf("latency on the curve: %g, want 2 µs", got)
+	}
+	if want := want + 1e-6; math.Abs(r2.Seconds-want) > 1e-12*want {
+		t.Errorf("on the curve: Seconds = %g, want %g", r2.Seconds, want)
+	}
 	// With the first level's fills beside the compute (1 ns a line,
 	// κ = 0.5), L1's 99 + 100 + 1 independent lines take 200 ns against
 	// 3 µs of compute: they add 0.5·200 ns, shared between its sequential

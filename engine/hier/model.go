@@ -137,6 +137,11 @@ type Estimate struct {
 	// another page add (kernelForm.walks), inside Seconds: the reads
 	// times the machine's walk at their span (machine.WalkAt).
 	Translation float64 `json:"translation_seconds,omitempty"`
+	// MemLatency is the latency the dependent lines from memory are
+	// charged (the step from the last level's latency to it): the
+	// machine's memory latency at the data's span
+	// (machine.Machine.MemLatencyAt), 0 when the kernel has none.
+	MemLatency float64 `json:"mem_latency_seconds,omitempty"`
 	// Spread is what address translation adds to the kernel's random
 	// reads spread over SpreadSpan bytes (kernelForm.spread) beyond what
 	// the levels' random rates hold, inside Seconds (spreadTranslation).
@@ -227,7 +232,10 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		if kw.depInFlight != nil {
 			inFlight = math.Max(1, kw.depInFlight(w, lv))
 		}
-		next := nextLatency(m, levels, i)
+		next := nextLatency(m, levels, i, footprint)
+		if i == len(levels)-1 && le.Traffic.Dep > 0 {
+			e.MemLatency = next
+		}
 		if le.Overlapped = i == 0 && m.L1Fill > 0 && m.L1Exposed > 0; le.Overlapped {
 			le.Seconds = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch, next, inFlight)
 		} else {
@@ -252,13 +260,15 @@ func RateFor(m machine.Machine, kernelID string) float64 {
 	return m.ComputeRate
 }
 
-// nextLatency is the latency of the level below level i (memory's after
-// the last), 0 when not given.
-func nextLatency(m machine.Machine, levels []machine.Level, i int) float64 {
+// nextLatency is the latency of the level below level i, 0 when not
+// given; after the last level memory's, at the span of the kernel's data
+// (its footprint): a dependent read waits for its translation too, and
+// that grows with the span its page tables cover.
+func nextLatency(m machine.Machine, levels []machine.Level, i int, span float64) float64 {
 	if i+1 < len(levels) {
 		return levels[i+1].Latency
 	}
-	return m.MemLatency
+	return m.MemLatencyAt(span)
 }
 
 // levelSeconds charges one level's lines. A dependent line waits for the
@@ -799,6 +809,12 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 			units.FormatCount(int64(t.Seq)), units.FormatBandwidth(le.Level.Beta1),
 			units.FormatCount(int64(t.Rand)), units.FormatBandwidth(le.Level.Beta2),
 			units.FormatCount(int64(t.Dep)))
+		if i == len(e.Levels)-1 && e.MemLatency > 0 && t.Dep > 0 {
+			f += ", memory's latency " + units.FormatSeconds(e.MemLatency)
+			if len(m.MemLatencyCurve) >= 2 {
+				f += " (its curve at the data's " + units.FormatSize(e.Footprint) + ")"
+			}
+		}
 		if le.Overlapped {
 			f = fmt.Sprintf("lines: %s sequential and %s random at %s a line beside the core's work, κ = %.3g of the shorter exposed; %s dependent",
 				units.FormatCount(int64(t.Seq)), units.FormatCount(int64(t.Rand)), units.FormatSeconds(m.L1Fill), m.L1Exposed,

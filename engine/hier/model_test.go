@@ -21,6 +21,36 @@ func twoLevels() machine.Machine {
 	})
 }
 
+// TestModelLatencyCurve: on a machine with a memory latency curve the
+// dependent lines from memory wait its latency at the kernel's data.
+// Heapsort of 2^20 keys is the hand calculation below with the curve
+// 196 ns at 2 MiB and 300 ns at 8 MiB: the heap's 4 MiB read half way,
+// 248 ns, so L2's 2·N dependent lines take a quarter of 248 − 4 ns,
+// 61 ns, where the one number (100 ns) gave 24: 2·N·37 ns = 77.594624 ms
+// more. A curve that gives 100 ns at 4 MiB changes nothing.
+func TestModelLatencyCurve(t *testing.T) {
+	const base = 25.165824e-3 + 57.67168e-3 + 9.17504e-3 + 54.525952e-3
+	for _, c := range []struct {
+		name  string
+		curve []machine.LatencyPoint
+		want  float64
+		lat   float64
+	}{
+		{"steeper", []machine.LatencyPoint{{Span: 2 << 20, Latency: 196e-9}, {Span: 8 << 20, Latency: 300e-9}}, base + 77.594624e-3, 248e-9},
+		{"100 ns at the heap", []machine.LatencyPoint{{Span: 1 << 20, Latency: 52e-9}, {Span: 16 << 20, Latency: 148e-9}}, base, 100e-9},
+	} {
+		m := twoLevels()
+		m.MemLatencyCurve = c.curve
+		e, err := Model(m, "heapsort", mbram.Params{N: 1 << 20, W: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(e.Seconds-c.want) > 1e-9*c.want || math.Abs(e.MemLatency-c.lat) > 1e-18 {
+			t.Errorf("%s: %g s at %g, want %g s at %g", c.name, e.Seconds, e.MemLatency, c.want, c.lat)
+		}
+	}
+}
+
 func TestModelHandCalculations(t *testing.T) {
 	m := twoLevels()
 	for _, c := range []struct {

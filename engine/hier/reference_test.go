@@ -338,6 +338,12 @@ func testAgainstNaive(t *testing.T, levels []machine.Level, seed uint64, n int, 
 			t.Errorf("level %s:\n got %+v\nwant %+v", levels[i].Name, got[i], c)
 		}
 	}
+	// The footprint is the distinct lines of the last level's size, the
+	// naive reference's first accesses, in either mode.
+	last := levels[len(levels)-1].Line
+	if got, want := s.Footprint(), ref.colds[last]*last; got != want {
+		t.Errorf("Footprint %d, want %d (%d lines of %d B)", got, want, ref.colds[last], last)
+	}
 	if !curves && s.Curves() != nil {
 		t.Errorf("Curves without Config.Curves: %v, want nil", s.Curves())
 	}

@@ -95,15 +95,18 @@ func (s *Sim) TraceResult() Result {
 }
 
 // Time charges one level's counts (see doc.go): last says the level is
-// the last one, filled from memory.
-func (c Config) Time(l machine.Level, n LevelCounts, last bool) LevelTime {
+// the last one, filled from memory, and span is the bytes the run's
+// reads go over (Sim.Footprint), which memory's latency is read at when
+// the configuration has its curve.
+func (c Config) Time(l machine.Level, n LevelCounts, last bool, span float64) LevelTime {
 	lat := int64(0)
-	if last && c.MemLatency > 0 {
+	mem := machine.Machine{MemLatency: c.MemLatency, MemLatencyCurve: c.MemLatencyCurve}.MemLatencyAt(span)
+	if last && mem > 0 {
 		lat = n.DependentRandFills
 	}
 	var t LevelTime
 	t.Sequential, t.Random = lineSeconds(l, float64(n.SeqFills), float64(n.RandFills-lat), float64(n.Writebacks))
-	t.Latency = float64(lat) * c.MemLatency
+	t.Latency = float64(lat) * mem
 	t.Seconds = t.Sequential + t.Random + t.Latency
 	return t
 }
@@ -125,7 +128,7 @@ func (s *Sim) Result() Result {
 	r := Result{Reads: s.reads, Writes: s.writes, Dependent: s.deps, Ops: s.ops}
 	lc := s.Levels()
 	for i, l := range s.cfg.Levels {
-		t := s.cfg.Time(l, lc[i], i == len(lc)-1)
+		t := s.cfg.Time(l, lc[i], i == len(lc)-1, float64(s.Footprint()))
 		r.Levels = append(r.Levels, LevelResult{Level: l, Counts: lc[i], Time: t})
 		r.Seconds += t.Seconds
 	}

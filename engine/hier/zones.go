@@ -84,6 +84,11 @@ func (k *stack) farZone(line uint64) (int, int) {
 	}
 	si := pi<<pageBits | int(line&(pageLen-1))
 	e := &k.slots[si]
+	if !e.used {
+		// A first access: the run's footprint grows (Sim.Footprint).
+		e.used = true
+		k.count++
+	}
 	nd := k.nodes
 	missed := len(k.lv) // a line not on the list: beyond the last level
 	free := e.pos

@@ -21,20 +21,23 @@ const MaxFileSize = 64 << 10
 // "256 KiB", "7.52 ns"), so files written by hand read naturally while
 // files written by memwall keep full precision.
 type fileMachine struct {
-	ID          string             `json:"id"`
-	Name        string             `json:"name"`
-	Description string             `json:"description"`
-	Source      string             `json:"source"`
-	Beta1       json.RawMessage    `json:"beta1"`
-	Beta2       json.RawMessage    `json:"beta2"`
-	Mu1         json.RawMessage    `json:"mu1"`
-	C           json.RawMessage    `json:"cache"`
-	B           json.RawMessage    `json:"line"`
-	M           json.RawMessage    `json:"mispredict"`
-	Levels      []fileLevel        `json:"levels"`
-	MemLatency  json.RawMessage    `json:"mem_latency"`
-	ComputeRate json.RawMessage    `json:"compute_rate"`
-	CoreRates   map[string]float64 `json:"core_rates"`
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Source      string          `json:"source"`
+	Beta1       json.RawMessage `json:"beta1"`
+	Beta2       json.RawMessage `json:"beta2"`
+	Mu1         json.RawMessage `json:"mu1"`
+	C           json.RawMessage `json:"cache"`
+	B           json.RawMessage `json:"line"`
+	M           json.RawMessage `json:"mispredict"`
+	Levels      []fileLevel     `json:"levels"`
+	MemLatency  json.RawMessage `json:"mem_latency"`
+	// MemLatencyCurve's points as Distribution's: bytes and seconds,
+	// or "1 GiB" and "220 ns".
+	MemLatencyCurve []fileLatencyPoint `json:"mem_latency_curve"`
+	ComputeRate     json.RawMessage    `json:"compute_rate"`
+	CoreRates       map[string]float64 `json:"core_rates"`
 	// Distribution's points are written by memwall in seconds and
 	// bytes; by hand as "64 MiB" and "30 ns" too.
 	Distribution []fileDistPoint    `json:"distribution"`
@@ -65,6 +68,12 @@ type fileDistPoint struct {
 	// Walk and Put are optional.
 	Walk json.RawMessage `json:"walk"`
 	Put  json.RawMessage `json:"put"`
+}
+
+// fileLatencyPoint is one point of a memory latency curve on disk.
+type fileLatencyPoint struct {
+	Span    json.RawMessage `json:"span"`
+	Latency json.RawMessage `json:"latency"`
 }
 
 // parseSize reads a size quantity as a float64, for field.
@@ -149,6 +158,19 @@ func ParseJSON(data []byte) (Machine, error) {
 			field(at+".put", p.Put, units.ParseDuration, &m.Distribution[i].Put)
 		}
 	}
+	if len(f.MemLatencyCurve) > MaxLatencyPoints {
+		es = append(es, FieldError{Field: "mem_latency_curve", Msg: fmt.Sprintf("a memory latency curve has at most %d points; got %d", MaxLatencyPoints, len(f.MemLatencyCurve))})
+		f.MemLatencyCurve = nil
+	}
+	latSpans := make([]float64, len(f.MemLatencyCurve))
+	if len(f.MemLatencyCurve) > 0 {
+		m.MemLatencyCurve = make([]LatencyPoint, len(f.MemLatencyCurve))
+	}
+	for i, p := range f.MemLatencyCurve {
+		at := fmt.Sprintf("mem_latency_curve[%d]", i)
+		field(at+".span", p.Span, parseSize, &latSpans[i])
+		field(at+".latency", p.Latency, units.ParseDuration, &m.MemLatencyCurve[i].Latency)
+	}
 	sizes := make([][2]float64, len(f.Levels))
 	if len(f.Levels) > 0 {
 		m.Levels = make([]Level, len(f.Levels))
@@ -190,6 +212,9 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	for i, v := range distSizes {
 		wholeBytes(fmt.Sprintf("distribution[%d].size", i), v, &m.Distribution[i].Size)
+	}
+	for i, v := range latSpans {
+		wholeBytes(fmt.Sprintf("mem_latency_curve[%d].span", i), v, &m.MemLatencyCurve[i].Span)
 	}
 	for i := range m.Levels {
 		wholeBytes(fmt.Sprintf("levels[%d].size", i), sizes[i][0], &m.Levels[i].Size)

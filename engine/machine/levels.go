@@ -220,6 +220,7 @@ func (m Machine) validateHierarchy() Errors {
 		add("compute_rate", "compute rate must be 0 (not given) or from 1000 to 10^15 operations per second (e.g. 3e9); got %g", r)
 	}
 	es = append(es, ValidateDistribution(m.Distribution)...)
+	es = append(es, ValidateLatencyCurve(m.MemLatencyCurve)...)
 	if m.Streams != 0 && (m.Streams < MinStreams || m.Streams > MaxStreams) {
 		add("streams", "%s", streamsMsg(float64(m.Streams)))
 	}

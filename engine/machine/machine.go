@@ -36,6 +36,12 @@ type Machine struct {
 	// dependent access (one whose address comes from a chain of loads)
 	// waits for a line from a random place in memory. 0 means not given.
 	MemLatency float64 `json:"mem_latency,omitempty"`
+	// MemLatencyCurve, when given, is memory's latency by the span of
+	// the dependent reads (LatencyPoint), past the last cache: the
+	// hierarchy model charges a kernel's dependent lines from memory the
+	// latency at its own span (MemLatencyAt), and MemLatency where the
+	// machine has no curve.
+	MemLatencyCurve []LatencyPoint `json:"mem_latency_curve,omitempty"`
 	// ComputeRate is the simple operations per second of the core for
 	// work other than memory traffic. 0 means not given.
 	ComputeRate float64 `json:"compute_rate,omitempty"`
@@ -95,7 +101,7 @@ func (m Machine) Mu2() int64 {
 // sources and the names of their levels.
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
-		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && m.ComputeRate == o.ComputeRate &&
+		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
 		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams &&
 		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed
 }

@@ -12,9 +12,9 @@ import (
 // and whether m has that parameter. Keys are those of Spread, which a
 // calibration writes beside each number it measures: beta1, beta2,
 // cache, mispredict, levels[i].size, levels[i].beta1, levels[i].beta2,
-// levels[i].latency, mem_latency, compute_rate, l1_fill, l1_exposed (at
-// most 1), core_rates.KERNEL and distribution.count, .scatter, .put and
-// .walk.
+// levels[i].latency, mem_latency (and the memory latency curve with it),
+// compute_rate, l1_fill, l1_exposed (at most 1), core_rates.KERNEL and
+// distribution.count, .scatter, .put and .walk.
 //
 // It is how a prediction learns what the calibration's spreads mean for
 // it (engine/hier's Sensitivity): each parameter moved by its own spread,
@@ -51,7 +51,14 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 	case "mispredict":
 		return out, scale(&out.M)
 	case "mem_latency":
-		return out, scale(&out.MemLatency)
+		// The curve, when given, is what the model reads memory's
+		// latency from; the calibration's spread of the one number
+		// stands for it (the rounds of the same chase).
+		out.MemLatencyCurve = slices.Clone(m.MemLatencyCurve)
+		for i := range out.MemLatencyCurve {
+			out.MemLatencyCurve[i].Latency *= f
+		}
+		return out, scale(&out.MemLatency) || len(out.MemLatencyCurve) > 0
 	case "compute_rate":
 		return out, scale(&out.ComputeRate)
 	case "l1_fill":

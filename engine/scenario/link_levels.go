@@ -11,12 +11,13 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in seven more keys,
+// A machine that gives its cache hierarchy carries it in eight more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
 //	levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2:2MiB:64B:80GB/s:40GB/s:4ns
 //	mem_latency=90ns
+//	mem_latency_curve=512MiB:188ns,1GiB:222ns,2GiB:343ns
 //	compute_rate=4G
 //	core_rates=heapsort:2.5G,quicksort:3G
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
@@ -28,13 +29,14 @@ import (
 // (machine.Machine.L1Fill, L1Exposed). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
-// A level is name:size:line:beta1:beta2, and :latency when it has one; the
+// A point of the memory latency curve is span:latency
+// (machine.LatencyPoint). A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
 // kernel id is written %3A, %2C or %25 (and that "%" escaped again by the
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -52,6 +54,13 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	}
 	if m.MemLatency > 0 {
 		add("mem_latency", exact(m.MemLatency, units.ParseDuration, durationForms))
+	}
+	if len(m.MemLatencyCurve) > 0 {
+		parts := make([]string, len(m.MemLatencyCurve))
+		for i, p := range m.MemLatencyCurve {
+			parts[i] = exactSize(p.Span) + ":" + exact(p.Latency, units.ParseDuration, durationForms)
+		}
+		add("mem_latency_curve", strings.Join(parts, ","))
 	}
 	if m.ComputeRate > 0 {
 		add("compute_rate", exactRate(m.ComputeRate))
@@ -115,6 +124,15 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			ps = append(ps, Problem{Field: "mem_latency", Msg: err.Error() + "; " + keptValue("mem_latency", base)})
 		} else {
 			m.MemLatency = d
+		}
+	}
+	if v, ok := vals["mem_latency_curve"]; ok {
+		pts, p := parseLatencyCurve(v)
+		if p != nil {
+			p.Msg += "; " + keptValue("mem_latency_curve", base)
+			ps = append(ps, *p)
+		} else {
+			m.MemLatencyCurve = pts
 		}
 	}
 	if v, ok := vals["compute_rate"]; ok {
@@ -190,6 +208,31 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
 			{"walk", func(s string) (err error) { p.Walk, err = units.ParseDuration(s); return }},
 			{"put", func(s string) (err error) { p.Put, err = units.ParseDuration(s); return }},
+		}); pr != nil {
+			return nil, pr
+		}
+	}
+	return pts, nil
+}
+
+// parseLatencyCurve reads the mem_latency_curve key. Its problem names
+// the point and the field, as mem_latency_curve[1].latency.
+func parseLatencyCurve(v string) ([]machine.LatencyPoint, *Problem) {
+	parts := strings.Split(v, ",")
+	if len(parts) > machine.MaxLatencyPoints {
+		return nil, &Problem{Field: "mem_latency_curve", Msg: fmt.Sprintf("a memory latency curve has at most %d points; got %d", machine.MaxLatencyPoints, len(parts))}
+	}
+	pts := make([]machine.LatencyPoint, len(parts))
+	for i, part := range parts {
+		at := fmt.Sprintf("mem_latency_curve[%d]", i)
+		pieces := strings.Split(part, ":")
+		if len(pieces) != 2 {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want span:latency, e.g. 1GiB:222ns; got %q", clip(part))}
+		}
+		p := &pts[i]
+		if pr := parseFields(at, pieces, []linkField{
+			{"span", func(s string) (err error) { p.Span, err = units.ParseSize(s); return }},
+			{"latency", func(s string) (err error) { p.Latency, err = units.ParseDuration(s); return }},
 		}); pr != nil {
 			return nil, pr
 		}
@@ -320,6 +363,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 			// paper's six numbers, whatever its cache and line.
 			m.Levels = nil
 		}
+	case strings.HasPrefix(key, "mem_latency_curve"):
+		m.MemLatencyCurve = base.MemLatencyCurve
 	case key == "mem_latency":
 		m.MemLatency = base.MemLatency
 	case key == "compute_rate":
@@ -343,6 +388,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the link's cache levels were left out", true
 		}
 		return "the cache levels of " + base.Name + " were used instead", true
+	case strings.HasPrefix(key, "mem_latency_curve"):
+		if len(base.MemLatencyCurve) == 0 {
+			return "the memory latency curve was left out", true
+		}
+		return "the memory latency curve of " + base.Name + " was used instead", true
 	case key == "mem_latency":
 		if base.MemLatency == 0 {
 			return "the memory latency was left out", true

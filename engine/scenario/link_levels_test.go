@@ -14,7 +14,8 @@ import (
 // the link's separators.
 func levelled() machine.Machine {
 	m := machine.Machine{Name: "Rig: 3 levels, 100%", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9,
-		MemLatency: 90e-9, ComputeRate: 4e9, CoreRates: map[string]float64{"quicksort": 3e9, "heap:sort,%": 1234567.891},
+		MemLatency: 90e-9, MemLatencyCurve: []machine.LatencyPoint{{Span: 512 << 20, Latency: 188e-9}, {Span: 2 << 30, Latency: 343e-9}},
+		ComputeRate: 4e9, CoreRates: map[string]float64{"quicksort": 3e9, "heap:sort,%": 1234567.891},
 		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9, Put: 20e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 58e-9, Walk: 19e-9, Put: 45e-9}}, Streams: 33,
 		L1Fill: 0.38e-9, L1Exposed: 0.175}
 	return m.WithLevels([]machine.Level{
@@ -34,7 +35,7 @@ func TestLevelsRoundTrip(t *testing.T) {
 	// (A latency is written in whichever form reads back to the same
 	// float64, which for 15e-9 is not "15ns".)
 	for _, part := range []string{"levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2%253A+mid%252C+50%2525:2MiB:64B:80GB/s:40GB/s,L3:30MiB:128B:31.7GB/s:10.1GB/s:",
-		"&mem_latency=", "compute_rate=4G", "core_rates=heap%253Asort%252C%2525:1.234567891M,quicksort:3G",
+		"&mem_latency=", "&mem_latency_curve=512MiB:1.88e-07,2GiB:3.43e-07&", "compute_rate=4G", "core_rates=heap%253Asort%252C%2525:1.234567891M,quicksort:3G",
 		"distribution=16KiB:10ns:13ns:0s:20ns,1GiB:", "&streams=33", "&l1_overlap=380ps:0.175"} {
 		if !strings.Contains(frag, part) {
 			t.Errorf("fragment %q lacks %q", frag, part)
@@ -95,6 +96,11 @@ func TestBadLevelsKeepTheRest(t *testing.T) {
 	for _, c := range []struct{ kv, field string }{
 		{"mem_latency=1s", "mem_latency"},
 		{"mem_latency=slow", "mem_latency"},
+		{"mem_latency_curve=1GiB:200ns", "mem_latency_curve"},
+		{"mem_latency_curve=1GiB", "mem_latency_curve[0]"},
+		{"mem_latency_curve=512MiB:188ns,1GiB:slow", "mem_latency_curve[1].latency"},
+		{"mem_latency_curve=1GiB:188ns,512MiB:222ns", "mem_latency_curve[1].span"},
+		{"mem_latency_curve=512MiB:188ns,1GiB:0s", "mem_latency_curve[1].latency"},
 		{"compute_rate=-3", "compute_rate"},
 		{"core_rates=quicksort", "core_rates"},
 		{"core_rates=quicksort:0", "core_rates.quicksort"},
@@ -118,7 +124,7 @@ func TestBadLevelsKeepTheRest(t *testing.T) {
 		{"l1_overlap=0.38ns:0.2", "l1_fill"},
 	} {
 		s, ps := scenario.ParseFragment(six+"&"+c.kv, base, presets.Machine)
-		if ps.Field(c.field) == "" || len(ps) != 1 || s.Machine.Name != "Rig" || s.Machine.MemLatency != 0 || s.Machine.ComputeRate != 0 || s.Machine.CoreRates != nil || s.Machine.Distribution != nil || s.Machine.Streams != 0 || s.Machine.L1Fill != 0 || s.Machine.L1Exposed != 0 {
+		if ps.Field(c.field) == "" || len(ps) != 1 || s.Machine.Name != "Rig" || s.Machine.MemLatency != 0 || s.Machine.MemLatencyCurve != nil || s.Machine.ComputeRate != 0 || s.Machine.CoreRates != nil || s.Machine.Distribution != nil || s.Machine.Streams != 0 || s.Machine.L1Fill != 0 || s.Machine.L1Exposed != 0 {
 			t.Errorf("%s: problems %v, machine %+v", c.kv, ps, s.Machine)
 		}
 	}
