@@ -485,9 +485,12 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 				f.memLatency = round3g(latB[n])
 				f.spread["mem_latency"] = round3(spreadOf(latR, n))
 				f.latency = append(f.latency, latB[n])
+				// The curve by span on the same terms: a browser's,
+				// which stops at 32 MiB, would hold a last cache's hits
+				// at its end and charge them to every larger span.
+				f.latencyCurve = beyondCache(fastestCurve(latencyCurveOf(lat)), c, f.levels[n-1].Latency)
 			}
 		}
-		f.latencyCurve = beyondCache(fastestCurve(latencyCurveOf(lat)), c, f.levels[n-1].Latency)
 	}
 	return f
 }
@@ -500,11 +503,11 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 // The points are taken as they are, the last cache's hits in them
 // included (a chase at 2·C still finds up to half its lines there):
 // the hierarchy model charges a dependent line that misses the last
-// cache the step from lastLat to this curve at its kernel's span, and
-// the step as measured priced heapsort on the development guest within
-// the band from 2^24 to 2^29 keys, where taking the hits out (the step
-// up to twice as large near C) charged a heap of 2 GiB a fifth more than
-// it ran (docs/hierarchy.md).
+// cache the step from lastLat to this curve at its kernel's span. With
+// the step as measured heapsort on the development guest ran at 0.99
+// and 1.00 of the estimate with heaps of 384 and 512 MiB; with the hits
+// taken out, (t − lastLat·C/S)/(1 − C/S), at 0.97, and a heap of 2 GiB
+// at 0.78 to 0.87 where it had run at 0.81 to 0.89 (docs/hierarchy.md).
 func beyondCache(cv curve, c, lastLat float64) []machine.LatencyPoint {
 	var out []machine.LatencyPoint
 	for i, s := range cv.size {

@@ -284,10 +284,12 @@ func TestReduceCurves(t *testing.T) {
 	}
 }
 
-// TestMemLatencyReach: memory's latency is read when the latency curve
-// reaches memReach times the last cache and not when it stops short. The
-// synthetic latency curve (fitCurves) jumps to 100 ns past its 16 MiB cache,
-// so a read anywhere past the step gives 100 ns exactly.
+// TestMemLatencyReach: memory's latency, and its curve by span, are read
+// when the latency curve reaches memReach times the last cache and not
+// when it stops short. The synthetic latency curve (fitCurves) jumps to
+// 100 ns past its 16 MiB cache, so a read anywhere past the step gives
+// 100 ns exactly, and the curve by span is 100 ns from 16 MiB·2^(1/4) to
+// its end, four points a doubling.
 func TestMemLatencyReach(t *testing.T) {
 	for _, c := range []struct {
 		reach float64 // the curves' end, in last caches
@@ -304,6 +306,21 @@ func TestMemLatencyReach(t *testing.T) {
 		f := fitLevels(sizes, 64, lat, tp, sq)
 		if math.Abs(f.memLatency-c.want) > 0.01*c.want {
 			t.Errorf("curves to %g·C: memory latency %g, want %g", c.reach, f.memLatency, c.want)
+		}
+		if c.want == 0 {
+			if f.latencyCurve != nil {
+				t.Errorf("curves to %g·C: a curve by span %v, want none", c.reach, f.latencyCurve)
+			}
+			continue
+		}
+		cv := f.latencyCurve
+		if len(cv) < 2 || cv[len(cv)-1].Span > int64(c.reach*(16<<20)*1.0001) || float64(cv[len(cv)-1].Span) < c.reach*(16<<20)/1.2 {
+			t.Errorf("curves to %g·C: curve by span %v does not reach the curves' end", c.reach, cv)
+		}
+		for _, p := range cv {
+			if p.Span < 16<<20 || (p.Span > 17<<20 && math.Abs(p.Latency-100e-9) > 1e-12) {
+				t.Errorf("curves to %g·C: point %+v, want 100 ns past 16 MiB", c.reach, p)
+			}
 		}
 	}
 }

@@ -31,3 +31,24 @@ func ExampleMachine_Validate() {
 	// beta2
 	// line
 }
+
+// MemLatencyAt reads memory's latency off the curve at the span of a
+// kernel's data, linearly in log span between points (768 MiB lies
+// 0.585 of the way from 512 MiB to 1 GiB), and holds it at the ends; a
+// machine without the curve gives its one number.
+func ExampleMachine_MemLatencyAt() {
+	m := machine.Machine{MemLatency: 343e-9, MemLatencyCurve: []machine.LatencyPoint{
+		{Span: 512 << 20, Latency: 188e-9},
+		{Span: 1 << 30, Latency: 222e-9},
+		{Span: 2 << 30, Latency: 343e-9},
+	}}
+	for _, span := range []float64{256 << 20, 768 << 20, 4 << 30} {
+		fmt.Printf("%.1f ns\n", 1e9*m.MemLatencyAt(span))
+	}
+	fmt.Printf("%.1f ns\n", 1e9*machine.Machine{MemLatency: 343e-9}.MemLatencyAt(768<<20))
+	// Output:
+	// 188.0 ns
+	// 207.9 ns
+	// 343.0 ns
+	// 343.0 ns
+}
