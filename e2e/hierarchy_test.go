@@ -214,3 +214,44 @@ func TestKernelsNearFit(t *testing.T) {
 	b.screenshot(t, "kernels-near-fit-phone")
 	b.noErrors(t, "kernels near fit")
 }
+
+// TestKernelsLatencyCurve: heapsort of 2^27 keys on the 2026-11-28 Intel
+// guest's preset, whose memory latency curve reads 180 ns at the heap's
+// 512 MiB where its one number (read at 2 GiB) is 345: the page shows
+// the total engine/hier computes with the curve, the memory term says
+// which latency it charged and at what span, and the machine's levels
+// list the curve.
+func TestKernelsLatencyCurve(t *testing.T) {
+	needBrowser(t)
+	m, ok := presets.Machine("xeon-m207-kvm-2vcpu")
+	if !ok || len(m.MemLatencyCurve) < 2 {
+		t.Fatal("no xeon-m207-kvm-2vcpu preset with a memory latency curve")
+	}
+	want, err := hier.Model(m, "heapsort", mbram.DefaultParams(1<<27))
+	if err != nil || want.MemLatency != m.MemLatencyAt(512<<20) || !(want.MemLatency < m.MemLatency) {
+		t.Fatalf("engine: latency %g (%v); want the curve's at 512 MiB, %g, under mem_latency %g", want.MemLatency, err, m.MemLatencyAt(512<<20), m.MemLatency)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/#machine=xeon-m207-kvm-2vcpu&kernel=heapsort&n=134217728", "#other-total")
+	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
+		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	var rows [][]string
+	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
+	memory := "memory's latency " + units.FormatSeconds(want.MemLatency) + " (its curve at the data's 512 MiB)"
+	found := false
+	for _, r := range rows {
+		if strings.HasSuffix(r[0], "← memory") {
+			found = strings.Contains(r[1], memory)
+		}
+	}
+	if !found {
+		t.Errorf("no memory term with %q among %q", memory, rows)
+	}
+	if got := b.text(t, "main"); !strings.Contains(got, "Memory latency by span") {
+		t.Errorf("the machine's levels do not list its latency curve")
+	}
+	b.screenshot(t, "kernels-latency-curve")
+	b.noErrors(t, "kernels latency curve")
+}
