@@ -33,7 +33,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		given              bool
 		name, value, means string
 	}{
-		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), "what a dependent load waits for a line from memory"},
+		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), memLatencyMeans(m)},
 		{len(m.MemLatencyCurve) > 0, "Memory latency by span ", latencyCurveText(m.MemLatencyCurve), "a dependent load's wait when the data span that much, its translation included: the hierarchy model charges a kernel's dependent lines from memory the latency at its data's size"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
@@ -123,6 +123,16 @@ func fieldRate(v float64) string {
 		break
 	}
 	return units.FieldNumber(v)
+}
+
+// memLatencyMeans says what the one memory latency is for: on a machine
+// with the curve by span, only what a copy of it without the curve is
+// charged.
+func memLatencyMeans(m machine.Machine) string {
+	if len(m.MemLatencyCurve) >= 2 {
+		return "what a dependent load waits for a line from memory, one number; the model reads the curve below instead"
+	}
+	return "what a dependent load waits for a line from memory"
 }
 
 // latencyCurveText sums up a memory latency curve by its ends.
