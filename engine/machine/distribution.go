@@ -171,16 +171,21 @@ func (m Machine) WalkAt(span float64) float64 {
 // and how far between them size lies, linearly in log size; beyond the
 // ends both are the end point.
 func bracket(ps []DistPoint, size float64) (lo, hi DistPoint, f float64) {
-	if size <= float64(ps[0].Size) {
+	return logBracket(ps, size, func(p DistPoint) int64 { return p.Size })
+}
+
+// logBracket is bracket for any curve whose points increase in at.
+func logBracket[P any](ps []P, x float64, at func(P) int64) (lo, hi P, f float64) {
+	if x <= float64(at(ps[0])) {
 		return ps[0], ps[0], 0
 	}
 	last := ps[len(ps)-1]
-	if size >= float64(last.Size) {
+	if x >= float64(at(last)) {
 		return last, last, 0
 	}
-	j := sort.Search(len(ps), func(i int) bool { return float64(ps[i].Size) >= size })
+	j := sort.Search(len(ps), func(i int) bool { return float64(at(ps[i])) >= x })
 	lo, hi = ps[j-1], ps[j]
-	return lo, hi, math.Log(size/float64(lo.Size)) / math.Log(float64(hi.Size)/float64(lo.Size))
+	return lo, hi, math.Log(x/float64(at(lo))) / math.Log(float64(at(hi))/float64(at(lo)))
 }
 
 // WalkKnee is the page walk, in seconds a read, that WalkReach reads the

@@ -3,7 +3,6 @@ package machine
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"memwall/engine/units"
 )
@@ -67,15 +66,6 @@ func (m Machine) MemLatencyAt(span float64) float64 {
 	if len(ps) < 2 || math.IsNaN(span) {
 		return m.MemLatency
 	}
-	if span <= float64(ps[0].Span) {
-		return ps[0].Latency
-	}
-	last := ps[len(ps)-1]
-	if span >= float64(last.Span) {
-		return last.Latency
-	}
-	j := sort.Search(len(ps), func(i int) bool { return float64(ps[i].Span) >= span })
-	lo, hi := ps[j-1], ps[j]
-	f := math.Log(span/float64(lo.Span)) / math.Log(float64(hi.Span)/float64(lo.Span))
+	lo, hi, f := logBracket(ps, span, func(p LatencyPoint) int64 { return p.Span })
 	return lo.Latency + f*(hi.Latency-lo.Latency)
 }

@@ -191,6 +191,7 @@ func FuzzParseFragment(f *testing.F) {
 		"kernel=radix&b=256&cmp=bucket,radix-count&from=1Ki&to=1Gi",
 		"n=2^23&w=%20&&=&%",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s:1ns,L2:256KiB:64B:30GB/s:10GB/s&mem_latency=80ns&compute_rate=4G&core_rates=quicksort:3G&kernel=heapsort",
+		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s:1ns,L2:256KiB:64B:30GB/s:10GB/s:4ns&mem_latency_curve=1MiB:90ns,1GiB:200ns&kernel=heapsort&n=2^28",
 	} {
 		f.Add(s)
 	}
