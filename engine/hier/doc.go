@@ -95,8 +95,9 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 211
-// instructions a simulated access by default (322 with the distances,
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 214
+// instructions a simulated access by default (211 before the zones marked
+// first touches for Sim.Footprint; 322 with the distances,
 // BenchmarkPermTraceCurves, as every run took before the zones, and 247
 // with the zones before
 // Batch queued its fills), and about 150 through one level (181 before);

@@ -92,8 +92,9 @@ var benchLevels = []machine.Level{
 // benchLevels and reports the cost per simulated access. The data are
 // drawn once, outside the timing. Under callgrind (GODEBUG=asyncpreemptoff=1,
 // GOMAXPROCS=1, -test.benchtime=1x; the self cost of the simulator's
-// functions over the 3·2^22 accesses) the simulator takes about 211
-// instructions an access, 221 with this loop that feeds it, and 149 (159)
+// functions over the 3·2^22 accesses) the simulator takes about 214
+// instructions an access (211 before the zones marked first touches for
+// Sim.Footprint), and 149 (159)
 // through the one level of BenchmarkPermTraceOneLevel; before Batch
 // queued its fills (fills.go) it took 247 (257) and 181 (191), and with
 // the Fenwick tree on every access, as before the zones (now
