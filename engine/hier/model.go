@@ -809,16 +809,16 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 			units.FormatCount(int64(t.Seq)), units.FormatBandwidth(le.Level.Beta1),
 			units.FormatCount(int64(t.Rand)), units.FormatBandwidth(le.Level.Beta2),
 			units.FormatCount(int64(t.Dep)))
+		if le.Overlapped {
+			f = fmt.Sprintf("lines: %s sequential and %s random at %s a line beside the core's work, κ = %.3g of the shorter exposed; %s dependent",
+				units.FormatCount(int64(t.Seq)), units.FormatCount(int64(t.Rand)), units.FormatSeconds(m.L1Fill), m.L1Exposed,
+				units.FormatCount(int64(t.Dep)))
+		}
 		if i == len(e.Levels)-1 && e.MemLatency > 0 && t.Dep > 0 {
 			f += ", memory's latency " + units.FormatSeconds(e.MemLatency)
 			if len(m.MemLatencyCurve) >= 2 {
 				f += " (its curve at the data's " + units.FormatSize(e.Footprint) + ")"
 			}
-		}
-		if le.Overlapped {
-			f = fmt.Sprintf("lines: %s sequential and %s random at %s a line beside the core's work, κ = %.3g of the shorter exposed; %s dependent",
-				units.FormatCount(int64(t.Seq)), units.FormatCount(int64(t.Rand)), units.FormatSeconds(m.L1Fill), m.L1Exposed,
-				units.FormatCount(int64(t.Dep)))
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds, Formula: f})
 	}

@@ -99,9 +99,11 @@ func (s *Sim) TraceResult() Result {
 // reads go over (Sim.Footprint), which memory's latency is read at when
 // the configuration has its curve.
 func (c Config) Time(l machine.Level, n LevelCounts, last bool, span float64) LevelTime {
-	lat := int64(0)
-	mem := machine.Machine{MemLatency: c.MemLatency, MemLatencyCurve: c.MemLatencyCurve}.MemLatencyAt(span)
-	if last && mem > 0 {
+	lat, mem := int64(0), 0.0
+	if last {
+		mem = machine.Machine{MemLatency: c.MemLatency, MemLatencyCurve: c.MemLatencyCurve}.MemLatencyAt(span)
+	}
+	if mem > 0 {
 		lat = n.DependentRandFills
 	}
 	var t LevelTime
@@ -127,8 +129,9 @@ func lineSeconds(l machine.Level, seqFills, randFills, writebacks float64) (sequ
 func (s *Sim) Result() Result {
 	r := Result{Reads: s.reads, Writes: s.writes, Dependent: s.deps, Ops: s.ops}
 	lc := s.Levels()
+	span := float64(s.Footprint())
 	for i, l := range s.cfg.Levels {
-		t := s.cfg.Time(l, lc[i], i == len(lc)-1, float64(s.Footprint()))
+		t := s.cfg.Time(l, lc[i], i == len(lc)-1, span)
 		r.Levels = append(r.Levels, LevelResult{Level: l, Counts: lc[i], Time: t})
 		r.Seconds += t.Seconds
 	}
