@@ -253,5 +253,8 @@ func TestKernelsLatencyCurve(t *testing.T) {
 		t.Errorf("the machine's levels do not list its latency curve")
 	}
 	b.screenshot(t, "kernels-latency-curve")
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	b.screenshot(t, "kernels-latency-curve-phone")
 	b.noErrors(t, "kernels latency curve")
 }
