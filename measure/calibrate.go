@@ -227,13 +227,18 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 			return res, err
 		}
 	}
+	// Each round starts the kernels at the next one, so that no kernel
+	// always comes first after the curve's memory-bound work, when the
+	// core may run at another speed than in the middle of the loops.
+	rounds := 0
 	round = func(s string) {
 		step(s)
 		mem.sample()
 		branch.sample()
-		for _, t := range timers {
-			t.sample(0)
+		for i := range timers {
+			timers[(i+rounds)%len(timers)].sample(0)
 		}
+		rounds++
 	}
 
 	// C from the throughput curve (DetectCache explains why not latency).

@@ -84,12 +84,12 @@ func OddEight(n int64) int64 { return max(8, n-(n+8)%16) }
 // millisecond.
 const maxCoreMatrix = 120
 
-// medianRate is the median of the kernels' fastest rates: the compute
+// medianRate is the median of the kernels' steady rates (Stat.Steady): the compute
 // rate of a program that is none of them.
 func medianRate(rates map[string]Stat) float64 {
 	var meds []float64
 	for _, st := range rates {
-		meds = append(meds, st.Max)
+		meds = append(meds, st.Steady())
 	}
 	if len(meds) == 0 {
 		return 0
@@ -273,7 +273,7 @@ func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 }
 
 // HostSpeed times kernel's loop in the first cache level as calibration
-// reads its core rate (reps samples, the fastest kept) and returns that
+// reads its core rate (reps samples, read as Stat.Steady) and returns that
 // rate over the one m was calibrated with: 1 when the core runs as it did
 // then, under 1 when it runs slower. On a virtual machine a neighbour on
 // the core's other hardware thread takes issue slots from a loop of
@@ -292,8 +292,8 @@ func HostSpeed(ctx context.Context, m machine.Machine, kernel string, reps int) 
 	if err != nil {
 		return 0, err
 	}
-	if !(st.Max > 0) {
+	if !(st.Steady() > 0) {
 		return 0, fmt.Errorf("host speed: %s's loop gave no rate", kernel)
 	}
-	return st.Max / want, nil
+	return st.Steady() / want, nil
 }

@@ -807,9 +807,9 @@ func osLevelSizes(sizes []int64, info OSInfo) ([]int64, []bool) {
 // times, so no other level is that close.
 const osMatch = 2.0
 
-// setCoreRates stores measured per-kernel rates (three digits, the
-// fastest sample's, as for the bandwidths) and their median as the
-// compute rate.
+// setCoreRates stores measured per-kernel rates (three digits, each
+// kernel's steady rate, Stat.Steady: the fastest that one sample in ten
+// reaches) and their median as the compute rate.
 func setCoreRates(m *machine.Machine, rates map[string]Stat, median float64) {
 	m.CoreRates = coreRatesOf(rates)
 	for k, st := range rates {
@@ -822,7 +822,7 @@ func setCoreRates(m *machine.Machine, rates map[string]Stat, median float64) {
 func coreRatesOf(rates map[string]Stat) map[string]float64 {
 	out := make(map[string]float64, len(rates))
 	for k, st := range rates {
-		out[k] = round3g(st.Max)
+		out[k] = round3g(st.Steady())
 	}
 	return out
 }
