@@ -84,8 +84,8 @@ func OddEight(n int64) int64 { return max(8, n-(n+8)%16) }
 // millisecond.
 const maxCoreMatrix = 120
 
-// medianRate is the median of the kernels' steady rates (Stat.Steady): the compute
-// rate of a program that is none of them.
+// medianRate is the median of the kernels' steady rates (Stat.Steady):
+// the compute rate of a program that is none of them.
 func medianRate(rates map[string]Stat) float64 {
 	var meds []float64
 	for _, st := range rates {
@@ -292,8 +292,9 @@ func HostSpeed(ctx context.Context, m machine.Machine, kernel string, reps int) 
 	if err != nil {
 		return 0, err
 	}
-	if !(st.Steady() > 0) {
+	rate := st.Steady()
+	if !(rate > 0) {
 		return 0, fmt.Errorf("host speed: %s's loop gave no rate", kernel)
 	}
-	return st.Steady() / want, nil
+	return rate / want, nil
 }

@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"time"
 )
@@ -35,23 +36,19 @@ func Summarize(xs []float64) Stat {
 }
 
 // Steady is the highest value that at least one sample in ten reaches
-// (the largest when there are fewer than ten): the fastest rate of a
-// kernel's loop that the core held, not the one spell it ran faster.
-// Over the development guest's calibrations the core's loops took four
-// speeds, 1.16 apart from the slowest to the fastest (the matrix
-// product's rate read 1.90, 1.96, 2.03 and 2.21·10^10 a second), and a
-// spell of the fastest could catch a single sample: one calibration read
-// the permutation product's loop at 1.98·10^10 where its other kernels,
-// and the nine calibrations around it, read 1.70 to 1.75, and the largest
-// sample made that the rate (+15.8 % on the calibration before it, in a
-// run of less than ten minutes). It is Max when st keeps no samples.
+// (the largest when there are fewer than ten), and Max when st keeps no
+// samples: the fastest rate of a kernel's loop that the core held, not
+// the one spell it ran faster. A guest's core runs at a few speeds, the
+// host's clock steps (1.16 apart from the slowest to the fastest on the
+// development guest), and one sample at the fastest once set a
+// calibration's permutation product rate 15.8 % above the calibration
+// before it ("Core rates" in docs/hierarchy.md).
 func (st Stat) Steady() float64 {
 	if len(st.Samples) == 0 {
 		return st.Max
 	}
-	s := append([]float64(nil), st.Samples...)
-	sort.Sort(sort.Reverse(sort.Float64Slice(s)))
-	return s[len(s)/10]
+	s := slices.Sorted(slices.Values(st.Samples))
+	return s[len(s)-1-len(s)/10]
 }
 
 // round is sample r of st alone, as the median and the least (st's
