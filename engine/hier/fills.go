@@ -94,11 +94,46 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 		// entry is overwritten, below or by fillNear).
 		l.st.cnt[l.st.eb[w&255]&(2<<filterBits-1)]--
 		h := line * hashMul
-		if l.st.cnt[(h-hashMul)>>(64-filterBits)]|l.st.cnt[(h+hashMul)>>(64-filterBits)] != 0 {
-			l.st.wpos = w
-			return p
-		}
+		lo, hi := (h-hashMul)>>(64-filterBits), (h+hashMul)>>(64-filterBits)
 		b := h >> (64 - filterBits)
+		if c := uint(l.st.cnt[lo]) | uint(l.st.cnt[hi])<<8; c != 0 {
+			// A stream end in a neighbour's bucket. The common case, one
+			// end in one of the two buckets, the latest added to it and
+			// next to line (a scan's next line), continues that stream
+			// here, as streams.near would; anything else is fillNear's.
+			// The end added last to the bucket is not the one at w, just
+			// taken out: every other end in the ring came after it.
+			nb, nl := lo, line-1
+			if c != 1 {
+				nb, nl = hi, line+1
+			}
+			q := int(l.st.at[nb&(1<<filterBits-1)])
+			if c != 1 && c != 1<<8 || l.st.ends[q&255] != nl {
+				l.st.wpos = w
+				return p
+			}
+			// The stream's end moves from nl to line: out of the filter
+			// and the ring at q, in at w.
+			l.st.cnt[l.st.eb[q&255]&(2<<filterBits-1)]--
+			l.st.ends[q&255], l.st.eb[q&255] = farLine, noBucket
+			l.st.ends[w&255] = line
+			l.st.eb[w&255] = uint16(b)
+			l.st.cnt[b]++
+			l.st.at[b] = uint8(w)
+			if w++; w == l.st.k {
+				w = 0
+			}
+			l.SeqFills++
+			if x.dep != 0 {
+				l.DependentRandFills--
+			}
+			e := &slots[x.si]
+			if x.dirty&bit != 0 {
+				l.writeback(e, bit)
+			}
+			e.seq |= bit
+			continue
+		}
 		l.st.ends[w&255] = line
 		l.st.eb[w&255] = uint16(b)
 		l.st.cnt[b]++
