@@ -291,16 +291,25 @@ func (s *Sim) batchOne(ops []uint64) {
 // fills are queued (fills.go) and all counted before it returns.
 func (s *Sim) batchZones(ops []uint64) {
 	k := &s.stacks[0]
+	if k.lines0 <= 2 {
+		// A first level of one or two lines, which an access to the
+		// recent set can miss: one access at a time.
+		for _, op := range ops {
+			s.access(op, op&(WriteBit|DepBit))
+		}
+		return
+	}
 	sh := k.shift & 63
-	var writes, deps uint64
-	for i := 0; i < len(ops); i++ {
-		var line, op uint64
-		rank := int64(0) // of a near access that misses a level of one or two lines
-	near:
+	// The counts are kept in s, not in registers the far accesses'
+	// call would have to save.
+	s.reads += int64(len(ops))
+	i := 0
+	for {
+		// The accesses to the first three lines of the recent set, which
+		// hit every level.
 		for ; i < len(ops); i++ {
-			op = ops[i]
-			line = op >> sh
-			deps += op & DepBit // twice the dependent accesses
+			op := ops[i]
+			line := op >> sh
 			var si int
 			switch line { // unused entries hold noLine, which no line equals
 			case k.rline[0]:
@@ -309,42 +318,28 @@ func (s *Sim) batchZones(ops []uint64) {
 				si = k.rslot[1]
 				k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
 				k.rline[0], k.rslot[0] = line, si
-				if k.lines0 <= 1 {
-					rank = 1
-					break near
-				}
 			case k.rline[2]:
 				si = k.rslot[2]
 				k.rline[2], k.rslot[2] = k.rline[1], k.rslot[1]
 				k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
 				k.rline[0], k.rslot[0] = line, si
-				if k.lines0 <= 2 {
-					rank = 2
-					break near
-				}
 			default:
-				break near
+				goto far
 			}
-			if op&WriteBit != 0 {
-				writes++
-				k.slots[si].dirty = k.all
+			if op&(WriteBit|DepBit) != 0 {
+				s.flags(op)
+				if op&WriteBit != 0 {
+					k.slots[si].dirty = k.all
+				}
 			}
 		}
-		if i == len(ops) {
-			break
-		}
-		if rank > 0 {
-			// Moved to the front above.
-			si := k.rslot[0]
-			k.queueFill(&k.slots[si], si, line, k.missed(rank), op)
-			if op&WriteBit != 0 {
-				writes++
-				k.slots[si].dirty = k.all
-			}
-			continue
-		}
+		break
+	far:
 		// Written out, as the recent set's lookup: a call more would
 		// cost the far access its registers again.
+		op := ops[i]
+		line := op >> sh
+		s.flags(op)
 		n, si := k.farZone(line)
 		e := &k.slots[si]
 		if n > 0 {
@@ -359,14 +354,19 @@ func (s *Sim) batchZones(ops []uint64) {
 			}
 		}
 		if op&WriteBit != 0 {
-			writes++
 			e.dirty = k.all
 		}
+		i++
 	}
 	k.drainFills()
-	s.reads += int64(len(ops)) - int64(writes)
-	s.writes += int64(writes)
-	s.deps += int64(deps >> 1)
+}
+
+// flags counts an access's write and dependence (Batch's op bits).
+func (s *Sim) flags(op uint64) {
+	w := int64(op & WriteBit)
+	s.reads -= w
+	s.writes += w
+	s.deps += int64(op>>1) & 1
 }
 
 // access is one line access with flags f (WriteBit, DepBit).
