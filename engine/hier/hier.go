@@ -239,7 +239,8 @@ func (s *Sim) Batch(ops []uint64) {
 
 // batchOne is Batch for a hierarchy of one line size, with the recent
 // set's lookup written out and the counts of reads, writes and dependent
-// accesses in registers.
+// accesses in registers. Its fills are queued (fills.go) and all counted
+// before it returns, as batchZones's are.
 func (s *Sim) batchOne(ops []uint64) {
 	k := &s.stacks[0]
 	sh := k.shift & 63
@@ -257,28 +258,36 @@ func (s *Sim) batchOne(ops []uint64) {
 			si = k.rslot[1]
 			k.recent(1, line, si)
 			if k.lines0 <= 1 {
-				misses(k.lv, &k.slots[si], line, k.missed(1), op)
+				k.queueFill(&k.slots[si], si, line, k.missed(1), op)
 			}
 		case k.rline[2]:
 			si = k.rslot[2]
 			k.recent(2, line, si)
 			if k.lines0 <= 2 {
-				misses(k.lv, &k.slots[si], line, k.missed(2), op)
+				k.queueFill(&k.slots[si], si, line, k.missed(2), op)
 			}
 		case k.rline[3]:
 			si = k.rslot[3]
 			k.recent(3, line, si)
 			if k.lines0 <= 3 {
-				misses(k.lv, &k.slots[si], line, k.missed(3), op)
+				k.queueFill(&k.slots[si], si, line, k.missed(3), op)
 			}
 		default:
-			s.far(k, line, op)
+			d, si := k.far(line)
+			e := &k.slots[si]
+			if n := k.missed(d); n > 0 {
+				k.queueFill(e, si, line, n, op)
+			}
+			if op&WriteBit != 0 {
+				e.dirty = k.all
+			}
 			continue
 		}
 		if op&WriteBit != 0 {
 			k.slots[si].dirty = k.all
 		}
 	}
+	k.drainFills()
 	s.reads += int64(len(ops)) - int64(writes)
 	s.writes += int64(writes)
 	s.deps += int64(deps)
