@@ -95,19 +95,21 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 214
-// instructions a simulated access by default (211 before the zones marked
-// first touches for Sim.Footprint; 322 with the distances,
-// BenchmarkPermTraceCurves, as every run took before the zones, and 247
-// with the zones before
-// Batch queued its fills), and about 150 through one level (181 before);
-// engine/sim takes 112 for its one level. Batch queues the fills of its
-// far accesses and counts them a level at a time (fills.go), so that each
-// level's stream rule runs in a loop of its own. Of the 211, about 78 are
-// the levels' fills (some 50 instructions a common fill of a level, and
-// 2.6 fills a far access), 68 the far accesses' lookups of their slots and
-// moves on the zones' list (about 180 each, three accesses in eight being
-// far here), and 63 the loop over the accesses and the recent set.
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 196
+// instructions a simulated access by default, 143 through one level
+// (BenchmarkPermTraceOneLevel) and 292 with the distances
+// (BenchmarkPermTraceCurves); engine/sim takes 112 for its one level,
+// its kernel's loop included. Batch queues the fills of its far accesses
+// and counts them a level at a time (fills.go), so that each level's
+// stream rule runs in a loop of its own, which also continues a scan's
+// streams without a call. Of the 196, about 65 are the levels' fills
+// (some 68 instructions a fill of a level, 2.6 fills a far access), 70
+// the far accesses' lookups of their slots and moves on the zones' list
+// (about 185 each, three accesses in eight being far here), and 57 the
+// loop over the accesses, the recent set and the queue. Earlier versions
+// took 214 (before the scans' fills stayed in fillCommon's loop and the
+// loop's counts left its registers), 247 (before the queue) and 322 (the
+// distances on every access, before the zones).
 //
 // # Sequential and random fills
 //

@@ -92,14 +92,11 @@ var benchLevels = []machine.Level{
 // benchLevels and reports the cost per simulated access. The data are
 // drawn once, outside the timing. Under callgrind (GODEBUG=asyncpreemptoff=1,
 // GOMAXPROCS=1, -test.benchtime=1x; the self cost of the simulator's
-// functions over the 3·2^22 accesses) the simulator takes about 214
-// instructions an access (211 before the zones marked first touches for
-// Sim.Footprint), and 149 (159)
-// through the one level of BenchmarkPermTraceOneLevel; before Batch
-// queued its fills (fills.go) it took 247 (257) and 181 (191), and with
-// the Fenwick tree on every access, as before the zones (now
-// Config.Curves), 320 (330) and 250 (260). engine/sim's
-// BenchmarkBatchPermN22 takes 112 with its loop.
+// functions over the 3·2^22 accesses) the simulator takes about 196
+// instructions an access, and 143 through the one level of
+// BenchmarkPermTraceOneLevel (214 and 152 before the scans' fills stayed
+// in fillCommon's loop, doc.go). engine/sim's BenchmarkBatchPermN22
+// takes 112 with its loop.
 func BenchmarkPermTrace(b *testing.B) { benchPerm(b, Config{Levels: benchLevels, MemLatency: 90e-9}) }
 
 // BenchmarkPermTraceCurves is BenchmarkPermTrace with the miss curve
