@@ -95,14 +95,14 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 196
-// instructions a simulated access by default, 143 through one level
-// (BenchmarkPermTraceOneLevel) and 292 with the distances
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 198
+// instructions a simulated access by default, 144 through one level
+// (BenchmarkPermTraceOneLevel) and 294 with the distances
 // (BenchmarkPermTraceCurves); engine/sim takes 112 for its one level,
 // its kernel's loop included. Batch queues the fills of its far accesses
 // and counts them a level at a time (fills.go), so that each level's
 // stream rule runs in a loop of its own, which also continues a scan's
-// streams without a call. Of the 196, about 65 are the levels' fills
+// streams without a call. Of the 198, about 68 are the levels' fills
 // (some 68 instructions a fill of a level, 2.6 fills a far access), 70
 // the far accesses' lookups of their slots and moves on the zones' list
 // (about 185 each, three accesses in eight being far here), and 57 the

@@ -116,13 +116,7 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 			// and the ring at q, in at w.
 			l.st.cnt[l.st.eb[q&255]&(2<<filterBits-1)]--
 			l.st.ends[q&255], l.st.eb[q&255] = farLine, noBucket
-			l.st.ends[w&255] = line
-			l.st.eb[w&255] = uint16(b)
-			l.st.cnt[b]++
-			l.st.at[b] = uint8(w)
-			if w++; w == l.st.k {
-				w = 0
-			}
+			w = l.st.put(line, b, w)
 			l.SeqFills++
 			if x.dep != 0 {
 				l.DependentRandFills--
@@ -134,13 +128,7 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 			e.seq |= bit
 			continue
 		}
-		l.st.ends[w&255] = line
-		l.st.eb[w&255] = uint16(b)
-		l.st.cnt[b]++
-		l.st.at[b] = uint8(w)
-		if w++; w == l.st.k {
-			w = 0
-		}
+		w = l.st.put(line, b, w)
 		// A random fill: the line's seq bit of the level is cleared,
 		// and most often it is clear already and the copy the level
 		// evicted clean.

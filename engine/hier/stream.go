@@ -81,6 +81,20 @@ func (s *streams) push(line, b uint64, w int) {
 	s.wpos = w
 }
 
+// put makes line, of bucket b (below 1<<filterBits), the fill at w, the
+// end of its stream, and returns the next w: push for a loop that keeps
+// w in a register.
+func (s *streams) put(line, b uint64, w int) int {
+	s.ends[w&255] = line
+	s.eb[w&255] = uint16(b)
+	s.cnt[b]++
+	s.at[b] = uint8(w)
+	if w++; w == s.k {
+		w = 0
+	}
+	return w
+}
+
 // near ends the stream whose end among the K−1 fills before w is the
 // latest next to line, if any, lo and hi being the counts of ends in the
 // buckets of line−1 and line+1, and reports whether there was one. The
