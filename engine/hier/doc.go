@@ -103,7 +103,7 @@
 // and counts them a level at a time (fills.go), so that each level's
 // stream rule runs in a loop of its own, which also continues a scan's
 // streams without a call. Of the 198, about 68 are the levels' fills
-// (some 68 instructions a fill of a level, 2.6 fills a far access), 70
+// (some 70 instructions a fill of a level, 2.6 fills a far access), 70
 // the far accesses' lookups of their slots and moves on the zones' list
 // (about 185 each, three accesses in eight being far here), and 57 the
 // loop over the accesses, the recent set and the queue. Earlier versions
