@@ -29,7 +29,7 @@ func TestFormsKeepWhatWasTyped(t *testing.T) {
 	b.typeInto(t, "#m-name", "Zero rig")
 	b.typeInto(t, "#m-beta1", "0")
 	before := fieldValues(t, b, "m-")
-	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
+	clickSave(t, b)
 	b.waitFor(t, "the refusal", `document.querySelector("#notice")?.textContent.includes("Not saved")`)
 	after := fieldValues(t, b, "m-")
 	if after["m-beta1"] != "0" || after["m-name"] != "Zero rig" {
@@ -88,7 +88,7 @@ func TestNumbersRoundTrip(t *testing.T) {
 	// A size shown with four digits is accepted back.
 	b.typeInto(t, "#m-cache", "10.42 MiB")
 	b.typeInto(t, "#m-name", "Derived rig")
-	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
+	clickSave(t, b)
 	b.waitFor(t, "the saved machine", `document.querySelector('#user-table tr[data-id="my-derived-rig"]')`)
 	row := b.text(t, `#user-table tr[data-id="my-derived-rig"]`)
 	if !strings.Contains(row, "10.42 MiB") {

@@ -35,7 +35,7 @@ func TestMachineLibrary(t *testing.T) {
 	// Save once the form holds every value typed and marks no field: on
 	// a loaded machine the app may still be reading the last keys.
 	b.waitFor(t, "the form to settle", `document.querySelector("#m-cache").value === "24 MiB" && !document.querySelector("#machine-form .error")`)
-	b.run(t, chromedp.Click("#save-machine", chromedp.ByQuery))
+	clickSave(t, b)
 	b.waitFor(t, "the saved machine or a notice", `document.querySelector('#user-table tr[data-id="my-test-rig"]') || document.querySelector("#notice")`)
 	if n := b.text(t, "#notice"); !strings.HasPrefix(n, "Saved") {
 		t.Fatalf("after Save the page says %q", n)
@@ -130,10 +130,7 @@ func TestKerncraftImport(t *testing.T) {
 	b.typeInto(t, "#m-name", "Kerncraft box")
 	b.typeInto(t, "#m-beta2", "2.5 GB/s")
 	b.typeInto(t, "#m-mispredict", "6 ns")
-	// A click at the button's place missed now and then under the load of
-	// a full test run (the page still laying out after the typing); the
-	// element's own click does what a user's does.
-	b.run(t, chromedp.Evaluate(`document.querySelector("#save-machine").click()`, nil))
+	clickSave(t, b)
 	b.waitFor(t, "the saved machine", `document.querySelector('#user-table tr[data-id="my-kerncraft-box"]')`)
 	if row := b.text(t, `#user-table tr[data-id="my-kerncraft-box"]`); !strings.Contains(row, "27.5 MiB") || !strings.Contains(row, "13.08 GB/s") {
 		t.Errorf("saved row: %q", row)
@@ -152,4 +149,14 @@ func setFile(sel, file string) chromedp.Action {
 		}
 		return dom.SetFileInputFiles([]string{file}).WithNodeID(nodes[0].NodeID).Do(ctx)
 	})
+}
+
+// clickSave presses the machine editor's Save through the element's own
+// click: a click at the button's place missed now and then under the load
+// of a full test run (the page still laying out after the typing; the
+// refusal in TestFormsKeepWhatWasTyped never came in a fresh-clone run
+// on 2026-11-28), and the element's click does what a user's does.
+func clickSave(t *testing.T, b *browser) {
+	t.Helper()
+	b.run(t, chromedp.Evaluate(`document.querySelector("#save-machine").click()`, nil))
 }
