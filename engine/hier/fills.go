@@ -114,8 +114,7 @@ func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
 			}
 			// The stream's end moves from nl to line: out of the filter
 			// and the ring at q, in at w.
-			l.st.cnt[l.st.eb[q&255]&(2<<filterBits-1)]--
-			l.st.ends[q&255], l.st.eb[q&255] = farLine, noBucket
+			l.st.drop(q)
 			w = l.st.put(line, b, w)
 			l.SeqFills++
 			if x.dep != 0 {

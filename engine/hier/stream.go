@@ -71,19 +71,12 @@ func (s *streams) reset() {
 // push makes line, of bucket b, the fill at w, the end of its stream,
 // and moves w on.
 func (s *streams) push(line, b uint64, w int) {
-	s.ends[w&255] = line
-	s.eb[w&255] = uint16(b & (1<<filterBits - 1))
-	s.cnt[b&(1<<filterBits-1)]++
-	s.at[b&(1<<filterBits-1)] = uint8(w)
-	if w++; w == s.k {
-		w = 0
-	}
-	s.wpos = w
+	s.wpos = s.put(line, b&(1<<filterBits-1), w)
 }
 
 // put makes line, of bucket b (below 1<<filterBits), the fill at w, the
-// end of its stream, and returns the next w: push for a loop that keeps
-// w in a register.
+// end of its stream, and returns the next w, for a loop that keeps w in
+// a register.
 func (s *streams) put(line, b uint64, w int) int {
 	s.ends[w&255] = line
 	s.eb[w&255] = uint16(b)
