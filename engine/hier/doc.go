@@ -81,12 +81,14 @@
 // there): an access to one of them has its rank for distance and touches
 // nothing else but, for a write, its line's dirty bits; the line that
 // leaves the four takes the next position of the time line, or the front
-// of the list, where it belongs. A line's state (position, dirty and sequential bits) is 8
-// bytes in pages of 256 consecutive lines, found through a small hash
-// table of pages, so an array's lines share pages; with the histogram's
-// 4-byte bins a line costs 12 to 16 bytes when its page is full, and at
-// worst 2 KiB (a page for one line) when the accessed lines are scattered
-// one per 256. The histogram's increments are queued and applied 64 at a
+// of the list, where it belongs. A line's state (position and dirty
+// bits) is 8 bytes, and 4 more for each level (its latest fill into the
+// level, for the stream rule, and whether that fill was sequential), in
+// pages of 256 consecutive lines, found through a small hash table of
+// pages, so an array's lines share pages; with the list's 16-byte node
+// or the histogram's 4-byte bin a line of three levels costs 24 to 36
+// bytes when its page is full, and at worst a page's 5 KiB when the
+// accessed lines are scattered one per 256. The histogram's increments are queued and applied 64 at a
 // time, which lets the host overlap their cache misses; its bins are
 // added into 64-bit ones before any can overflow. Nothing allocates per
 // access once the pages, the list, the time line and the histogram have

@@ -1,10 +1,10 @@
 package hier
 
 // The fills of Batch's far accesses are queued and counted a level at a
-// time: a level's stream rule, its counts and bit j of the lines' seq
-// are all its own (a level's fill reads and writes only its own ring and
-// filter, and bit j of seq is read only by level j's later write-backs
-// and by Finish), so counting the queue's fills level by level, each
+// time: a level's stream rule and its counts are all its own (a level's
+// fill reads and writes only its own words, level.ends, which the
+// level's later write-backs and Finish read), so counting the queue's
+// fills level by level, each
 // level's in the order of the accesses, gives every count that counting
 // each fill through all its levels at once would, while the level's
 // state stays in registers. The dirty bits are the accesses' to keep in
@@ -59,118 +59,96 @@ func (k *stack) drainFills() {
 		l.DependentRandFills += int64(c >> 32)
 	}
 	for j := range k.lv[:top] {
-		k.lv[j].fillAll(ev, k.slots, uint8(1)<<j)
+		k.lv[j].maybeSweep()
+		k.lv[j].fillAll(ev, k, uint8(1)<<j)
 	}
 }
 
 // fillAll counts the fills of this level, bit in slot.dirty, among ev,
-// slots being the stack's slots.
-func (l *level) fillAll(ev []fill, slots []slot, bit uint8) {
+// the fills queued by stack k.
+func (l *level) fillAll(ev []fill, k *stack, bit uint8) {
 	for len(ev) > 0 {
-		p := l.fillCommon(ev, slots, bit)
+		p := l.fillCommon(ev, bit)
 		if p == len(ev) {
 			return
 		}
-		l.fillNear(&ev[p], slots, bit)
+		x := &ev[p]
+		seq, was := l.rule(k, int(x.si), x.line)
+		if x.dirty&bit != 0 {
+			l.Writebacks++
+			if was {
+				l.SeqWritebacks++
+			}
+		}
+		if seq {
+			l.SeqFills++
+			if x.dep != 0 {
+				l.DependentRandFills--
+			}
+		}
 		ev = ev[p+1:]
 	}
 }
 
 // fillCommon counts the fills of this level, bit in slot.dirty, among ev
-// while they are the common one, a fill with no stream end in its
-// neighbours' buckets; slots are the stack's slots. It returns the index
-// of the first other fill, which has taken the oldest fill out of the
-// region but is not counted yet, or len(ev). The loop has few values
-// live and no call, which would cost it its registers.
-func (l *level) fillCommon(ev []fill, slots []slot, bit uint8) int {
-	w := l.st.wpos
+// while the stream rule's common case holds for them (stream.go): the
+// line is off its page's edges, its fill before is no end in the region,
+// and the level has no older ends. It returns the index of the first
+// other fill, not counted, or len(ev). The loop has few values live and
+// no call, which would cost it its registers.
+func (l *level) fillCommon(ev []fill, bit uint8) int {
+	if len(l.older) != 0 {
+		// Only rule adds to them: they stay until fillAll's next call.
+		for p := range ev {
+			if ev[p].miss&bit != 0 {
+				return p
+			}
+		}
+		return len(ev)
+	}
+	ends, lim, now2 := l.ends, l.win<<1-1, l.now<<1
 	for p := range ev {
 		x := &ev[p]
 		if x.miss&bit == 0 {
 			continue // a hit of this level
 		}
-		line := x.line
-		// The oldest fill leaves the filter (and the ring when its
-		// entry is overwritten, below or by fillNear).
-		l.st.cnt[l.st.eb[w&255]&(2<<filterBits-1)]--
-		h := line * hashMul
-		lo, hi := (h-hashMul)>>(64-filterBits), (h+hashMul)>>(64-filterBits)
-		b := h >> (64 - filterBits)
-		if c := uint(l.st.cnt[lo]) | uint(l.st.cnt[hi])<<8; c != 0 {
-			// A stream end in a neighbour's bucket. The common case, one
-			// end in one of the two buckets, the latest added to it and
-			// next to line (a scan's next line), continues that stream
-			// here, as streams.near would; anything else is fillNear's.
-			// The end added last to the bucket is not the one at w, just
-			// taken out: every other end in the ring came after it.
-			nb, nl := lo, line-1
-			if c != 1 {
-				nb, nl = hi, line+1
+		off := uint8(x.line)
+		if off-1 >= pageLen-2 {
+			l.now = now2 >> 1
+			return p
+		}
+		// The line's word and its neighbours', on its page: a byte's
+		// index needs no bounds check.
+		pg := &ends[x.si>>pageBits]
+		v := pg[off]
+		if now2-v < lim {
+			l.now = now2 >> 1
+			return p
+		}
+		lo, hi := pg[off-1], pg[off+1]
+		if x.dirty&bit != 0 {
+			// The copy evicted dirty since the line's last access is
+			// written back, sequential when the fill it came by was.
+			l.Writebacks++
+			l.SeqWritebacks += int64(v & 1)
+		}
+		if now2-lo < lim || now2-hi < lim {
+			// The fill continues the later of the two ends.
+			if now2-lo < now2-hi {
+				pg[off-1] = now2 - deadAge<<1 | lo&1
+			} else {
+				pg[off+1] = now2 - deadAge<<1 | hi&1
 			}
-			q := int(l.st.at[nb&(1<<filterBits-1)])
-			if c != 1 && c != 1<<8 || l.st.ends[q&255] != nl {
-				l.st.wpos = w
-				return p
-			}
-			// The stream's end moves from nl to line: out of the filter
-			// and the ring at q, in at w.
-			l.st.drop(q)
-			w = l.st.put(line, b, w)
+			pg[off] = now2 | 1
 			l.SeqFills++
 			if x.dep != 0 {
 				l.DependentRandFills--
 			}
-			e := &slots[x.si]
-			if x.dirty&bit != 0 {
-				l.writeback(e, bit)
-			}
-			e.seq |= bit
-			continue
+		} else {
+			pg[off] = now2
 		}
-		w = l.st.put(line, b, w)
-		// A random fill: the line's seq bit of the level is cleared,
-		// and most often it is clear already and the copy the level
-		// evicted clean.
-		if e := &slots[x.si]; (x.dirty|e.seq)&bit != 0 {
-			if x.dirty&bit != 0 {
-				l.writeback(e, bit)
-			}
-			e.seq &^= bit
-		}
+		now2 += 2
 	}
-	l.st.wpos = w
+	l.now = now2 >> 1
 	return len(ev)
-}
-
-// fillNear counts the fill x of this level, bit in slot.dirty, which
-// has a stream end in a neighbour's bucket, after fillCommon.
-func (l *level) fillNear(x *fill, slots []slot, bit uint8) {
-	line := x.line
-	st := &l.st
-	w := st.wpos
-	st.ends[w&255], st.eb[w&255] = farLine, noBucket // out of the filter already
-	seq := uint8(0)
-	if st.near(line, st.cnt[bucket(line-1)], st.cnt[bucket(line+1)], w) {
-		seq = bit
-		l.SeqFills++
-		if x.dep != 0 {
-			l.DependentRandFills--
-		}
-	}
-	st.push(line, bucket(line), w)
-	e := &slots[x.si]
-	if x.dirty&bit != 0 {
-		l.writeback(e, bit)
-	}
-	e.seq = e.seq&^bit | seq
-}
-
-// writeback counts the write-back of the copy of the line of slot e that
-// this level, bit in slot.dirty, evicted dirty since the line's last
-// access: it is sequential when the fill the copy left by was.
-func (l *level) writeback(e *slot, bit uint8) {
-	l.Writebacks++
-	if e.seq&bit != 0 {
-		l.SeqWritebacks++
-	}
 }

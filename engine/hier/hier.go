@@ -110,7 +110,15 @@ type level struct {
 	LevelCounts
 	fills int64
 	lines int64 // Size/Line
-	st    streams
+
+	// The stream rule (stream.go): K, the level's fills so far mod 2^32
+	// (the next one's number) and at the last sweep, the number of each
+	// slot's latest fill into the level while it is a stream's end, and
+	// the older ends of lines filled again.
+	win        uint32
+	now, swept uint32
+	ends       [][pageLen]uint32 // by page of slots
+	older      []olderEnd
 }
 
 // Sim is the hierarchy simulator. The zero value is not usable; call New.
@@ -139,7 +147,7 @@ func New(c Config) (*Sim, error) {
 	}
 	s := &Sim{cfg: c, lv: make([]level, len(c.Levels))}
 	for i, l := range c.Levels {
-		s.lv[i].st = newStreams(c.Window)
+		s.lv[i].win = uint32(c.Window)
 		s.lv[i].lines = l.Lines()
 		if i > 0 && l.Line == c.Levels[i-1].Line {
 			continue
@@ -182,7 +190,7 @@ func (s *Sim) Reset() {
 	for i := range s.lv {
 		s.lv[i].LevelCounts = LevelCounts{}
 		s.lv[i].fills = 0
-		s.lv[i].st.reset()
+		s.lv[i].resetStreams()
 	}
 	s.reads, s.writes, s.deps, s.ops = 0, 0, 0, 0
 }
@@ -408,7 +416,7 @@ func (s *Sim) access(addr, f uint64) {
 		k.recent(int(d), line, si)
 		e := &k.slots[si]
 		if d >= k.lines0 {
-			misses(k.lv, e, line, k.missed(d), f)
+			k.misses(e, si, line, k.missed(d), f)
 		}
 		if f&WriteBit != 0 {
 			e.dirty = k.all
@@ -429,7 +437,7 @@ func (s *Sim) far(k *stack, line, f uint64) {
 	}
 	e := &k.slots[si]
 	if n > 0 {
-		misses(k.lv, e, line, n, f)
+		k.misses(e, si, line, n, f)
 	}
 	// Every level of the stack holds the line now: a write makes it dirty
 	// in all of them.
@@ -439,54 +447,32 @@ func (s *Sim) far(k *stack, line, f uint64) {
 }
 
 // misses counts the misses of an access that misses the first n levels
-// lv of one line size, e being the line's slot: a fill of each, and the
+// of stack k, e being the line's slot, index si: a fill of each, and the
 // write-back of the line's copy evicted dirty from it since the last
-// access. The stream rule of each level (streams) is written out here
-// for its common case, a fill with no stream end in its neighbours'
-// buckets, whose three buckets are the same at every level; the loop
-// over the levels does only that and counts the fills, and what is rarer
-// (sequential fills, write-backs, dependent accesses) is counted apart,
-// so that the loop keeps its values in registers.
-func misses(lv []level, e *slot, line uint64, n int, f uint64) {
-	h := line * hashMul
-	b, lo, hi := h>>(64-filterBits), (h-hashMul)>>(64-filterBits), (h+hashMul)>>(64-filterBits)
-	seqs := uint8(0) // bit j: level j's fill is sequential
-	for j := range lv[:n] {
-		l := &lv[j]
+// access, sequential when the fill it came by was.
+func (k *stack) misses(e *slot, si int, line uint64, n int, f uint64) {
+	for j := range k.lv[:n] {
+		l := &k.lv[j]
+		l.maybeSweep()
 		l.fills++
-		st := &l.st
-		w := st.wpos
-		// The oldest fill leaves the region.
-		st.drop(w)
-		if st.cnt[lo]|st.cnt[hi] != 0 && st.near(line, st.cnt[lo], st.cnt[hi], w) {
-			seqs |= 1 << j
-		}
-		st.push(line, b, w)
-	}
-	mask := uint8(1<<n - 1)
-	if dirty := e.dirty & mask; dirty != 0 {
-		// Evicted dirty since the line's last access: the write-back is
-		// sequential when the fill it left by was.
-		for j := range lv[:n] {
-			if dirty>>j&1 != 0 {
-				lv[j].Writebacks++
-				lv[j].SeqWritebacks += int64(e.seq >> j & 1)
+		seq, was := l.rule(k, si, line)
+		if e.dirty>>j&1 != 0 {
+			l.Writebacks++
+			if was {
+				l.SeqWritebacks++
 			}
 		}
-		e.dirty &^= mask
-	}
-	e.seq = e.seq&^mask | seqs
-	if seqs != 0 {
-		for j := range lv[:n] {
-			lv[j].SeqFills += int64(seqs >> j & 1)
+		if seq {
+			l.SeqFills++
+		}
+		if f&DepBit != 0 {
+			l.DependentMisses++
+			if !seq {
+				l.DependentRandFills++
+			}
 		}
 	}
-	if f&DepBit != 0 {
-		for j := range lv[:n] {
-			lv[j].DependentMisses++
-			lv[j].DependentRandFills += int64(^seqs >> j & 1)
-		}
-	}
+	e.dirty &^= uint8(1)<<n - 1
 }
 
 // Compute records n simple operations of work other than memory traffic.
@@ -509,7 +495,7 @@ func (s *Sim) Finish() {
 				if e.dirty&b != 0 {
 					l := &k.lv[j]
 					l.Writebacks++
-					if e.seq&b != 0 {
+					if *l.end(t)&1 != 0 {
 						l.SeqWritebacks++
 					}
 				}

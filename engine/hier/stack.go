@@ -3,15 +3,15 @@ package hier
 import "math/bits"
 
 // slot is the state of one line ever accessed: its position on the time
-// line, whether it is in use, and two bits for each level of the stack
-// (bit j for its j-th level): dirty, written since the line was last
-// filled into that level, and seq, that fill was sequential. 8 bytes.
+// line (or its node on the zones' list), whether it is in use, and a bit
+// for each level of the stack (bit j for its j-th level), dirty: written
+// since the line was last filled into that level. 8 bytes; each level
+// keeps its own word per slot besides (level.ends).
 type slot struct {
 	pos   uint32
 	used  bool
 	dirty uint8
-	seq   uint8
-	_     uint8
+	_     [2]uint8
 }
 
 // noLine marks the absence of a most recently used line: lines are
@@ -205,12 +205,30 @@ func (k *stack) page(pn uint64) int {
 	// A new page.
 	idx := len(k.slots) >> pageBits
 	k.slots = append(k.slots, make([]slot, pageLen)...)
+	for j := range k.lv {
+		k.lv[j].addPage()
+	}
 	k.dkey[i&m], k.dval[i&m] = pn+1, int32(idx)
 	if 2*(idx+1) > len(k.dkey) {
 		k.growDir()
 	}
 	k.dlast, k.dlidx = pn, idx
 	return idx
+}
+
+// lookup is the slot of line, or −1 when no line of its page was ever
+// accessed; it adds nothing.
+func (k *stack) lookup(line uint64) int {
+	pn := line >> pageBits
+	m := uint64(len(k.dkey) - 1)
+	for i := hash(pn, k.dbits&63); ; i++ {
+		switch k.dkey[i&m] {
+		case pn + 1:
+			return int(k.dval[i&m])<<pageBits | int(line&(pageLen-1))
+		case 0:
+			return -1
+		}
+	}
 }
 
 // growDir doubles the directory.

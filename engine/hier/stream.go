@@ -1,156 +1,158 @@
 package hier
 
-// farLine marks a ring entry that is no stream's end: lines are below
-// 2^62, so no line is next to it.
-const farLine = 1 << 63
+// The stream rule of a level (doc.go, "Sequential and random fills"),
+// kept by line rather than by fill. The rule's region is the level's
+// last K fills, a ring holding each fill's line while it is the end of
+// its stream; a fill next to an end in the ring continues the latest
+// such stream. The ring is not kept: each line of the stack has, per
+// level, the number of its latest fill into the level (level.ends, the
+// level's clock mod 2^32), or a value at least K fills old once that
+// fill is no stream's end any more. A fill of line L asks only the two
+// slots beside its own, L−1 and L+1, which lie on the same page of
+// slots but at a page's two edges: it is sequential when one of them
+// was filled among the previous K−1 fills and is still an end, and
+// continues the later of the two. No hash, no count to keep, and an end
+// leaves the region by growing old, not by being taken out.
+//
+// What a slot cannot hold is a second end of the same line: a line
+// filled again while its earlier fill is still an end in the region (it
+// left the level, through hits on other lines, within K−1 fills). The
+// earlier end then goes to a short list of its own (level.older), which
+// every fill consults while it is not empty; its ends leave it as they
+// grow old, after at most K−1 fills. So the rule gives exactly what the
+// ring would.
 
-// filterBits sizes the filter of stream ends.
-const filterBits = 12
+// A level's end of a slot is one 32-bit word: the number of the line's
+// latest fill into the level, mod 2^31, shifted left by one, and in the
+// low bit whether that fill was sequential, which the write-back of the
+// copy it brought in takes after it (doc.go, "Write-backs"). The fill is
+// a stream's end while its age is under K fills and it has not been
+// continued; continuing it, or a sweep, makes it deadAge old, keeping the
+// bit. With now2 the next fill's number shifted as the words are, a word
+// v of age A and bit s has now2 − v = 2A − s, under 2K − 1 exactly when A
+// is under K, and ordered as the ages are.
 
-// bucket is the filter's bucket of a line: a multiplicative hash, since
-// arrays a power of two apart have lines with the same low bits (the
-// permutation product's X and Z), which would share a bucket.
-func bucket(line uint64) uint64 { return (line * hashMul) >> (64 - filterBits) }
+// deadAge is the age, in fills, an end is given when it stops being one
+// (or never was): far beyond any region, and still below 2^31 fills
+// after a sweep's period (level.maybeSweep).
+const deadAge = 1 << 30
 
-const hashMul = 0x9E3779B97F4A7C15
+// sweepEvery is the fills of a level between two sweeps of its ends, so
+// that every word stays under 2^31 fills old and its age mod 2^31 is its
+// age. A drain counts at most fillLen fills of a level before its next
+// check, so the period is at most sweepEvery + fillLen. A variable so
+// that the tests can sweep often.
+var sweepEvery uint32 = 1 << 28
 
-// streams tells the sequential fills of one level from the random ones by
-// the stream rule of engine/sim without its cap on the number of streams
-// (see doc.go): the region is the level's last K fills, a ring holding
-// each fill's line while it is the end of its stream; a fill next to an
-// end of the region (either direction) continues that stream, the latest
-// such end, and is sequential.
-type streams struct {
-	k    int
-	wpos int // the oldest fill, which the next one replaces
-	// ends[0..k−1] is the ring; an array of 256 so that an index masked
-	// to a byte needs no bounds check.
-	ends [256]uint64
-	// cnt counts the ends by bucket: a random fill whose neighbours'
-	// buckets hold no end skips the scan of the ring. at is the ring
-	// index of the end added last to a bucket: when the bucket holds
-	// one end, that is it, and a fill continues its stream without a
-	// scan.
-	// cnt's upper half is noBucket's counter, and padding.
-	cnt [2 << filterBits]uint8
-	at  [1 << filterBits]uint8
-	// eb[i] is the bucket of ends[i], or noBucket when that is farLine,
-	// so that the oldest fill leaves the filter without a test or a
-	// hash: noBucket's counter counts nothing any fill reads.
-	eb [256]uint16
+// olderEnd is an end of a line in the region that is not its latest fill:
+// the line and the fill's number.
+type olderEnd struct {
+	line uint64
+	t    uint32
 }
 
-// noBucket is streams.eb of a ring entry that is no stream's end.
-const noBucket = 1 << filterBits
-
-// drop takes the end at ring index p out of the filter and the ring.
-func (s *streams) drop(p int) {
-	s.cnt[s.eb[p&255]&(2<<filterBits-1)]--
-	s.ends[p&255] = farLine
-	s.eb[p&255] = noBucket
+// resetStreams forgets the level's fills, keeping the memory.
+func (l *level) resetStreams() {
+	l.ends = l.ends[:0]
+	l.older = l.older[:0]
+	l.now, l.swept = 0, 0
 }
 
-func newStreams(k int) streams {
-	s := streams{k: k}
-	s.reset()
-	return s
-}
-
-func (s *streams) reset() {
-	for i := range s.ends {
-		s.ends[i] = farLine
+// addPage gives the level's ends a page of slots never filled.
+func (l *level) addPage() {
+	var pg [pageLen]uint32
+	for i := range pg {
+		pg[i] = l.now<<1 - deadAge<<1
 	}
-	s.cnt = [2 << filterBits]uint8{}
-	for i := range s.eb {
-		s.eb[i] = noBucket
-	}
-	s.at = [1 << filterBits]uint8{}
-	s.wpos = 0
+	l.ends = append(l.ends, pg)
 }
 
-// push makes line, of bucket b, the fill at w, the end of its stream,
-// and moves w on.
-func (s *streams) push(line, b uint64, w int) {
-	s.wpos = s.put(line, b&(1<<filterBits-1), w)
-}
-
-// put makes line, of bucket b (below 1<<filterBits), the fill at w, the
-// end of its stream, and returns the next w, for a loop that keeps w in
-// a register.
-func (s *streams) put(line, b uint64, w int) int {
-	s.ends[w&255] = line
-	s.eb[w&255] = uint16(b)
-	s.cnt[b]++
-	s.at[b] = uint8(w)
-	if w++; w == s.k {
-		w = 0
+// maybeSweep, called before each fill or drain of fills, makes the ends
+// no longer in the region deadAge old every sweepEvery fills.
+func (l *level) maybeSweep() {
+	if l.now-l.swept < sweepEvery {
+		return
 	}
-	return w
-}
-
-// near ends the stream whose end among the K−1 fills before w is the
-// latest next to line, if any, lo and hi being the counts of ends in the
-// buckets of line−1 and line+1, and reports whether there was one. The
-// entry at w is already out of the filter but not yet overwritten.
-func (s *streams) near(line uint64, lo, hi uint8, w int) bool {
-	// Found at once when each neighbour's bucket holds one end or none,
-	// by a scan of the ring otherwise.
-	p, ok := s.find(line-1, lo)
-	q, ok2 := s.find(line+1, hi)
-	if ok && ok2 {
-		if q >= 0 && (p < 0 || s.age(q, w) < s.age(p, w)) {
-			p = q
-		}
-	} else {
-		p = s.scan(line, w)
-	}
-	if p < 0 {
-		return false
-	}
-	s.drop(p)
-	return true
-}
-
-// find looks for the end x, c being the count of ends in its bucket:
-// the end's ring index, or −1 for none, and ok when that is certain.
-func (s *streams) find(x uint64, c uint8) (int, bool) {
-	switch c {
-	case 0:
-		return -1, true
-	case 1:
-		b := bucket(x)
-		if p := int(s.at[b]); p < s.k {
-			if e := s.ends[p&255]; e == x {
-				return p, true
-			} else if e != farLine && bucket(e) == b {
-				// The end added last to the bucket is still there, so it
-				// is the bucket's one end, and it is not x.
-				return -1, true
+	now2, lim := l.now<<1, l.win<<1-1
+	for p := range l.ends {
+		pg := &l.ends[p]
+		for i, v := range pg {
+			if now2-v >= lim {
+				pg[i] = now2 - deadAge<<1 | v&1
 			}
 		}
 	}
-	return -1, false
+	l.swept = l.now
 }
 
-// age is how many fills before w ring index p was filled.
-func (s *streams) age(p, w int) int {
-	if a := w - p; a > 0 {
-		return a
+// rule applies the stream rule to a fill of line, in slot si of stack k,
+// the level's next fill: it ends the stream the fill continues, if any,
+// makes the line an end, and advances the level's count. It reports
+// whether the fill is sequential and whether the line's fill before it
+// was. It handles every case, the page's edges and the older ends
+// included; fillCommon does the common one itself.
+func (l *level) rule(k *stack, si int, line uint64) (seq, was bool) {
+	now, win := l.now, l.win
+	now2, lim := now<<1, win<<1-1
+	if len(l.older) > 0 {
+		o := l.older[:0]
+		for _, e := range l.older {
+			if (now-e.t)&(1<<31-1) < win {
+				o = append(o, e)
+			}
+		}
+		l.older = o
 	}
-	return w - p + s.k
+	// The latest end beside the line: in the slot of line±1 when that
+	// is still an end (the latest of its line), or else among the older
+	// ends of that line. Ages are compared as now2 − v.
+	best := lim
+	var bestEnd *uint32
+	bestOlder := -1
+	for _, nb := range [2]uint64{line - 1, line + 1} {
+		if ns := neighbour(k, si, line, nb); ns >= 0 {
+			if v := l.end(ns); now2-*v < lim {
+				if now2-*v < best {
+					best, bestEnd, bestOlder = now2-*v, v, -1
+				}
+				continue
+			}
+		}
+		for i, e := range l.older {
+			if a := (now - e.t) & (1<<31 - 1) << 1; e.line == nb && a < best {
+				best, bestEnd, bestOlder = a, nil, i
+			}
+		}
+	}
+	switch {
+	case bestEnd != nil:
+		*bestEnd = now2 - deadAge<<1 | *bestEnd&1
+	case bestOlder >= 0:
+		l.older = append(l.older[:bestOlder], l.older[bestOlder+1:]...)
+	}
+	seq = best < lim
+	own := l.end(si)
+	if v := *own; now2-v < lim {
+		// The line's earlier fill is still an end.
+		l.older = append(l.older, olderEnd{line: line, t: v >> 1})
+	}
+	was = *own&1 != 0
+	*own = now2
+	if seq {
+		*own |= 1
+	}
+	l.now++
+	return seq, was
 }
 
-// scan is the ring index of the latest end next to line among the K−1
-// fills before w, or −1.
-func (s *streams) scan(line uint64, w int) int {
-	p := w
-	for d := 1; d < s.k; d++ {
-		if p--; p < 0 {
-			p = s.k - 1
-		}
-		if e := s.ends[p&255]; (line-e+1)&^2 == 0 {
-			return p
-		}
+// end is the word of slot si.
+func (l *level) end(si int) *uint32 { return &l.ends[si>>pageBits][si&(pageLen-1)] }
+
+// neighbour is the slot of line nb, next to line in slot si of stack k,
+// or −1 when no line of nb's page was ever accessed.
+func neighbour(k *stack, si int, line, nb uint64) int {
+	if nb>>pageBits == line>>pageBits {
+		return si + int(nb) - int(line)
 	}
-	return -1
+	return k.lookup(nb)
 }
