@@ -111,10 +111,10 @@ type level struct {
 	fills int64
 	lines int64 // Size/Line
 
-	// The stream rule (stream.go): K, the level's fills so far mod 2^32
-	// (the next one's number) and at the last sweep, the number of each
-	// slot's latest fill into the level while it is a stream's end, and
-	// the older ends of lines filled again.
+	// The stream rule (stream.go): K; the level's fills so far mod 2^32
+	// (the next one's number) and at the last sweep; by page of the
+	// stack's slots, the word of each line's latest fill into the level;
+	// and the older ends of lines filled again.
 	win        uint32
 	now, swept uint32
 	ends       [][pageLen]uint32 // by page of slots
@@ -301,52 +301,57 @@ func (s *Sim) batchOne(ops []uint64) {
 	s.deps += int64(deps)
 }
 
-// batchZones is batchOne without the distances: an access to the recent
-// set moves nothing but the set, and the others go to farZone. The inner
+// batchZones is batchOne without the distances. While it runs, the
+// recent set is kept by the index of each line's last access in ops
+// rather than in order: an access to one of its lines hits every level
+// (the first level holds more lines than the set) and only sets that
+// line's stamp, and a far access replaces the line of the least stamp,
+// the least recently used, which goes to the front of the zones' list
+// (zoneMove). The set is put back in order before it returns. The inner
 // loop has no call, which would cost it its registers on every access
 // (Go keeps no register across a call): it stops at each far access. The
 // fills are queued (fills.go) and all counted before it returns.
 func (s *Sim) batchZones(ops []uint64) {
 	k := &s.stacks[0]
-	if k.lines0 <= 2 {
-		// A first level of one or two lines, which an access to the
-		// recent set can miss: one access at a time.
-		for _, op := range ops {
-			s.access(op, op&(WriteBit|DepBit))
-		}
+	for len(ops) > 0 && (k.lines0 < recentLen || k.nr < recentLen) {
+		// A first level of fewer lines than the recent set, which an
+		// access to the set can miss, or a set not yet full: one access
+		// at a time.
+		s.access(ops[0], ops[0]&(WriteBit|DepBit))
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
 		return
 	}
 	sh := k.shift & 63
 	// The counts are kept in s, not in registers the far accesses'
 	// call would have to save.
 	s.reads += int64(len(ops))
+	// The stamps: the most recent line of the set is the one at 0.
+	stamp := [recentLen]int{-1, -2, -3, -4}
 	i := 0
 	for {
-		// The accesses to the first three lines of the recent set, which
-		// hit every level.
 		for ; i < len(ops); i++ {
 			op := ops[i]
 			line := op >> sh
-			var si int
-			switch line { // unused entries hold noLine, which no line equals
+			var r int
+			switch line { // the set is full: no entry holds noLine
 			case k.rline[0]:
-				si = k.rslot[0]
+				r = 0
 			case k.rline[1]:
-				si = k.rslot[1]
-				k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
-				k.rline[0], k.rslot[0] = line, si
+				r = 1
 			case k.rline[2]:
-				si = k.rslot[2]
-				k.rline[2], k.rslot[2] = k.rline[1], k.rslot[1]
-				k.rline[1], k.rslot[1] = k.rline[0], k.rslot[0]
-				k.rline[0], k.rslot[0] = line, si
+				r = 2
+			case k.rline[3]:
+				r = 3
 			default:
 				goto far
 			}
+			stamp[r&(recentLen-1)] = i
 			if op&(WriteBit|DepBit) != 0 {
 				s.flags(op)
 				if op&WriteBit != 0 {
-					k.slots[si].dirty = k.all
+					k.slots[k.rslot[r&(recentLen-1)]].dirty = k.all
 				}
 			}
 		}
@@ -357,7 +362,18 @@ func (s *Sim) batchZones(ops []uint64) {
 		op := ops[i]
 		line := op >> sh
 		s.flags(op)
-		n, si := k.farZone(line)
+		v := 0 // the least recently used line of the set
+		if stamp[1] < stamp[v] {
+			v = 1
+		}
+		if stamp[2] < stamp[v] {
+			v = 2
+		}
+		if stamp[3] < stamp[v] {
+			v = 3
+		}
+		n, si := k.zoneMove(line, k.rslot[v])
+		k.rline[v], k.rslot[v], stamp[v] = line, si, i
 		e := &k.slots[si]
 		if n > 0 {
 			// k.queueFill(e, si, line, n, op)
@@ -374,6 +390,14 @@ func (s *Sim) batchZones(ops []uint64) {
 			e.dirty = k.all
 		}
 		i++
+	}
+	// The set in order again, the latest stamp first.
+	for a := 1; a < recentLen; a++ {
+		for b := a; b > 0 && stamp[b] > stamp[b-1]; b-- {
+			stamp[b], stamp[b-1] = stamp[b-1], stamp[b]
+			k.rline[b], k.rline[b-1] = k.rline[b-1], k.rline[b]
+			k.rslot[b], k.rslot[b-1] = k.rslot[b-1], k.rslot[b]
+		}
 	}
 	k.drainFills()
 }

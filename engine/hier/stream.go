@@ -5,9 +5,9 @@ package hier
 // last K fills, a ring holding each fill's line while it is the end of
 // its stream; a fill next to an end in the ring continues the latest
 // such stream. The ring is not kept: each line of the stack has, per
-// level, the number of its latest fill into the level (level.ends, the
-// level's clock mod 2^32), or a value at least K fills old once that
-// fill is no stream's end any more. A fill of line L asks only the two
+// level, the number of its latest fill into the level (a word of
+// level.ends, below), made at least K fills old once that fill is no
+// stream's end any more. A fill of line L asks only the two
 // slots beside its own, L−1 and L+1, which lie on the same page of
 // slots but at a page's two edges: it is sequential when one of them
 // was filled among the previous K−1 fills and is still an end, and

@@ -70,6 +70,35 @@ func (k *stack) farZone(line uint64) (int, int) {
 		k.enterRecent(recentLen-1, line, si)
 		return k.missed(recentLen - 1), si
 	}
+	if k.nr < recentLen {
+		// The first lines: the list is empty, nothing leaves the set.
+		si := k.slotOf(line)
+		k.nr++
+		k.enterRecent(k.nr-1, line, si)
+		return len(k.lv), si
+	}
+	missed, si := k.zoneMove(line, k.rslot[recentLen-1])
+	k.enterRecent(recentLen-1, line, si)
+	return missed, si
+}
+
+// slotOf is the index of line's slot, made if new, counting a first
+// access in the run's footprint (Sim.Footprint).
+func (k *stack) slotOf(line uint64) int {
+	si := k.page(line>>pageBits)<<pageBits | int(line&(pageLen-1))
+	if e := &k.slots[si]; !e.used {
+		e.used = true
+		k.count++
+	}
+	return si
+}
+
+// zoneMove records an access to line, which is not in the full recent
+// set, as the line in slot out leaves the set for the front of the list:
+// it takes line off the list if it is there, and moves the boundaries it
+// passed. It returns how many of the stack's levels the access misses and
+// the line's slot's index; the recent set is the caller's to update.
+func (k *stack) zoneMove(line uint64, out int) (int, int) {
 	// The page's index: k.page(pn), its first probe written out.
 	pn := line >> pageBits
 	pi := k.dlidx
@@ -108,14 +137,6 @@ func (k *stack) farZone(line uint64) (int, int) {
 		nd[x.next].prev = x.prev
 		e.pos = 0
 	}
-	if k.nr < recentLen {
-		// The first lines: the list is empty, nothing leaves the set.
-		k.nr++
-		k.enterRecent(k.nr-1, line, si)
-		return missed, si
-	}
-	out := k.rslot[recentLen-1]
-	k.enterRecent(recentLen-1, line, si)
 	grew := false
 	if free == 0 {
 		switch n := len(nd) - 1; {
