@@ -118,6 +118,16 @@
 // counts left its registers), 247 (before the queue) and 322 (the
 // distances on every access, before the zones).
 //
+// The words by line cost memory the ring did not, 4 bytes a line for each
+// level, and where the simulator's tables outgrow the host's cache that
+// costs time the instructions saved do not make up: on the Intel guest
+// of docs/hierarchy.md the permutation product through three levels took
+// 13.0 ns a simulated access at N = 2^16 (13.8 with the ring), 16.1 at
+// 2^18 (16.9), 22.5 at 2^20 (22.9) and 28.2 at 2^22 (26.3), where the
+// tables hold 786 432 lines. The instructions are the measure here, as
+// they do not change with the host; the runs the tool makes most, of
+// programs at sizes it extrapolates from, are the small ones.
+//
 // # Sequential and random fills
 //
 // Each level tells its sequential fills from its random ones by engine/sim's
