@@ -97,8 +97,8 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 179
-// instructions a simulated access by default, 132 through one level
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 176
+// instructions a simulated access by default, 130 through one level
 // (BenchmarkPermTraceOneLevel) and 281 with the distances
 // (BenchmarkPermTraceCurves); engine/sim takes 112 for its one level,
 // its kernel's loop included. Batch queues the fills of its far accesses
@@ -107,16 +107,16 @@
 // line and its two neighbours beside their slots (stream.go), with no
 // hash and no ring. While Batch runs, the recent set is kept by each
 // line's last access rather than in order, so that an access to it
-// writes one stamp instead of moving the set. Of the 179, about 51 are
+// writes one stamp instead of moving the set, and its counts of writes
+// and dependent accesses are kept in registers. Of the 176, about 52 are
 // the levels' fills (some 53 instructions a fill of a level, 2.6 fills a
 // far access), 62 the far accesses' lookups of their slots and moves on
 // the zones' list (about 165 each, three accesses in eight being far
-// here), and 61 the loop over the accesses, the recent set and the
+// here), and 59 the loop over the accesses, the recent set and the
 // queue. Earlier versions took 198 (with a ring of each level's last K
 // fills and a hashed filter of their ends, and the recent set in order),
-// 214 (before the scans' fills stayed in the fills' loop and the loop's
-// counts left its registers), 247 (before the queue) and 322 (the
-// distances on every access, before the zones).
+// 214 (before the scans' fills stayed in the fills' loop), 247 (before
+// the queue) and 322 (the distances on every access, before the zones).
 //
 // The words by line cost memory the ring did not, 4 bytes a line for each
 // level, and where the simulator's tables outgrow the host's cache that

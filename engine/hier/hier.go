@@ -324,11 +324,9 @@ func (s *Sim) batchZones(ops []uint64) {
 		return
 	}
 	sh := k.shift & 63
-	// The counts are kept in s, not in registers the far accesses'
-	// call would have to save.
-	s.reads += int64(len(ops))
 	// The stamps: the most recent line of the set is the one at 0.
 	stamp := [recentLen]int{-1, -2, -3, -4}
+	var writes, deps uint64
 	i := 0
 	for {
 		for ; i < len(ops); i++ {
@@ -349,7 +347,8 @@ func (s *Sim) batchZones(ops []uint64) {
 			}
 			stamp[r&(recentLen-1)] = i
 			if op&(WriteBit|DepBit) != 0 {
-				s.flags(op)
+				writes += op & WriteBit
+				deps += op >> 1 & 1
 				if op&WriteBit != 0 {
 					k.slots[k.rslot[r&(recentLen-1)]].dirty = k.all
 				}
@@ -361,7 +360,8 @@ func (s *Sim) batchZones(ops []uint64) {
 		// cost the far access its registers again.
 		op := ops[i]
 		line := op >> sh
-		s.flags(op)
+		writes += op & WriteBit
+		deps += op >> 1 & 1
 		v := 0 // the least recently used line of the set
 		if stamp[1] < stamp[v] {
 			v = 1
@@ -400,14 +400,9 @@ func (s *Sim) batchZones(ops []uint64) {
 		}
 	}
 	k.drainFills()
-}
-
-// flags counts an access's write and dependence (Batch's op bits).
-func (s *Sim) flags(op uint64) {
-	w := int64(op & WriteBit)
-	s.reads -= w
-	s.writes += w
-	s.deps += int64(op>>1) & 1
+	s.reads += int64(len(ops)) - int64(writes)
+	s.writes += int64(writes)
+	s.deps += int64(deps)
 }
 
 // access is one line access with flags f (WriteBit, DepBit).
