@@ -74,17 +74,9 @@ func (l *level) fillAll(ev []fill, k *stack, bit uint8) {
 		}
 		x := &ev[p]
 		seq, was := l.rule(k, int(x.si), x.line)
-		if x.dirty&bit != 0 {
-			l.Writebacks++
-			if was {
-				l.SeqWritebacks++
-			}
-		}
-		if seq {
-			l.SeqFills++
-			if x.dep != 0 {
-				l.DependentRandFills--
-			}
+		l.counted(seq, was, x.dirty&bit != 0)
+		if seq && x.dep != 0 {
+			l.DependentRandFills-- // drainFills counted it random
 		}
 		ev = ev[p+1:]
 	}
@@ -151,4 +143,20 @@ func (l *level) fillCommon(ev []fill, bit uint8) int {
 	}
 	l.now = now2 >> 1
 	return len(ev)
+}
+
+// counted counts a fill the stream rule has classed (level.rule): the
+// write-back of the line's copy when the level evicted it dirty,
+// sequential when the fill before was, and the fill when sequential.
+// fillCommon counts its fills itself.
+func (l *level) counted(seq, was, dirty bool) {
+	if dirty {
+		l.Writebacks++
+		if was {
+			l.SeqWritebacks++
+		}
+	}
+	if seq {
+		l.SeqFills++
+	}
 }

@@ -475,15 +475,7 @@ func (k *stack) misses(e *slot, si int, line uint64, n int, f uint64) {
 		l.maybeSweep()
 		l.fills++
 		seq, was := l.rule(k, si, line)
-		if e.dirty>>j&1 != 0 {
-			l.Writebacks++
-			if was {
-				l.SeqWritebacks++
-			}
-		}
-		if seq {
-			l.SeqFills++
-		}
+		l.counted(seq, was, e.dirty>>j&1 != 0)
 		if f&DepBit != 0 {
 			l.DependentMisses++
 			if !seq {

@@ -189,26 +189,18 @@ func (k *stack) page(pn uint64) int {
 	if pn == k.dlast {
 		return k.dlidx
 	}
-	m := uint64(len(k.dkey) - 1)
-	i := hash(pn, k.dbits&63)
-	for {
-		key := k.dkey[i&m]
-		if key == pn+1 {
-			k.dlast, k.dlidx = pn, int(k.dval[i&m])
-			return k.dlidx
-		}
-		if key == 0 {
-			break
-		}
-		i++
+	i, found := k.probe(pn)
+	if found {
+		k.dlast, k.dlidx = pn, int(k.dval[i])
+		return k.dlidx
 	}
-	// A new page.
+	// A new page, at the empty entry the probe stopped at.
 	idx := len(k.slots) >> pageBits
 	k.slots = append(k.slots, make([]slot, pageLen)...)
 	for j := range k.lv {
 		k.lv[j].addPage()
 	}
-	k.dkey[i&m], k.dval[i&m] = pn+1, int32(idx)
+	k.dkey[i], k.dval[i] = pn+1, int32(idx)
 	if 2*(idx+1) > len(k.dkey) {
 		k.growDir()
 	}
@@ -219,14 +211,23 @@ func (k *stack) page(pn uint64) int {
 // lookup is the slot of line, or −1 when no line of its page was ever
 // accessed; it adds nothing.
 func (k *stack) lookup(line uint64) int {
-	pn := line >> pageBits
+	i, found := k.probe(line >> pageBits)
+	if !found {
+		return -1
+	}
+	return int(k.dval[i])<<pageBits | int(line&(pageLen-1))
+}
+
+// probe is the directory entry of page number pn, and whether it holds
+// it: the entry that does, or else the empty one the probe ends at.
+func (k *stack) probe(pn uint64) (uint64, bool) {
 	m := uint64(len(k.dkey) - 1)
 	for i := hash(pn, k.dbits&63); ; i++ {
 		switch k.dkey[i&m] {
 		case pn + 1:
-			return int(k.dval[i&m])<<pageBits | int(line&(pageLen-1))
+			return i & m, true
 		case 0:
-			return -1
+			return i & m, false
 		}
 	}
 }

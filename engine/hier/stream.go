@@ -112,8 +112,8 @@ func (l *level) rule(k *stack, si int, line uint64) (seq, was bool) {
 	for _, nb := range [2]uint64{line - 1, line + 1} {
 		if ns := neighbour(k, si, line, nb); ns >= 0 {
 			if v := l.end(ns); now2-*v < lim {
-				if now2-*v < best {
-					best, bestEnd, bestOlder = now2-*v, v, -1
+				if a := now2 - *v; a < best {
+					best, bestEnd, bestOlder = a, v, -1
 				}
 				continue
 			}
