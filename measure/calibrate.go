@@ -276,7 +276,9 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 
 	// The distribution curve reaches 8·C, where memory's other costs are
 	// read, or as far as two arrays fit in the buffer.
-	res.Distribution, res.Streams, err = distributionCurve(ctx, buf, distSizes(min(pl.buf/2, 8*c)), line, pl.tpRounds, round)
+	dsizes := distSizes(min(pl.buf/2, 8*c))
+	ssizes := streamSizes(dsizes, 2*c)
+	res.Distribution, res.Streams, err = distributionCurve(ctx, buf, dsizes, len(ssizes), line, pl.tpRounds, round)
 	if err != nil {
 		return res, err
 	}
@@ -307,7 +309,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		// The curve first: the counting sorts' rates are read beside it
 		// (coreTimer.rates).
 		setDistribution(&m, res.Distribution)
-		setStreams(&m, res.Streams, lastSize(res.Distribution))
+		setStreams(&m, res.Streams, ssizes)
 		step("core rates")
 		// In CoreKernels' order, each with the rates before it: the
 		// simple bucket sort's passes are priced at the simple radix

@@ -243,20 +243,28 @@ func distSizes(hi int64) []int64 {
 
 // distributionCurve measures the distribution curve at sizes (bytes per
 // array; two arrays of each must fit in buf), rounds rounds, and at the
-// last size the scatter by buckets (bucketsAt).
-func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, error) {
+// last streams of them (streamSizes) the scatter by buckets (bucketsAt),
+// each round's faster.
+func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, streams int, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, error) {
 	samples := newDistSamples(sizes)
 	var byBuckets [][]float64
+	var earlier []float64 // this round's scatter at the first of two stream sizes
+	first := len(sizes) - streams
 	_, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
 		seed := uint64(r*len(sizes)+i+1) * 0x9e3779b97f4a7c15
 		x, err := distAt(ctx, b, size/2, line, seed)
 		if err == nil {
 			samples.add(i, x)
 		}
-		if err == nil && i == len(sizes)-1 {
+		if err == nil && i >= first {
 			var bk []float64
 			if bk, err = bucketsAt(ctx, b, size/2, line, seed); err == nil {
-				byBuckets = append(byBuckets, bk)
+				if i < len(sizes)-1 {
+					earlier = bk
+				} else {
+					byBuckets = append(byBuckets, fasterOf(bk, earlier))
+					earlier = nil
+				}
 			}
 		}
 		return x.count, err

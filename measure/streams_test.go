@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,13 +67,74 @@ func TestStreamBound(t *testing.T) {
 func TestSetStreams(t *testing.T) {
 	pts := []StreamPointStat{{Buckets: 8, Scatter: Stat{Median: 23e-9}}, {Buckets: 16, Scatter: Stat{Median: 22e-9}}, {Buckets: 64, Scatter: Stat{Median: 56e-9}}}
 	m := machine.Machine{C: 32 << 20, Notes: map[string]string{}}
-	setStreams(&m, pts, 64<<20)
-	if m.Streams != 17 || !strings.Contains(m.Notes["streams_method"], "16: 22 ns") {
+	setStreams(&m, pts, []int64{64 << 20})
+	if m.Streams != 17 || !strings.Contains(m.Notes["streams_method"], "16: 22 ns") || !strings.Contains(m.Notes["streams_method"], "over two arrays of 64 MiB,") {
 		t.Errorf("64 MiB arrays, 32 MiB cache: streams %d, notes %q", m.Streams, m.Notes["streams_method"])
 	}
 	m = machine.Machine{C: 32 << 20, Notes: map[string]string{}}
-	setStreams(&m, pts, 48<<20)
+	setStreams(&m, pts, []int64{64 << 20, 90 << 20})
+	if m.Streams != 17 || !strings.Contains(m.Notes["streams_method"], "two arrays of 64 MiB and of 90 MiB (each bucket count's faster)") {
+		t.Errorf("64 and 90 MiB arrays, 32 MiB cache: streams %d, notes %q", m.Streams, m.Notes["streams_method"])
+	}
+	m = machine.Machine{C: 32 << 20, Notes: map[string]string{}}
+	setStreams(&m, pts, []int64{48 << 20})
 	if m.Streams != 0 || !strings.Contains(m.Notes["streams_method"], "not measured") {
 		t.Errorf("48 MiB arrays, 32 MiB cache: streams %d, notes %q", m.Streams, m.Notes["streams_method"])
+	}
+}
+
+// TestStreamSizes: the stream test takes the curve's last size, and the
+// one before it when that is at least the bound given (twice the last
+// cache); none without sizes.
+func TestStreamSizes(t *testing.T) {
+	sizes := []int64{32 << 20, 45 << 20, 64 << 20}
+	for _, c := range []struct {
+		sizes  []int64
+		beyond int64
+		want   []int64
+	}{
+		{sizes, 28 << 20, []int64{45 << 20, 64 << 20}},
+		{sizes, 45 << 20, []int64{45 << 20, 64 << 20}},
+		{sizes, 46 << 20, []int64{64 << 20}},
+		{sizes, 0, []int64{64 << 20}},
+		{sizes[:1], 1, []int64{32 << 20}},
+		{nil, 1, nil},
+	} {
+		if got := streamSizes(c.sizes, c.beyond); !slices.Equal(got, c.want) {
+			t.Errorf("streamSizes(%v, %d) = %v, want %v", c.sizes, c.beyond, got, c.want)
+		}
+	}
+}
+
+// TestFasterOfKeepsTheAMDGuestsStreams: the AMD guest's scatter times, a
+// line of keys into 8 to 128 buckets (docs/hierarchy.md, the AMD guest:
+// calibration e1 over arrays of 64 MiB, e2 two minutes later over
+// 90.51 MiB). Over 64 MiB alone 128 buckets run at 3.3 times the fastest
+// and the bound is 65 (one read stream and 64 buckets); with each
+// count's faster of the two sizes the fastest is 15.88 ns, 32 buckets
+// (26.31 ns) are beyond 1.5 times it and 64 and 128 (21.78, 19.83 ns)
+// within, so the bound is 129, what e2 read.
+func TestFasterOfKeepsTheAMDGuestsStreams(t *testing.T) {
+	at64 := []float64{17.92e-9, 17.48e-9, 29.02e-9, 24.0e-9, 57.52e-9}
+	at90 := []float64{15.88e-9, 15.98e-9, 26.31e-9, 21.78e-9, 19.83e-9}
+	points := func(ts []float64) []StreamPointStat {
+		return streamPoints([][]float64{ts})
+	}
+	if got := streamBound(points(at64)); got != 65 {
+		t.Errorf("64 MiB alone: %d streams, want 65", got)
+	}
+	both := fasterOf(at64, at90)
+	if !slices.Equal(both, at90) {
+		t.Errorf("fasterOf = %v, want %v", both, at90)
+	}
+	if got := streamBound(points(both)); got != 129 {
+		t.Errorf("the faster of both sizes: %d streams, want 129", got)
+	}
+	if got := fasterOf(at64, nil); !slices.Equal(got, at64) {
+		t.Errorf("fasterOf(a, nil) = %v, want a", got)
+	}
+	mixed := fasterOf([]float64{1, 5}, []float64{2, 3})
+	if !slices.Equal(mixed, []float64{1, 3}) {
+		t.Errorf("fasterOf takes each count's minimum: got %v, want [1 3]", mixed)
 	}
 }
