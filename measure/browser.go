@@ -75,7 +75,7 @@ type Steps struct {
 	sq           [][]float64 // seconds per 64-byte block, by size, one per round
 	sqLast       []float64
 	dist         distSamples // the distribution curve's samples by array size
-	stBuckets    [][]float64 // the scatter by buckets at the stream test's sizes (the faster), one per round
+	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
 	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
@@ -229,21 +229,17 @@ func (s *Steps) plan() {
 				return s.distSample(ctx, i, size, seed, placed(s.buf, 2*size, r, s.tpRounds))
 			})
 		}
-		// The last size alone: the last cache is read after these are
-		// planned, so whether the size before lies beyond it is not known.
-		if sizes := streamSizes(s.dist.sizes, 0); len(sizes) > 0 {
-			seed := uint64(r+1) * 0x2545f4914f6cdd1d
-			s.add(fmt.Sprintf("write streams, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(sizes[len(sizes)-1])), func(ctx context.Context) error {
-				var faster []float64
-				for _, size := range sizes {
-					bk, err := bucketsAt(ctx, placed(s.buf, 2*size, r, s.tpRounds), size, s.lineOrDefault(), seed)
-					if err != nil {
-						return err
-					}
-					faster = fasterOf(bk, faster)
+		// The last size alone (streamSizes with no bound): the last cache
+		// is read after these are planned, so whether the size before
+		// lies beyond it is not known.
+		if n := len(s.dist.sizes); n > 0 {
+			size, seed := s.dist.sizes[n-1], uint64(r+1)*0x2545f4914f6cdd1d
+			s.add(fmt.Sprintf("write streams, round %d of %d: %s", r+1, s.tpRounds, units.FormatSize(size)), func(ctx context.Context) error {
+				bk, err := bucketsAt(ctx, placed(s.buf, 2*size, r, s.tpRounds), size, s.lineOrDefault(), seed)
+				if err == nil {
+					s.stBuckets = append(s.stBuckets, bk)
 				}
-				s.stBuckets = append(s.stBuckets, faster)
-				return nil
+				return err
 			})
 		}
 	}
