@@ -44,6 +44,7 @@ type fileMachine struct {
 	Streams      json.RawMessage    `json:"streams"`
 	L1Fill       json.RawMessage    `json:"l1_fill"`
 	L1Exposed    json.RawMessage    `json:"l1_exposed"`
+	LevelOverlap json.RawMessage    `json:"level_overlap"`
 	Spread       map[string]float64 `json:"spread"`
 	Notes        map[string]string  `json:"notes"`
 }
@@ -131,6 +132,9 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	if !isAbsent(f.L1Exposed) {
 		field("l1_exposed", f.L1Exposed, units.ParseNumber, &m.L1Exposed)
+	}
+	if !isAbsent(f.LevelOverlap) {
+		field("level_overlap", f.LevelOverlap, units.ParseNumber, &m.LevelOverlap)
 	}
 	if len(f.CoreRates) > 0 {
 		m.CoreRates = make(map[string]float64, len(f.CoreRates))

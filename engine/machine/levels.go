@@ -246,13 +246,20 @@ func (m Machine) validateHierarchy() Errors {
 // slowest bus.
 const MaxL1Fill = 1e-6
 
-// ValidateOverlap returns the errors of L1Fill and L1Exposed: both given
-// or neither, on a machine with levels (the first one's fills).
+// ValidateOverlap returns the errors of L1Fill and L1Exposed (both given
+// or neither, on a machine with levels: the first one's fills) and of
+// LevelOverlap (0 to 1, on a machine with two levels or more).
 func (m Machine) ValidateOverlap() Errors {
 	var es Errors
 	add := es.Add
+	switch w := m.LevelOverlap; {
+	case math.IsNaN(w) || w < 0 || w > 1:
+		add("level_overlap", "the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got %g", w)
+	case w > 0 && len(m.Levels) < 2:
+		add("level_overlap", "the levels' overlap needs two cache levels or more; this machine has %d", len(m.Levels))
+	}
 	if m.L1Fill == 0 && m.L1Exposed == 0 {
-		return nil
+		return es
 	}
 	switch f := m.L1Fill; {
 	case math.IsNaN(f) || f <= 0 || f > MaxL1Fill:

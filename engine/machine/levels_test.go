@@ -113,6 +113,8 @@ func TestValidateLevelsRules(t *testing.T) {
 		{"fill without share", func(m *Machine) { m.L1Fill = 0.38e-9 }, "l1_exposed: the exposed share must be above 0 and at most 1 (1: the fills wait for the work), given with l1_fill; got 0"},
 		{"share without fill", func(m *Machine) { m.L1Exposed = 0.2 }, "l1_fill: the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got 0 s"},
 		{"share above one", func(m *Machine) { m.L1Fill, m.L1Exposed = 0.38e-9, 1.5 }, "l1_exposed: the exposed share must be above 0 and at most 1 (1: the fills wait for the work), given with l1_fill; got 1.5"},
+		{"overlap below zero", func(m *Machine) { m.LevelOverlap = -0.1 }, "level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got -0.1"},
+		{"overlap not a number", func(m *Machine) { m.LevelOverlap = math.NaN() }, "level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got NaN"},
 		{"fill too slow", func(m *Machine) { m.L1Fill, m.L1Exposed = 2e-6, 0.2 }, "l1_fill: the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got 2 µs"},
 		{"overlap without levels", func(m *Machine) { m.Levels, m.L1Fill, m.L1Exposed = nil, 0.38e-9, 0.2 }, "l1_fill: the first level's fill time needs levels (it is the first level's); this machine has none"},
 	} {
@@ -155,6 +157,8 @@ func TestParseJSONLevels(t *testing.T) {
 		{strings.Replace(in, `"cache":"32 MiB"`, `"cache":"16 MiB"`, 1), `levels[2].size: the last level is the machine's cache: its size must equal cache (16 MiB); got 32 MiB`},
 		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":"slow"`, 1), `mem_latency: "slow" does not start with a number`},
 		{strings.Replace(in, `"name":"L1",`, `"name":"L1","ways":8,`, 1), `machine file: json: unknown field "ways"`},
+		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"level_overlap":"most"`, 1), `level_overlap: "most" does not start with a number`},
+		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"level_overlap":2`, 1), `level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got 2`},
 	} {
 		_, err := ParseJSON([]byte(c.in))
 		if err == nil || err.Error() != c.want {
@@ -163,9 +167,9 @@ func TestParseJSONLevels(t *testing.T) {
 	}
 	// The first level's overlap, with units or in base units, reads
 	// back; a bad one is named.
-	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,`, 1)
+	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,"level_overlap":"0.5",`, 1)
 	m, err = ParseJSON([]byte(over))
-	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 {
+	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 || m.LevelOverlap != 0.5 {
 		t.Fatalf("overlap: %+v %v", m, err)
 	}
 	if back, err := ParseJSON(m.JSON()); err != nil || !back.SameParameters(m) {

@@ -79,6 +79,17 @@ type Machine struct {
 	// charged after the work, at its β1 and β2.
 	L1Fill    float64 `json:"l1_fill,omitempty"`
 	L1Exposed float64 `json:"l1_exposed,omitempty"`
+	// LevelOverlap (ω, 0 to 1) says how far the independent fills of the
+	// levels below the first, and the core's work with the first level's
+	// fills, hide each other: a run's parts A_0 … A_n take
+	// ΣA − ω·(ΣA − max A). 0 is one after the other, the form under
+	// which the levels' steps are read off the curves and which cores
+	// that move a line through their levels in turn follow; 1 is the
+	// longest alone, on cores that keep each level's misses in flight
+	// beside the others'. Calibration reads it off a loop that reads
+	// two arrays, one in the last cache and one in memory, against each
+	// alone (measure). 0 also means not measured.
+	LevelOverlap float64 `json:"level_overlap,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -103,7 +114,7 @@ func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
 		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams &&
-		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed
+		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap
 }
 
 // Accepted ranges. They are wide enough for any real machine from the
