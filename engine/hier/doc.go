@@ -200,7 +200,13 @@
 // stays at β1 (a prefetcher following the stream does not need the
 // load's address). The time is T = Σ T_i, plus ops/ComputeRate for the
 // simple operations given to Compute when the compute rate is given. The
-// terms add up, as the MBRAM paper's do: nothing overlaps.
+// terms add up, as the MBRAM paper's do, with two exceptions the machine
+// gives: the first level's independent lines run beside the compute time
+// (Config.L1Fill, L1Exposed), and on a machine whose levels' transfers
+// overlap (Config.LevelOverlap, ω) each level's independent lines but the
+// longest level's hide ω of their time behind it (HiddenBeside), as the
+// execution-cache-memory model has them on AMD's Zen cores
+// (docs/hierarchy.md, the levels' overlap).
 //
 // A machine without Levels is the paper's one level (C, B, β1, β2), and
 // its misses and write-backs are engine/sim's on the same trace; only the

@@ -46,6 +46,10 @@ type Config struct {
 	// level's lines beside the compute time rather than after it
 	// (machine.Machine.L1Fill; Result).
 	L1Fill, L1Exposed float64
+	// LevelOverlap is the share of each level's independent lines that
+	// hides behind the longest level's (machine.Machine.LevelOverlap;
+	// Result).
+	LevelOverlap float64
 	// Curves asks for the miss curve of each line size (Sim.Curves),
 	// which needs the exact stack distance of every access and costs
 	// about three times as much as the levels' counts alone.
@@ -54,7 +58,7 @@ type Config struct {
 
 // ConfigFor takes the hierarchy of a machine.
 func ConfigFor(m machine.Machine) Config {
-	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, MemLatencyCurve: m.MemLatencyCurve, ComputeRate: m.ComputeRate, L1Fill: m.L1Fill, L1Exposed: m.L1Exposed}
+	return Config{Levels: m.Hierarchy(), MemLatency: m.MemLatency, MemLatencyCurve: m.MemLatencyCurve, ComputeRate: m.ComputeRate, L1Fill: m.L1Fill, L1Exposed: m.L1Exposed, LevelOverlap: m.LevelOverlap}
 }
 
 // Validate checks the hierarchy (machine.ValidateLevels), the latency,
@@ -66,7 +70,7 @@ func (c Config) Validate() error {
 	if es := machine.ValidateLevels(c.Levels); len(es) > 0 {
 		return es
 	}
-	m := machine.Machine{MemLatency: c.MemLatency, ComputeRate: c.ComputeRate, L1Fill: c.L1Fill, L1Exposed: c.L1Exposed, Levels: c.Levels}
+	m := machine.Machine{MemLatency: c.MemLatency, ComputeRate: c.ComputeRate, L1Fill: c.L1Fill, L1Exposed: c.L1Exposed, LevelOverlap: c.LevelOverlap, Levels: c.Levels}
 	if es := m.ValidateOverlap(); len(es) > 0 {
 		return es
 	}

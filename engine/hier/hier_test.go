@@ -219,6 +219,25 @@ func TestTime(t *testing.T) {
 	if want := 112.8e-9 + l2 + 3000/1e9; math.Abs(r3.Seconds-want) > 1e-12*want {
 		t.Errorf("overlapped: Seconds = %g, want %g", r3.Seconds, want)
 	}
+	// With the levels' transfers overlapping (ω), each level's
+	// independent lines but the longest level's hide ω of their time:
+	// L1's are 199 at 64 B/β1 (0.64 ns) and 1 at 64 B/β2 (1.28 ns),
+	// 128.64 ns; L2's 199 at 3.2 ns and 1 at 12.8 ns, 649.6 ns, the
+	// longest. The dependent fills are no part: L1's keep 12.8 ns, L2's
+	// their latency. ω = 1 takes 128.64 ns off, ω = 0.5 half of it.
+	for _, w := range []float64{1, 0.5} {
+		r4 := run(Config{Levels: levels, MemLatency: 100e-9, ComputeRate: 1e9, LevelOverlap: w})
+		hid := w * 128.64e-9
+		if got := r4.Levels[0].Time; math.Abs(got.Hidden-hid) > 1e-18 || math.Abs(got.Seconds-(l1-hid)) > 1e-18 || got.Random < 12.8e-9-1e-18 {
+			t.Errorf("ω = %g: L1 %+v, want %g hidden of %g", w, got, hid, l1)
+		}
+		if got := r4.Levels[1].Time; got.Hidden != 0 || math.Abs(got.Seconds-l2) > 1e-18 {
+			t.Errorf("ω = %g: L2, the longest, %+v, want %g and nothing hidden", w, got, l2)
+		}
+		if want := want - hid; math.Abs(r4.Seconds-want) > 1e-12*want {
+			t.Errorf("ω = %g: Seconds = %g, want %g", w, r4.Seconds, want)
+		}
+	}
 	// Without a latency, the dependent fills are random fills like any.
 	s2, _ := New(Config{Levels: levels})
 	for i := uint64(0); i < 10; i++ {
@@ -260,6 +279,8 @@ func TestConfigValidate(t *testing.T) {
 		{Config{Levels: good, ComputeRate: math.NaN()}, "compute_rate: must be 0 (not given) or from 1000 to 10^15 operations per second; got NaN"},
 		{Config{Levels: good, L1Fill: 1e-9}, "l1_exposed: the exposed share must be above 0 and at most 1"},
 		{Config{Levels: good, L1Fill: -1, L1Exposed: 0.5}, "l1_fill: the first level's fill time must be 0 (not measured) or above 0"},
+		{Config{Levels: good, LevelOverlap: 1.5}, "level_overlap: the levels' overlap must be from 0"},
+		{Config{Levels: good[:1], LevelOverlap: 1}, "level_overlap: the levels' overlap needs two cache levels or more; this machine has 1"},
 		{Config{Levels: good, Window: 1}, "window: the region must be from 2 to 255 fills, or 0 for 64; got 1"},
 	} {
 		_, err := New(c.cfg)

@@ -93,6 +93,9 @@ type LevelEstimate struct {
 	// Overlapped says Seconds is what the level's independent fills add
 	// to the core's work beside which they run (firstLevelSeconds).
 	Overlapped bool `json:"overlapped,omitempty"`
+	// Hidden is what the level's independent fills hide behind the
+	// longest level's (HiddenBeside), taken off Seconds.
+	Hidden float64 `json:"hidden_seconds,omitempty"`
 }
 
 // Estimate is the hierarchy model's prediction of one kernel.
@@ -145,7 +148,12 @@ type Estimate struct {
 	// Spread is what address translation adds to the kernel's random
 	// reads spread over SpreadSpan bytes (kernelForm.spread) beyond what
 	// the levels' random rates hold, inside Seconds (spreadTranslation).
-	Spread      float64 `json:"spread_translation_seconds,omitempty"`
+	Spread float64 `json:"spread_translation_seconds,omitempty"`
+	// LevelHidden is what the levels' independent fills hide behind the
+	// longest of them on a machine whose levels' transfers overlap
+	// (Machine.LevelOverlap, HiddenBeside): the sum of the levels'
+	// Hidden, already taken off their Seconds and off Seconds.
+	LevelHidden float64 `json:"level_hidden_seconds,omitempty"`
 	SpreadReads float64 `json:"spread_reads,omitempty"`
 	SpreadSpan  float64 `json:"spread_span_bytes,omitempty"`
 	Description string  `json:"description"`
@@ -220,6 +228,7 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		e.Spread = spreadTranslation(m, levels, e.SpreadReads, e.SpreadSpan)
 	}
 	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread
+	var parts []float64 // the levels' independent fills (HiddenBeside)
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
@@ -243,7 +252,14 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		}
 		e.Seconds += le.Seconds
 		e.Levels = append(e.Levels, le)
+		parts = append(parts, le.Seconds-levelSeconds(l, Traffic{Dep: le.Traffic.Dep}, next, inFlight))
 	}
+	for i, h := range HiddenBeside(parts, m.LevelOverlap) {
+		e.Levels[i].Seconds -= h
+		e.Levels[i].Hidden = h
+		e.LevelHidden += h
+	}
+	e.Seconds -= e.LevelHidden
 	if math.IsNaN(e.Seconds) || math.IsInf(e.Seconds, 0) || e.Seconds < 0 {
 		return Estimate{}, fmt.Errorf("%s: the hierarchy model gave %g s for n = %d; the workload is outside what it covers", kernelID, e.Seconds, p.N)
 	}
@@ -293,6 +309,35 @@ func levelSeconds(l machine.Level, t Traffic, next, inFlight float64) float64 {
 // they are charged as levelSeconds charges them.
 func firstLevelSeconds(m machine.Machine, l machine.Level, t Traffic, work, next, inFlight float64) float64 {
 	return Overlap(work, (t.Seq+t.Rand)*m.L1Fill, m.L1Exposed) - work + levelSeconds(l, Traffic{Dep: t.Dep}, next, inFlight)
+}
+
+// HiddenBeside is what each of a run's parts that proceed side by side
+// hides behind the longest when a share ω of every other part does (the
+// machine's LevelOverlap): ω·part for each but the longest (the first of
+// equals), which hides nothing, so that the parts together take
+// Σ − ω·(Σ − max). The parts are the levels' independent fills, the
+// first level's being what they add beside the core's work: the ECM
+// model's transfers between levels, which overlap on some cores and not
+// on others (docs/hierarchy.md). Dependent lines are not parts: their
+// loads wait whatever else runs. It returns nil when ω is 0 (the fills
+// one after the other, as the levels' steps are read off the curves).
+func HiddenBeside(parts []float64, omega float64) []float64 {
+	if !(omega > 0) || len(parts) < 2 {
+		return nil
+	}
+	longest := 0
+	for i, p := range parts {
+		if p > parts[longest] {
+			longest = i
+		}
+	}
+	hidden := make([]float64, len(parts))
+	for i, p := range parts {
+		if i != longest && p > 0 {
+			hidden[i] = math.Min(omega, 1) * p
+		}
+	}
+	return hidden
 }
 
 // Overlap is the time of two parts of a run that proceed side by side,
@@ -820,9 +865,25 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 				f += " (its curve at the data's " + units.FormatSize(e.Footprint) + ")"
 			}
 		}
+		if le.Hidden > 0 {
+			f += fmt.Sprintf("; %s of its %s hidden behind %s's fills (the levels' transfers overlap, ω = %.3g)",
+				units.FormatSeconds(le.Hidden), units.FormatSeconds(le.Seconds+le.Hidden), longestLevel(e).Level.Name, m.LevelOverlap)
+		}
 		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds, Formula: f})
 	}
 	return b, nil
+}
+
+// longestLevel is the level of e whose fills the others hide behind
+// (HiddenBeside): the one that hides nothing and takes longest.
+func longestLevel(e Estimate) LevelEstimate {
+	var best LevelEstimate
+	for _, le := range e.Levels {
+		if le.Hidden == 0 && le.Seconds > best.Seconds {
+			best = le
+		}
+	}
+	return best
 }
 
 // nearFitReach is how many times a level's size the data may be for

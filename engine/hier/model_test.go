@@ -149,6 +149,81 @@ func TestModelFirstLevelOverlap(t *testing.T) {
 }
 
 // A kernel's own core rate replaces the machine's compute rate.
+// On a machine whose levels' transfers overlap (ω), each level's
+// independent fills but the longest level's hide ω of their time; the
+// dependent lines and the core's work do not hide.
+func TestModelLevelOverlap(t *testing.T) {
+	// HiddenBeside by hand: the longest (the first of equals) hides
+	// nothing, each other part ω of itself.
+	for _, c := range []struct {
+		parts []float64
+		omega float64
+		want  []float64
+	}{
+		{[]float64{1, 3, 2}, 1, []float64{1, 0, 2}},
+		{[]float64{1, 3, 2}, 0.5, []float64{0.5, 0, 1}},
+		{[]float64{2, 2}, 1, []float64{0, 2}},
+		{[]float64{0, 5}, 1, []float64{0, 0}},
+		{[]float64{1, 3}, 0, nil},
+		{[]float64{3}, 1, nil},
+	} {
+		got := HiddenBeside(c.parts, c.omega)
+		if len(got) != len(c.want) {
+			t.Fatalf("HiddenBeside(%v, %g) = %v, want %v", c.parts, c.omega, got, c.want)
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("HiddenBeside(%v, %g) = %v, want %v", c.parts, c.omega, got, c.want)
+			}
+		}
+	}
+	// The hand calculations of TestModelHandCalculations again.
+	// Radix-count of 2^18 keys: L1's lines take 147.456 µs and L2's
+	// 589.824 µs, all independent; ω = 1 hides L1's, ω = 0.5 half.
+	// Heapsort of 2^20 keys: L1's independent lines are its 7·N
+	// write-backs at 0.5 ns, 3.670016 ms, L2's its 2·N at 2 ns,
+	// 4.194304 ms, the longest; the dependent lines (5.505024 and
+	// 50.331648 ms) do not hide.
+	m := twoLevels()
+	for _, c := range []struct {
+		kernel string
+		n      int64
+		omega  float64
+		base   float64
+		hidden float64
+	}{
+		{"radix-count", 1 << 18, 1, 1.1010048e-3 + 147.456e-6 + 589.824e-6, 147.456e-6},
+		{"radix-count", 1 << 18, 0.5, 1.1010048e-3 + 147.456e-6 + 589.824e-6, 73.728e-6},
+		{"heapsort", 1 << 20, 1, 25.165824e-3 + 57.67168e-3 + 9.17504e-3 + 54.525952e-3, 3.670016e-3},
+	} {
+		m.LevelOverlap = c.omega
+		e, err := Model(m, c.kernel, mbram.DefaultParams(c.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := c.base - c.hidden; math.Abs(e.Seconds-want) > 1e-9*want || math.Abs(e.LevelHidden-c.hidden) > 1e-9*c.hidden {
+			t.Errorf("%s, ω = %g: %.9g s with %.9g hidden, want %.9g and %.9g", c.kernel, c.omega, e.Seconds, e.LevelHidden, want, c.hidden)
+		}
+		if h := e.Levels[0].Hidden; math.Abs(h-c.hidden) > 1e-9*c.hidden || e.Levels[1].Hidden != 0 {
+			t.Errorf("%s, ω = %g: hidden by level %g, %g; want %g, 0", c.kernel, c.omega, h, e.Levels[1].Hidden, c.hidden)
+		}
+		b, err := Predict(m, c.kernel, mbram.DefaultParams(c.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, term := range b.Terms {
+			if term.Seconds < 0 {
+				t.Errorf("%s: term %s is negative: %g", c.kernel, term.Name, term.Seconds)
+			}
+			sum += term.Seconds
+		}
+		if math.Abs(sum-b.Seconds) > 1e-9*b.Seconds || !strings.Contains(b.Terms[len(b.Terms)-2].Formula, "hidden behind L2's fills") {
+			t.Errorf("%s: terms sum to %g, total %g; L1's formula %q", c.kernel, sum, b.Seconds, b.Terms[len(b.Terms)-2].Formula)
+		}
+	}
+}
+
 func TestModelUsesCoreRate(t *testing.T) {
 	m := twoLevels()
 	base, _ := Model(m, "perm", mbram.DefaultParams(1<<10))

@@ -16,6 +16,11 @@ type LevelTime struct {
 	// add to the compute time beside which they run (Config.L1Fill),
 	// shared between the two by their lines.
 	Overlapped bool `json:"overlapped,omitempty"`
+	// Hidden is what the level's independent lines hide behind the
+	// longest level's on a machine whose levels' transfers overlap
+	// (Config.LevelOverlap, HiddenBeside), taken off Sequential and
+	// Random by their shares.
+	Hidden float64 `json:"hidden,omitempty"`
 }
 
 // LevelResult is one level's counts and time.
@@ -133,39 +138,75 @@ func (s *Sim) Result() Result {
 	for i, l := range s.cfg.Levels {
 		t := s.cfg.Time(l, lc[i], i == len(lc)-1, span)
 		r.Levels = append(r.Levels, LevelResult{Level: l, Counts: lc[i], Time: t})
-		r.Seconds += t.Seconds
 	}
 	if s.cfg.ComputeRate > 0 {
 		r.Compute = float64(s.ops) / s.cfg.ComputeRate
-		r.Seconds += r.Compute
 	}
 	if c := s.cfg; c.L1Fill > 0 && c.L1Exposed > 0 && len(r.Levels) > 0 {
-		r.Seconds += r.Levels[0].overlap(r.Compute, c.L1Fill, c.L1Exposed)
+		r.Levels[0].overlap(r.Compute, c.L1Fill, c.L1Exposed)
 	}
+	parts := make([]float64, len(r.Levels))
+	for i := range r.Levels {
+		parts[i] = r.Levels[i].independent()
+	}
+	for i, h := range HiddenBeside(parts, s.cfg.LevelOverlap) {
+		r.Levels[i].hide(h)
+	}
+	// The levels' times hold every change to them, so Seconds is exactly
+	// Memory plus Compute.
+	r.Seconds = r.Memory() + r.Compute
 	return r
+}
+
+// dependentRandom is the share of Random that the level's dependent
+// fills take: line/β2 each when the latency does not charge them.
+func (lr LevelResult) dependentRandom() float64 {
+	if lr.Time.Latency > 0 {
+		return 0
+	}
+	return float64(lr.Counts.DependentRandFills) * float64(lr.Level.Line) / lr.Level.Beta2
+}
+
+// independent is the seconds of the level's lines that no load waits
+// for: its sequential and independent random fills and its write-backs.
+func (lr LevelResult) independent() float64 {
+	return lr.Time.Sequential + lr.Time.Random - lr.dependentRandom()
+}
+
+// hide takes h seconds off the level's independent lines, from
+// Sequential and Random by their shares.
+func (lr *LevelResult) hide(h float64) {
+	ind := lr.independent()
+	if !(h > 0) || !(ind > 0) {
+		return
+	}
+	t, dep := &lr.Time, lr.dependentRandom()
+	keep := 1 - h/ind
+	t.Sequential *= keep
+	t.Random = (t.Random-dep)*keep + dep
+	t.Seconds = t.Sequential + t.Random + t.Latency
+	t.Hidden = h
 }
 
 // overlap charges the level's independent lines beside compute seconds
 // of work, fill seconds a line, with the share exposed of the shorter
-// not hidden (Config.L1Fill), and returns the change to its time. Its
+// not hidden (Config.L1Fill). Its
 // dependent random fills wait for their loads: they keep their charge,
 // the latency on the last level when it is given, else line/β2.
-func (lr *LevelResult) overlap(compute, fill, exposed float64) float64 {
+func (lr *LevelResult) overlap(compute, fill, exposed float64) {
 	t, n := &lr.Time, lr.Counts
 	dep := float64(n.DependentRandFills)
 	seq, rnd := float64(n.SeqFills+n.Writebacks), float64(n.RandFills)-dep
 	lines := seq + rnd
 	if !(lines > 0) {
-		return 0
+		return
 	}
 	depRandom := 0.0 // the dependent fills' share of Random
 	if t.Latency == 0 {
 		depRandom = dep * float64(lr.Level.Line) / lr.Level.Beta2
 	}
 	add := Overlap(compute, lines*fill, exposed) - compute
-	before := t.Seconds
 	t.Sequential, t.Random = add*seq/lines, add*rnd/lines+depRandom
 	t.Seconds = t.Sequential + t.Random + t.Latency
 	t.Overlapped = true
-	return t.Seconds - before
 }
