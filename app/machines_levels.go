@@ -32,6 +32,7 @@ var levelFields = []struct{ key, label, hint string }{
 var hierFields = []struct{ key, label, hint string }{
 	{"mem_latency", "Memory latency", "optional; what a dependent load waits for memory, e.g. 80 ns"},
 	{"compute_rate", "Compute rate (operations per second)", "optional; e.g. 4 G or 4e9"},
+	{"level_overlap", "Levels' transfers overlap ω", "optional, 0 to 1: 0 the levels' fills add up (Intel cores), 1 they hide behind the longest (AMD Zen cores)"},
 }
 
 // levelKey is the editor's key of one field of level row i; the input's id
@@ -71,7 +72,10 @@ func editorKey(field string, levels int) string {
 
 // levelTexts are the fields of m's levels and hierarchy numbers.
 func levelTexts(m machine.Machine) map[string]string {
-	vals := map[string]string{"mem_latency": "", "compute_rate": fieldRate(m.ComputeRate)}
+	vals := map[string]string{"mem_latency": "", "compute_rate": fieldRate(m.ComputeRate), "level_overlap": ""}
+	if m.LevelOverlap > 0 {
+		vals["level_overlap"] = strconv.FormatFloat(m.LevelOverlap, 'g', -1, 64)
+	}
 	if m.MemLatency > 0 {
 		vals["mem_latency"] = units.FieldSeconds(m.MemLatency)
 	}
@@ -105,7 +109,7 @@ func (p *machinesPage) readLevels(m *machine.Machine) {
 	text := func(key string) string { return strings.TrimSpace(p.edit.text[key]) }
 	mark := func(key, path string, err error) { p.editErrs[key] = path + ": " + err.Error() }
 	if p.showHierFields() {
-		m.MemLatency, m.ComputeRate = 0, 0
+		m.MemLatency, m.ComputeRate, m.LevelOverlap = 0, 0, 0
 		if t := text("mem_latency"); t != "" {
 			v, err := units.ParseDuration(t)
 			if err != nil {
@@ -119,6 +123,13 @@ func (p *machinesPage) readLevels(m *machine.Machine) {
 				mark("compute_rate", "compute_rate", err)
 			}
 			m.ComputeRate = v
+		}
+		if t := text("level_overlap"); t != "" {
+			v, err := units.ParseNumber(t)
+			if err != nil {
+				mark("level_overlap", "level_overlap", err)
+			}
+			m.LevelOverlap = v
 		}
 	}
 	if p.editLevels == 0 {

@@ -245,6 +245,12 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 			row("l1-fill", "L1 fill beside the work", units.FormatSeconds(m.L1Fill)+" a line", "the plateaus of the two curves in L1 and L2", spread("l1_fill"), m.L1Fill),
 			row("l1-exposed", "L1 fill's exposed share κ", strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "the plateaus of the two curves in L1 and L2", spread("l1_exposed"), m.L1Exposed))
 	}
+	if len(m.Levels) >= 2 {
+		// Not measured anywhere (measure.LevelOverlapOf); a browser does
+		// not even say which processor it runs on.
+		rows = append(rows, row("level-overlap", "Levels' transfers overlap ω", strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64),
+			"not measured: a browser does not say which processor it runs on; on an AMD Zen core set it to 1 on the Machines page (memwall calibrate sets it from the processor)", "", m.LevelOverlap))
+	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),
 		app.THead().Body(app.Tr().Body(

@@ -23,10 +23,12 @@ import (
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
 //	streams=33
 //	l1_overlap=0.38ns:0.17
+//	level_overlap=1
 //
 // l1_overlap is the first level's fill time a line and the exposed share
 // of the shorter of its fills and the core's work
-// (machine.Machine.L1Fill, L1Exposed). A point of the distribution curve is size:count:scatter, then :walk
+// (machine.Machine.L1Fill, L1Exposed); level_overlap is the share of the
+// levels' fills that hides behind the longest (machine.Machine.LevelOverlap). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
 // A point of the memory latency curve is span:latency
@@ -36,7 +38,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap", "level_overlap"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -95,6 +97,9 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	}
 	if m.L1Fill > 0 || m.L1Exposed > 0 {
 		add("l1_overlap", exact(m.L1Fill, units.ParseDuration, durationForms)+":"+strconv.FormatFloat(m.L1Exposed, 'g', -1, 64))
+	}
+	if m.LevelOverlap > 0 {
+		add("level_overlap", strconv.FormatFloat(m.LevelOverlap, 'g', -1, 64))
 	}
 }
 
@@ -182,6 +187,14 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			ps = append(ps, Problem{Field: "l1_exposed", Msg: kerr.Error() + "; " + keptValue("l1_exposed", base)})
 		default:
 			m.L1Fill, m.L1Exposed = f, k
+		}
+	}
+	if v, ok := vals["level_overlap"]; ok {
+		// The value is checked with the machine (machine.Validate).
+		if w, err := units.ParseNumber(v); err != nil {
+			ps = append(ps, Problem{Field: "level_overlap", Msg: err.Error() + "; " + keptValue("level_overlap", base)})
+		} else {
+			m.LevelOverlap = w
 		}
 	}
 	return ps
@@ -377,6 +390,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.Streams = base.Streams
 	case strings.HasPrefix(key, "l1_"):
 		m.L1Fill, m.L1Exposed = base.L1Fill, base.L1Exposed
+	case key == "level_overlap":
+		m.LevelOverlap = base.LevelOverlap
 	}
 }
 
@@ -423,6 +438,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the first level's overlap with the core's work was left out", true
 		}
 		return "the first level's overlap of " + base.Name + " was used instead", true
+	case key == "level_overlap":
+		if base.LevelOverlap == 0 {
+			return "the levels' overlap was left out", true
+		}
+		return "level_overlap = " + strconv.FormatFloat(base.LevelOverlap, 'g', -1, 64) + " of " + base.Name + " was used instead", true
 	}
 	return "", false
 }
