@@ -51,6 +51,12 @@ type Kerncraft struct {
 	// Fallbacks says which levels' fill bandwidths could not be taken as
 	// the step between two measurements (see KerncraftStream).
 	Fallbacks []string
+	// Overlaps are the "transfers overlap" of the hierarchy's entries
+	// after the first, memory's included: each says whether the ECM
+	// model's transfer into the level above from this one overlaps the
+	// others (Kerncraft's models/ecm.py). Empty when the file does not
+	// say (files before version 0.8.6).
+	Overlaps []bool
 }
 
 // KerncraftStream is the bandwidth one core reaches streaming data from one
@@ -157,6 +163,12 @@ func (k *Kerncraft) readHierarchy(root *yaml.Node) error {
 				return fmt.Errorf("kerncraft: %s.level: not a single value", at)
 			}
 			name = strings.TrimSpace(n.Value)
+		}
+		if o := child(l, "transfers overlap"); o != nil && i > 0 {
+			if o.Kind != yaml.ScalarNode || o.Value != "true" && o.Value != "false" {
+				return fmt.Errorf("kerncraft: %s.transfers overlap: true or false; got %q", at, o.Value)
+			}
+			k.Overlaps = append(k.Overlaps, o.Value == "true")
 		}
 		if name == "MEM" || child(l, "cache per group") == nil && isNull(child(l, "size per group")) {
 			continue
@@ -444,7 +456,34 @@ func (k Kerncraft) levels(m *Machine) bool {
 		m.Notes["levels_fallback"] = strings.Join(k.Fallbacks, "; ")
 	}
 	*m = m.WithLevels(levels)
+	if w, why := k.levelOverlap(); len(levels) >= 2 && why != "" {
+		m.LevelOverlap = w
+		m.Notes["level_overlap"] = why
+	}
 	return true
+}
+
+// levelOverlap is the machine's LevelOverlap from the file's "transfers
+// overlap": the ECM model charges the transfers that overlap and the sum
+// of those that do not side by side, the longest of them, so with at
+// most one that does not (memory's, in the Zen files) every transfer
+// hides behind the longest, ω = 1; with two or more their sum is charged
+// (the Intel files say false at every level), ω = 0. why is "" when the
+// file does not say.
+func (k Kerncraft) levelOverlap() (float64, string) {
+	if len(k.Overlaps) == 0 {
+		return 0, ""
+	}
+	apart := 0
+	for _, o := range k.Overlaps {
+		if !o {
+			apart++
+		}
+	}
+	if apart <= 1 {
+		return 1, fmt.Sprintf("1 from memory hierarchy's transfers overlap (%d of %d transfers overlap): the levels' fills hide behind the longest", len(k.Overlaps)-apart, len(k.Overlaps))
+	}
+	return 0, fmt.Sprintf("0 from memory hierarchy's transfers overlap (%d of %d transfers do not overlap): the levels' fills add up", apart, len(k.Overlaps))
 }
 
 // child is the value of key in mapping n, or nil.

@@ -249,6 +249,42 @@ func TestKerncraftLevels(t *testing.T) {
 	if len(m.Levels) != 3 || m.Levels[2].Beta2 != m.Levels[2].Beta1 || !strings.Contains(m.Notes["levels_beta2"], "no β2 was given") {
 		t.Errorf("without β2: levels %+v, notes %q", m.Levels, m.Notes)
 	}
+	// The file does not say whether the transfers overlap: ω = 0.
+	if m.LevelOverlap != 0 || m.Notes["level_overlap"] != "" {
+		t.Errorf("no transfers overlap: ω = %g, note %q", m.LevelOverlap, m.Notes["level_overlap"])
+	}
+	// With "transfers overlap" as Kerncraft's Zen 2 file gives it (L1,
+	// L2 and L3 true, memory false) every transfer hides behind the
+	// longest, ω = 1; as its Zen file gives it (L3 and memory false)
+	// two add up, and as the Intel files give it (all false) all do:
+	// ω = 0. A value other than true or false is named.
+	overlap := func(l1, l2, l3, mem string) string {
+		s := string(data)
+		for _, r := range []struct{ at, v string }{{"- level: L1\n", l1}, {"- level: L2\n", l2}, {"- level: L3\n", l3}, {"- level: MEM\n", mem}} {
+			s = strings.Replace(s, r.at, r.at+"  transfers overlap: "+r.v+"\n", 1)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		l1, l2, l3, mem string
+		want            float64
+	}{
+		{"true", "true", "true", "false", 1},
+		{"true", "true", "false", "false", 0},
+		{"false", "false", "false", "false", 0},
+	} {
+		k, err := ParseKerncraft([]byte(overlap(c.l1, c.l2, c.l3, c.mem)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := k.Machine(Machine{Beta2: 4e9, M: 6e-9})
+		if err != nil || m.LevelOverlap != c.want || !strings.Contains(m.Notes["level_overlap"], "transfers overlap") {
+			t.Errorf("%+v: ω = %g, note %q, %v", c, m.LevelOverlap, m.Notes["level_overlap"], err)
+		}
+	}
+	if _, err := ParseKerncraft([]byte(overlap("true", "yes", "true", "false"))); err == nil || !strings.Contains(err.Error(), `memory hierarchy[1].transfers overlap: true or false; got "yes"`) {
+		t.Errorf("transfers overlap yes: %v", err)
+	}
 }
 
 const kcHead = "model name: X\nclock: 2 GHz\ncacheline size: 64 B\n"
