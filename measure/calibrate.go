@@ -305,6 +305,13 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	var warn []string
 	m, warn = withLevels(m, &res)
 	res.Warnings = append(res.Warnings, warn...)
+	if w, why := LevelOverlapOf(osInfo); w > 0 && len(m.Levels) >= 2 {
+		m.LevelOverlap = w
+		if m.Notes == nil {
+			m.Notes = map[string]string{}
+		}
+		m.Notes["level_overlap"] = why
+	}
 	if len(m.Levels) > 0 {
 		// The curve first: the counting sorts' rates are read beside it
 		// (coreTimer.rates).

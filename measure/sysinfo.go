@@ -19,4 +19,9 @@ type OSInfo struct {
 	// (osLevelSizes).
 	Caches  []int64 `json:"caches,omitempty"`
 	Virtual bool    `json:"virtual,omitempty"`
+	// Vendor and Family are the processor's maker as it names itself
+	// (GenuineIntel, AuthenticAMD) and its family number, which say
+	// whether the levels' transfers overlap (LevelOverlapOf).
+	Vendor string `json:"vendor,omitempty"`
+	Family int    `json:"family,omitempty"`
 }

@@ -28,6 +28,14 @@ func ReadOSInfo() OSInfo {
 				if o.CPU == "" {
 					o.CPU = v
 				}
+			case "vendor_id":
+				if o.Vendor == "" {
+					o.Vendor = v
+				}
+			case "cpu family":
+				if o.Family == 0 {
+					o.Family, _ = strconv.Atoi(v)
+				}
 			case "flags":
 				o.Virtual = o.Virtual || strings.Contains(" "+v+" ", " hypervisor ")
 			}

@@ -132,6 +132,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "L1 fills beside the core's work: %s a line (%.1f%%), exposed share κ %.3g (%.1f%%)\n",
 			units.FormatSeconds(m.L1Fill), 100*m.Spread["l1_fill"], m.L1Exposed, 100*m.Spread["l1_exposed"])
 	}
+	if m.LevelOverlap > 0 {
+		fmt.Fprintf(stderr, "levels' transfers overlap: ω = %.3g (%s)\n", m.LevelOverlap, m.Notes["level_overlap"])
+	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
 	}
