@@ -79,7 +79,7 @@ func TestSorts(t *testing.T) {
 // evaluated one element at a time, for block lengths that divide N and that
 // do not.
 func TestPermutationProducts(t *testing.T) {
-	for _, tc := range []struct{ n, block int }{{1, 1}, {10, 3}, {1000, 128}, {1 << 16, 1 << 10}, {5000, 5000}, {777, 1 << 20}} {
+	for _, tc := range []struct{ n, block int }{{1, 1}, {3, 2}, {7, 3}, {10, 3}, {1000, 128}, {1 << 16, 1 << 10}, {5000, 5000}, {777, 1 << 20}} {
 		x, y := randomPerm(tc.n, 1), randomPerm(tc.n, 2)
 		want := make([]uint32, tc.n)
 		for i := range want {
