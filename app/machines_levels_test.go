@@ -14,7 +14,7 @@ import (
 // rig is a measured machine that gives its hierarchy, core rates, spreads
 // and notes: everything the editor must keep.
 func rig() machine.Machine {
-	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9,
+	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9, LevelOverlap: 0.5,
 		MemLatencyCurve: []machine.LatencyPoint{{Span: 64 << 20, Latency: 120e-9}, {Span: 1 << 30, Latency: 220e-9}},
 		CoreRates:       map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"}}
 	return m.WithLevels([]machine.Level{
@@ -47,6 +47,8 @@ func TestMachineEditorLevels(t *testing.T) {
 		{"l0-latency", "1 s", "levels[0].latency: a level's latency must be 0 (not given) or up to 10 µs"},
 		{"mem_latency", "1 ms", "memory latency must be 0 (not given) or up to 10 µs"},
 		{"compute_rate", "fast", "compute_rate:"},
+		{"level_overlap", "most", "level_overlap:"},
+		{"level_overlap", "2", "the levels' overlap must be from 0"},
 	} {
 		saved := p.edit.text[c.key]
 		p.edit.typed(c.key, c.text)

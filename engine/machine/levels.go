@@ -248,15 +248,14 @@ const MaxL1Fill = 1e-6
 
 // ValidateOverlap returns the errors of L1Fill and L1Exposed (both given
 // or neither, on a machine with levels: the first one's fills) and of
-// LevelOverlap (0 to 1, on a machine with two levels or more).
+// LevelOverlap (0 to 1; with fewer than two levels it has nothing to
+// hide, and is kept, so that an edit that takes levels away and puts them
+// back loses nothing).
 func (m Machine) ValidateOverlap() Errors {
 	var es Errors
 	add := es.Add
-	switch w := m.LevelOverlap; {
-	case math.IsNaN(w) || w < 0 || w > 1:
+	if w := m.LevelOverlap; math.IsNaN(w) || w < 0 || w > 1 {
 		add("level_overlap", "the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got %g", w)
-	case w > 0 && len(m.Levels) < 2:
-		add("level_overlap", "the levels' overlap needs two cache levels or more; this machine has %d", len(m.Levels))
 	}
 	if m.L1Fill == 0 && m.L1Exposed == 0 {
 		return es

@@ -123,8 +123,7 @@ func TestBadLevelsKeepTheRest(t *testing.T) {
 		// the first level's overlap on a machine of no levels
 		{"l1_overlap=0.38ns:0.2", "l1_fill"},
 		{"level_overlap=most", "level_overlap"},
-		// the levels' overlap on a machine of no levels, and above 1
-		{"level_overlap=1", "level_overlap"},
+		// the levels' overlap above 1
 		{"level_overlap=2", "level_overlap"},
 	} {
 		s, ps := scenario.ParseFragment(six+"&"+c.kv, base, presets.Machine)
