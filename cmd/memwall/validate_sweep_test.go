@@ -112,8 +112,14 @@ func TestRunSweep(t *testing.T) {
 	}
 	var text bytes.Buffer
 	printValidateLevels(&text, mustMachine(t, "xeon-kvm-2vcpu"), rep)
-	if s := text.String(); !strings.Contains(s, "sweep   hierarchy ratios in [0.80, 1.25]: ") || strings.Contains(s, "Spearman") {
+	if s := text.String(); !strings.Contains(s, "sweep   hierarchy ratios in [0.80, 1.25]: ") || strings.Contains(s, "Spearman") || strings.Contains(s, "overlap") {
 		t.Errorf("the sweep's text:\n%s", s)
+	}
+	// On a machine whose levels' transfers overlap the header says so.
+	text.Reset()
+	printValidateLevels(&text, mustMachine(t, "epyc-zen4-kvm-2vcpu"), rep)
+	if s := text.String(); !strings.Contains(s, "L3 14.12 MiB (levels' transfers overlap, ω = 1); paper's") {
+		t.Errorf("the AMD guest's header:\n%s", s)
 	}
 }
 
