@@ -159,6 +159,9 @@ func FuzzParseKerncraft(f *testing.F) {
 		kcMeasure("L1", "100 GB/s", "L2", "50 GB/s", "MEM", "10 GB/s")))
 	f.Add([]byte(kcHead + "memory hierarchy:\n- {level: L1, size per group: 32 kB}\n- {level: MEM}\n" +
 		kcMeasure("L1", "100.000001 GB/s", "MEM", "100 GB/s")))
+	// The transfers overlap of each level, as Kerncraft's Zen files give it.
+	f.Add([]byte(kcHead + "memory hierarchy:\n- {level: L1, size per group: 32 kB, transfers overlap: true}\n- {level: L2, size per group: 1 MB, transfers overlap: true}\n- {level: MEM, transfers overlap: false}\n" +
+		kcMeasure("L1", "100 GB/s", "L2", "50 GB/s", "MEM", "10 GB/s")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, err := ParseKerncraft(data)
 		if err != nil {
