@@ -148,15 +148,17 @@ type Estimate struct {
 	// Spread is what address translation adds to the kernel's random
 	// reads spread over SpreadSpan bytes (kernelForm.spread) beyond what
 	// the levels' random rates hold, inside Seconds (spreadTranslation).
-	Spread float64 `json:"spread_translation_seconds,omitempty"`
-	// LevelHidden is what the levels' independent fills hide behind the
-	// longest of them on a machine whose levels' transfers overlap
-	// (Machine.LevelOverlap, HiddenBeside): the sum of the levels'
-	// Hidden, already taken off their Seconds and off Seconds.
-	LevelHidden float64 `json:"level_hidden_seconds,omitempty"`
+	Spread      float64 `json:"spread_translation_seconds,omitempty"`
 	SpreadReads float64 `json:"spread_reads,omitempty"`
 	SpreadSpan  float64 `json:"spread_span_bytes,omitempty"`
-	Description string  `json:"description"`
+	// LevelHidden is what the levels' independent fills hide behind the
+	// longest of them, HiddenBehind's, on a machine whose levels'
+	// transfers overlap (Machine.LevelOverlap, HiddenBeside): the sum of
+	// the levels' Hidden, already taken off their Seconds and off
+	// Seconds.
+	LevelHidden  float64 `json:"level_hidden_seconds,omitempty"`
+	HiddenBehind string  `json:"hidden_behind,omitempty"`
+	Description  string  `json:"description"`
 }
 
 // Model predicts kernelID's time for workload p on m by the hierarchy
@@ -259,6 +261,9 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		e.Levels[i].Hidden = h
 		e.LevelHidden += h
 	}
+	if e.LevelHidden > 0 {
+		e.HiddenBehind = e.Levels[longestPart(parts)].Level.Name
+	}
 	e.Seconds -= e.LevelHidden
 	if math.IsNaN(e.Seconds) || math.IsInf(e.Seconds, 0) || e.Seconds < 0 {
 		return Estimate{}, fmt.Errorf("%s: the hierarchy model gave %g s for n = %d; the workload is outside what it covers", kernelID, e.Seconds, p.N)
@@ -325,12 +330,7 @@ func HiddenBeside(parts []float64, omega float64) []float64 {
 	if !(omega > 0) || len(parts) < 2 {
 		return nil
 	}
-	longest := 0
-	for i, p := range parts {
-		if p > parts[longest] {
-			longest = i
-		}
-	}
+	longest := longestPart(parts)
 	hidden := make([]float64, len(parts))
 	for i, p := range parts {
 		if i != longest && p > 0 {
@@ -338,6 +338,17 @@ func HiddenBeside(parts []float64, omega float64) []float64 {
 		}
 	}
 	return hidden
+}
+
+// longestPart is the index of the longest of parts, the first of equals.
+func longestPart(parts []float64) int {
+	longest := 0
+	for i, p := range parts {
+		if p > parts[longest] {
+			longest = i
+		}
+	}
+	return longest
 }
 
 // Overlap is the time of two parts of a run that proceed side by side,
@@ -867,23 +878,11 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		}
 		if le.Hidden > 0 {
 			f += fmt.Sprintf("; %s of its %s hidden behind %s's fills (the levels' transfers overlap, ω = %.3g)",
-				units.FormatSeconds(le.Hidden), units.FormatSeconds(le.Seconds+le.Hidden), longestLevel(e).Level.Name, m.LevelOverlap)
+				units.FormatSeconds(le.Hidden), units.FormatSeconds(le.Seconds+le.Hidden), e.HiddenBehind, m.LevelOverlap)
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds, Formula: f})
 	}
 	return b, nil
-}
-
-// longestLevel is the level of e whose fills the others hide behind
-// (HiddenBeside): the one that hides nothing and takes longest.
-func longestLevel(e Estimate) LevelEstimate {
-	var best LevelEstimate
-	for _, le := range e.Levels {
-		if le.Hidden == 0 && le.Seconds > best.Seconds {
-			best = le
-		}
-	}
-	return best
 }
 
 // nearFitReach is how many times a level's size the data may be for

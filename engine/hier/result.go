@@ -190,9 +190,9 @@ func (lr *LevelResult) hide(h float64) {
 
 // overlap charges the level's independent lines beside compute seconds
 // of work, fill seconds a line, with the share exposed of the shorter
-// not hidden (Config.L1Fill). Its
-// dependent random fills wait for their loads: they keep their charge,
-// the latency on the last level when it is given, else line/β2.
+// not hidden (Config.L1Fill). Its dependent random fills wait for their
+// loads: they keep their charge, the latency on the last level when it is
+// given, else line/β2 (dependentRandom).
 func (lr *LevelResult) overlap(compute, fill, exposed float64) {
 	t, n := &lr.Time, lr.Counts
 	dep := float64(n.DependentRandFills)
@@ -201,12 +201,8 @@ func (lr *LevelResult) overlap(compute, fill, exposed float64) {
 	if !(lines > 0) {
 		return
 	}
-	depRandom := 0.0 // the dependent fills' share of Random
-	if t.Latency == 0 {
-		depRandom = dep * float64(lr.Level.Line) / lr.Level.Beta2
-	}
 	add := Overlap(compute, lines*fill, exposed) - compute
-	t.Sequential, t.Random = add*seq/lines, add*rnd/lines+depRandom
+	t.Sequential, t.Random = add*seq/lines, add*rnd/lines+lr.dependentRandom()
 	t.Seconds = t.Sequential + t.Random + t.Latency
 	t.Overlapped = true
 }

@@ -79,16 +79,16 @@ type Machine struct {
 	// charged after the work, at its β1 and β2.
 	L1Fill    float64 `json:"l1_fill,omitempty"`
 	L1Exposed float64 `json:"l1_exposed,omitempty"`
-	// LevelOverlap (ω, 0 to 1) says how far the independent fills of the
-	// levels below the first, and the core's work with the first level's
-	// fills, hide each other: a run's parts A_0 … A_n take
+	// LevelOverlap (ω, 0 to 1) says how far the levels' independent fills
+	// hide behind each other: with A_i each level's (the first level's
+	// being what they add beside the core's work), they take
 	// ΣA − ω·(ΣA − max A). 0 is one after the other, the form under
-	// which the levels' steps are read off the curves and which cores
-	// that move a line through their levels in turn follow; 1 is the
-	// longest alone, on cores that keep each level's misses in flight
-	// beside the others'. Calibration reads it off a loop that reads
-	// two arrays, one in the last cache and one in memory, against each
-	// alone (measure). 0 also means not measured.
+	// which the levels' steps are read off the curves and which Intel's
+	// cores follow; 1 is the longest alone, as on AMD's Zen cores (the
+	// execution-cache-memory model's finding). It is not measured:
+	// calibration sets it from the processor (measure.LevelOverlapOf),
+	// a Kerncraft file from its "transfers overlap". 0 is also the
+	// default.
 	LevelOverlap float64 `json:"level_overlap,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
