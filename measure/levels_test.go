@@ -453,7 +453,7 @@ func TestWithLevelsSizesFromMedianRound(t *testing.T) {
 }
 
 // TestOSLevelSizes checks which of the latency curve's sizes the OS's
-// cache sizes replace: a private cache within a factor two of a step, the
+// cache sizes replace: a private cache within a factor 2.5 of a step, the
 // closest, each once, the last level never (a guest's share of a shared
 // cache is the curve's to read), and never out of order.
 func TestOSLevelSizes(t *testing.T) {
@@ -473,7 +473,13 @@ func TestOSLevelSizes(t *testing.T) {
 		{"the last level is never taken", []int64{30 * ki, 400 * ki, 20 * mi},
 			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 512 * ki, 32 * mi}},
 			[]int64{32 * ki, 512 * ki, 20 * mi}, []bool{true, true, false}},
-		{"a step twice as far as any cache keeps its size", []int64{32 * ki, 5 * mi},
+		{"the AMD Zen 4 guest: its L2 step at a line short of half its 1 MiB", []int64{32 * ki, 524160, 11839232},
+			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 1 * mi, 32 * mi}},
+			[]int64{32 * ki, 1 * mi, 11839232}, []bool{true, true, false}},
+		{"a step 2.6 times a cache keeps its size", []int64{32 * ki, 2662 * ki},
+			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 1 * mi, 64 * mi}},
+			[]int64{32 * ki, 2662 * ki}, []bool{true, false}},
+		{"a step five times as far as any cache keeps its size", []int64{32 * ki, 5 * mi},
 			OSInfo{LastLevel: 3, Caches: []int64{32 * ki, 1 * mi, 64 * mi}},
 			[]int64{32 * ki, 5 * mi}, []bool{true, false}},
 		{"a step the curve reads above the OS's size", []int64{48 * ki, 756 * ki},
