@@ -40,6 +40,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
 		{m.Streams > 0, "Streams ", strconv.Itoa(m.Streams), "sequential streams at once the core keeps beyond the caches: a distribution pass into b buckets streams when b + 1 is at most this"},
 		{m.LevelOverlap > 0, "Levels' transfers overlap ", "ω = " + strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64), "each level's fills but the longest's hide this share behind the longest (the ECM model's overlapping transfers, as on AMD Zen cores): a run's fills take the sum less ω times all but the longest"},
+		{m.WalkInFlight > 0, "A heap walk's lines in flight ", strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "lines of a walk down a heap the core fetches at once, running ahead on its guesses of the way: heapsort's dependent lines each wait for this share of the latency step (at most log2 of a line's keys)"},
 		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
 	} {
 		if x.given {

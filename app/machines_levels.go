@@ -33,6 +33,7 @@ var hierFields = []struct{ key, label, hint string }{
 	{"mem_latency", "Memory latency", "optional; what a dependent load waits for memory, e.g. 80 ns"},
 	{"compute_rate", "Compute rate (operations per second)", "optional; e.g. 4 G or 4e9"},
 	{"level_overlap", "Levels' transfers overlap ω", "optional, 0 to 1: 0 the levels' fills add up (Intel cores), 1 they hide behind the longest (AMD Zen cores)"},
+	{"walk_in_flight", "A heap walk's lines in flight", "optional, 1 to 64: how many lines of a walk down a heap the core fetches at once; empty: as many as a line's keys allow (4 for 4-byte keys in 64 B)"},
 }
 
 // levelKey is the editor's key of one field of level row i; the input's id
@@ -72,9 +73,12 @@ func editorKey(field string, levels int) string {
 
 // levelTexts are the fields of m's levels and hierarchy numbers.
 func levelTexts(m machine.Machine) map[string]string {
-	vals := map[string]string{"mem_latency": "", "compute_rate": fieldRate(m.ComputeRate), "level_overlap": ""}
+	vals := map[string]string{"mem_latency": "", "compute_rate": fieldRate(m.ComputeRate), "level_overlap": "", "walk_in_flight": ""}
 	if m.LevelOverlap > 0 {
 		vals["level_overlap"] = strconv.FormatFloat(m.LevelOverlap, 'g', -1, 64)
+	}
+	if m.WalkInFlight > 0 {
+		vals["walk_in_flight"] = strconv.FormatFloat(m.WalkInFlight, 'g', -1, 64)
 	}
 	if m.MemLatency > 0 {
 		vals["mem_latency"] = units.FieldSeconds(m.MemLatency)
@@ -109,7 +113,7 @@ func (p *machinesPage) readLevels(m *machine.Machine) {
 	text := func(key string) string { return strings.TrimSpace(p.edit.text[key]) }
 	mark := func(key, path string, err error) { p.editErrs[key] = path + ": " + err.Error() }
 	if p.showHierFields() {
-		m.MemLatency, m.ComputeRate, m.LevelOverlap = 0, 0, 0
+		m.MemLatency, m.ComputeRate, m.LevelOverlap, m.WalkInFlight = 0, 0, 0, 0
 		if t := text("mem_latency"); t != "" {
 			v, err := units.ParseDuration(t)
 			if err != nil {
@@ -130,6 +134,13 @@ func (p *machinesPage) readLevels(m *machine.Machine) {
 				mark("level_overlap", "level_overlap", err)
 			}
 			m.LevelOverlap = v
+		}
+		if t := text("walk_in_flight"); t != "" {
+			v, err := units.ParseNumber(t)
+			if err != nil {
+				mark("walk_in_flight", "walk_in_flight", err)
+			}
+			m.WalkInFlight = v
 		}
 	}
 	if p.editLevels == 0 {

@@ -250,6 +250,13 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		// not even say which processor it runs on.
 		rows = append(rows, row("level-overlap", "Levels' transfers overlap ω", strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64),
 			"not measured: a browser does not say which processor it runs on; on an AMD Zen core set it to 1 on the Machines page (memwall calibrate sets it from the processor)", "", m.LevelOverlap))
+		// measure.walkRounds runs natively only: its heap is eight times
+		// the last cache, more than a page's buffer holds.
+		walk, means := "as many as a line's keys allow", "not measured here: memwall calibrate times a walk down a heap eight times the last cache; the model lets heapsort's walks keep log2(B/w) lines in flight"
+		if m.WalkInFlight > 0 {
+			walk, means = strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "a walk down a heap eight times the last cache"
+		}
+		rows = append(rows, row("walk-in-flight", "A heap walk's lines in flight", walk, means, spread("walk_in_flight"), m.WalkInFlight))
 	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),

@@ -51,13 +51,15 @@ type Result struct {
 	Distribution []DistPointStat `json:"distribution,omitempty"`
 	// Streams is the scatter by buckets over the curve's largest
 	// arrays (streams.go).
-	Streams    []StreamPointStat `json:"streams,omitempty"`
-	CoreRates  map[string]Stat   `json:"core_rates,omitempty"`
-	Line       []LinePoint       `json:"line_offsets"`
-	Sequential SeqResult         `json:"sequential"`
-	RandomTime Stat              `json:"random_access_seconds"`
-	Beta2      Stat              `json:"beta2"`
-	Mispredict Stat              `json:"mispredict"`
+	Streams   []StreamPointStat `json:"streams,omitempty"`
+	CoreRates map[string]Stat   `json:"core_rates,omitempty"`
+	// Walk is the walk down a heap past the last cache (walk.go).
+	Walk       *WalkResult `json:"walk,omitempty"`
+	Line       []LinePoint `json:"line_offsets"`
+	Sequential SeqResult   `json:"sequential"`
+	RandomTime Stat        `json:"random_access_seconds"`
+	Beta2      Stat        `json:"beta2"`
+	Mispredict Stat        `json:"mispredict"`
 	Detected   struct {
 		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
 		// CacheLatency is the fit to the latency curve, kept for
@@ -160,7 +162,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 3*pl.tpRounds + 3
+	total := pl.latReps + 3*pl.tpRounds + 4
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -317,6 +319,17 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		// (coreTimer.rates).
 		setDistribution(&m, res.Distribution)
 		setStreams(&m, res.Streams, ssizes)
+		step("heap walk")
+		wr, err := walkRounds(ctx, buf, m.Levels[0].Size, m.C, pl.tpRounds)
+		if err != nil && ctx.Err() != nil {
+			return res, err
+		}
+		if err == nil {
+			res.Walk = &wr
+			setWalkInFlight(&m, wr)
+		} else {
+			res.Warnings = append(res.Warnings, err.Error()+"; walk_in_flight not set")
+		}
 		step("core rates")
 		// In CoreKernels' order, each with the rates before it: the
 		// simple bucket sort's passes are priced at the simple radix

@@ -219,6 +219,9 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 	if m.LevelOverlap > 0 && len(m.Levels) >= 2 {
 		fmt.Fprintf(w, " (levels' transfers overlap, ω = %.3g)", m.LevelOverlap)
 	}
+	if m.WalkInFlight > 0 {
+		fmt.Fprintf(w, " (a heap walk's lines in flight %.3g)", m.WalkInFlight)
+	}
 	fmt.Fprintf(w, "; paper's beta1 %s, beta2 %s, m %s\n", units.FormatBandwidth(m.Beta1), units.FormatBandwidth(m.Beta2), units.FormatSeconds(m.M))
 	fmt.Fprintf(w, "\n%-7s %-13s %-20s %11s %7s %11s %7s %11s %7s %7s\n", "class", "kernel", "params", "measured", "spread", "MBRAM", "ratio", "hierarchy", "±", "ratio")
 	for _, r := range rep.Rows {

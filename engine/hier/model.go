@@ -755,8 +755,17 @@ func heapWork(s shape) Work {
 // same line). The walk so has k lines in flight, and each waits for a
 // k-th of the latency step. (Measured here: heapsort at 2^22 and 2^23
 // keys ran at 0.80 and 0.68 of the prediction that charged half the
-// step, which assumed only speculation on the coin-toss branch.)
-func heapLinesAhead(s shape, l lvl) float64 { return math.Log2(l.line / s.w) }
+// step, which assumed only speculation on the coin-toss branch.) How far
+// ahead a core gets is its own: a machine that says how many lines its
+// walks keep in flight (Machine.WalkInFlight, read off a walk down a heap
+// by calibration) has no more than that.
+func heapLinesAhead(s shape, l lvl) float64 {
+	k := math.Log2(l.line / s.w)
+	if f := s.m.WalkInFlight; f > 0 {
+		k = math.Min(k, f)
+	}
+	return math.Max(k, 1)
+}
 
 func heapTraffic(s shape, l lvl) Traffic {
 	// The top log2(S/w) levels of the heap fill the level and stay
@@ -933,4 +942,37 @@ func nearFit(e Estimate) string {
 	}
 	return fmt.Sprintf("the data (%s) are %.3g times %s (%s): the model's levels replace the least recently used line, which keeps none of a cycle through them between runs; a real cache keeps part, so a repeated run can take less, down to %s if %s held them all",
 		units.FormatSize(e.Footprint), nf.Times, nf.Level, units.FormatSize(nf.Size), units.FormatSeconds(nf.Floor), nf.Level)
+}
+
+// WalkInFlightOf reads Machine.WalkInFlight off a timed walk down a heap:
+// a complete heap of keys 4-byte keys, each walk from the root to a leaf
+// in steps steps, taking perWalk seconds, where a step of the same walk
+// in the first level takes perStep. The model charges such a walk its
+// steps at perStep and, for each level below the first, its depths past
+// the level's share of the heap (log2 of the heap's bytes over the
+// level's, as heapTraffic has them) a write-back at the level's β1 and a
+// dependent line at the latency step shared by the lines in flight; for
+// the first level the dependent lines alone, its write-backs going beside
+// the work. The lines in flight are what makes that the measured time.
+// It returns false when the levels give no latency step or the walk is
+// no slower than its steps and write-backs.
+func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep float64) (float64, bool) {
+	const w = 4
+	span := keys * w
+	levels := m.Levels
+	dep, seq := 0.0, 0.0 // a walk's latency steps, and its write-backs' seconds
+	for i, l := range levels {
+		miss := math.Max(0, math.Log2(span/float64(l.Size)))
+		if next := nextLatency(m, levels, i, span); l.Latency > 0 && next > l.Latency {
+			dep += miss * (next - l.Latency)
+		}
+		if i > 0 {
+			seq += miss * float64(l.Line) / l.Beta1
+		}
+	}
+	extra := perWalk - steps*perStep - seq
+	if !(dep > 0 && extra > 0) {
+		return 0, false
+	}
+	return dep / extra, true
 }

@@ -433,3 +433,53 @@ func TestPredictNearFit(t *testing.T) {
 		}
 	}
 }
+
+// A machine that says how many lines its heap walks keep in flight
+// shares heapsort's latency steps among that many, up to the log2(B/w)
+// the lines allow. The walk of TestModelHand's "heapsort beyond L2"
+// (2^20 keys: 7 levels missed a walk in L1, 3 ns steps; 2 in L2, 96 ns
+// steps; write-backs 0.5 and 2 ns), by hand.
+func TestModelWalkInFlight(t *testing.T) {
+	const n = 1 << 20
+	work := 25.165824e-3 + 57.67168e-3 // ops and mispredictions
+	for _, c := range []struct {
+		walk float64
+		want float64
+	}{
+		// Not given: log2(64/4) = 4, a quarter of each step.
+		{0, work + 7*n*(0.75e-9+0.5e-9) + 2*n*(24e-9+2e-9)},
+		// Two: half of each step.
+		{2, work + 7*n*(1.5e-9+0.5e-9) + 2*n*(48e-9+2e-9)},
+		// One at a time: the whole step.
+		{1, work + 7*n*(3e-9+0.5e-9) + 2*n*(96e-9+2e-9)},
+		// More than the lines allow: still four.
+		{8, work + 7*n*(0.75e-9+0.5e-9) + 2*n*(24e-9+2e-9)},
+	} {
+		m := twoLevels()
+		m.WalkInFlight = c.walk
+		e, err := Model(m, "heapsort", mbram.DefaultParams(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(e.Seconds-c.want) > 1e-9*c.want {
+			t.Errorf("walk_in_flight %g: %.9g s, want %.9g s", c.walk, e.Seconds, c.want)
+		}
+	}
+}
+
+// WalkInFlightOf inverts the walk's charge. A walk down 2^20 keys (4 MiB)
+// on twoLevels misses 7 levels of L1 (32 KiB) at a 3 ns step and 2 of L2
+// (1 MiB) at a 96 ns step, 213 ns of steps, with L2's two write-backs at
+// 64 B / 32 GB/s = 4 ns beside; 19 steps of 5 ns are 95 ns. A walk of
+// 95 + 4 + 213/2 ns keeps two lines in flight; one no slower than its
+// steps and write-backs gives none.
+func TestWalkInFlightOf(t *testing.T) {
+	m := twoLevels()
+	k, ok := WalkInFlightOf(m, 1<<20, 19, (95+4+106.5)*1e-9, 5e-9)
+	if !ok || math.Abs(k-2) > 1e-9 {
+		t.Errorf("got %g %v, want 2 lines in flight", k, ok)
+	}
+	if k, ok := WalkInFlightOf(m, 1<<20, 19, 99e-9, 5e-9); ok {
+		t.Errorf("a walk no slower than its steps and write-backs gave %g lines in flight", k)
+	}
+}

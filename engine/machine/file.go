@@ -45,6 +45,7 @@ type fileMachine struct {
 	L1Fill       json.RawMessage    `json:"l1_fill"`
 	L1Exposed    json.RawMessage    `json:"l1_exposed"`
 	LevelOverlap json.RawMessage    `json:"level_overlap"`
+	WalkInFlight json.RawMessage    `json:"walk_in_flight"`
 	Spread       map[string]float64 `json:"spread"`
 	Notes        map[string]string  `json:"notes"`
 }
@@ -135,6 +136,9 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	if !isAbsent(f.LevelOverlap) {
 		field("level_overlap", f.LevelOverlap, units.ParseNumber, &m.LevelOverlap)
+	}
+	if !isAbsent(f.WalkInFlight) {
+		field("walk_in_flight", f.WalkInFlight, units.ParseNumber, &m.WalkInFlight)
 	}
 	if len(f.CoreRates) > 0 {
 		m.CoreRates = make(map[string]float64, len(f.CoreRates))

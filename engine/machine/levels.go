@@ -241,6 +241,10 @@ func (m Machine) validateHierarchy() Errors {
 	return es
 }
 
+// MaxWalkInFlight bounds Machine.WalkInFlight: more lines in flight than
+// a core has miss buffers (a few dozen) cannot be.
+const MaxWalkInFlight = 64
+
 // MaxL1Fill bounds Machine.L1Fill: a line of the first level takes a
 // fraction of a nanosecond to fill on a current core and 100 ns on the
 // slowest bus.
@@ -250,12 +254,15 @@ const MaxL1Fill = 1e-6
 // or neither, on a machine with levels: the first one's fills) and of
 // LevelOverlap (0 to 1; with fewer than two levels it has nothing to
 // hide, and is kept, so that an edit that takes levels away and puts them
-// back loses nothing).
+// back loses nothing) and of WalkInFlight (0, or 1 to MaxWalkInFlight).
 func (m Machine) ValidateOverlap() Errors {
 	var es Errors
 	add := es.Add
 	if w := m.LevelOverlap; math.IsNaN(w) || w < 0 || w > 1 {
 		add("level_overlap", "the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got %g", w)
+	}
+	if k := m.WalkInFlight; k != 0 && !(k >= 1 && k <= MaxWalkInFlight) {
+		add("walk_in_flight", "a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to %d; got %g", MaxWalkInFlight, k)
 	}
 	if m.L1Fill == 0 && m.L1Exposed == 0 {
 		return es

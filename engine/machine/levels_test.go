@@ -115,6 +115,9 @@ func TestValidateLevelsRules(t *testing.T) {
 		{"share above one", func(m *Machine) { m.L1Fill, m.L1Exposed = 0.38e-9, 1.5 }, "l1_exposed: the exposed share must be above 0 and at most 1 (1: the fills wait for the work), given with l1_fill; got 1.5"},
 		{"overlap below zero", func(m *Machine) { m.LevelOverlap = -0.1 }, "level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got -0.1"},
 		{"overlap not a number", func(m *Machine) { m.LevelOverlap = math.NaN() }, "level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got NaN"},
+		{"under one line in flight", func(m *Machine) { m.WalkInFlight = 0.5 }, "walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got 0.5"},
+		{"more lines in flight than miss buffers", func(m *Machine) { m.WalkInFlight = 65 }, "walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got 65"},
+		{"lines in flight not a number", func(m *Machine) { m.WalkInFlight = math.NaN() }, "walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got NaN"},
 		{"fill too slow", func(m *Machine) { m.L1Fill, m.L1Exposed = 2e-6, 0.2 }, "l1_fill: the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got 2 µs"},
 		{"overlap without levels", func(m *Machine) { m.Levels, m.L1Fill, m.L1Exposed = nil, 0.38e-9, 0.2 }, "l1_fill: the first level's fill time needs levels (it is the first level's); this machine has none"},
 	} {
@@ -159,6 +162,8 @@ func TestParseJSONLevels(t *testing.T) {
 		{strings.Replace(in, `"name":"L1",`, `"name":"L1","ways":8,`, 1), `machine file: json: unknown field "ways"`},
 		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"level_overlap":"most"`, 1), `level_overlap: "most" does not start with a number`},
 		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"level_overlap":2`, 1), `level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got 2`},
+		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"walk_in_flight":"many"`, 1), `walk_in_flight: "many" does not start with a number`},
+		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"walk_in_flight":0.25`, 1), `walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got 0.25`},
 	} {
 		_, err := ParseJSON([]byte(c.in))
 		if err == nil || err.Error() != c.want {
@@ -167,9 +172,9 @@ func TestParseJSONLevels(t *testing.T) {
 	}
 	// The first level's overlap, with units or in base units, reads
 	// back; a bad one is named.
-	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,"level_overlap":"0.5",`, 1)
+	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,"level_overlap":"0.5","walk_in_flight":"2.18",`, 1)
 	m, err = ParseJSON([]byte(over))
-	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 || m.LevelOverlap != 0.5 {
+	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 || m.LevelOverlap != 0.5 || m.WalkInFlight != 2.18 {
 		t.Fatalf("overlap: %+v %v", m, err)
 	}
 	if back, err := ParseJSON(m.JSON()); err != nil || !back.SameParameters(m) {

@@ -90,6 +90,17 @@ type Machine struct {
 	// a Kerncraft file from its "transfers overlap". 0 is also the
 	// default.
 	LevelOverlap float64 `json:"level_overlap,omitempty"`
+	// WalkInFlight is how many lines a walk down a binary heap keeps in
+	// flight from a level below: the descendants of a node k levels down
+	// lie in one line for k up to log2(B/w), so a core that runs ahead on
+	// its guesses of the coin-toss branches loads the next lines of the
+	// walk before it knows the way, as far as it runs ahead. The
+	// hierarchy model charges heapsort's dependent lines a share
+	// 1/min(log2(B/w), WalkInFlight) of the latency step. Calibration
+	// reads it off a walk down a heap of 4-byte keys eight times the last
+	// cache (measure). 0 means not measured: log2(B/w), as far as the
+	// lines reach.
+	WalkInFlight float64 `json:"walk_in_flight,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -114,7 +125,8 @@ func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
 		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams &&
-		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap
+		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap &&
+		m.WalkInFlight == o.WalkInFlight
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in eight more keys,
+// A machine that gives its cache hierarchy carries it in ten more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -24,11 +24,14 @@ import (
 //	streams=33
 //	l1_overlap=0.38ns:0.17
 //	level_overlap=1
+//	walk_in_flight=2.18
 //
 // l1_overlap is the first level's fill time a line and the exposed share
 // of the shorter of its fills and the core's work
 // (machine.Machine.L1Fill, L1Exposed); level_overlap is the share of the
-// levels' fills that hides behind the longest (machine.Machine.LevelOverlap). A point of the distribution curve is size:count:scatter, then :walk
+// levels' fills that hides behind the longest (machine.Machine.LevelOverlap);
+// walk_in_flight is the lines a walk down a heap keeps in flight
+// (machine.Machine.WalkInFlight). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
 // A point of the memory latency curve is span:latency
@@ -38,7 +41,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap", "level_overlap"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap", "level_overlap", "walk_in_flight"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -100,6 +103,9 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	}
 	if m.LevelOverlap > 0 {
 		add("level_overlap", strconv.FormatFloat(m.LevelOverlap, 'g', -1, 64))
+	}
+	if m.WalkInFlight > 0 {
+		add("walk_in_flight", strconv.FormatFloat(m.WalkInFlight, 'g', -1, 64))
 	}
 }
 
@@ -195,6 +201,14 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			ps = append(ps, Problem{Field: "level_overlap", Msg: err.Error() + "; " + keptValue("level_overlap", base)})
 		} else {
 			m.LevelOverlap = w
+		}
+	}
+	if v, ok := vals["walk_in_flight"]; ok {
+		// The value is checked with the machine (machine.Validate).
+		if k, err := units.ParseNumber(v); err != nil {
+			ps = append(ps, Problem{Field: "walk_in_flight", Msg: err.Error() + "; " + keptValue("walk_in_flight", base)})
+		} else {
+			m.WalkInFlight = k
 		}
 	}
 	return ps
@@ -392,6 +406,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.L1Fill, m.L1Exposed = base.L1Fill, base.L1Exposed
 	case key == "level_overlap":
 		m.LevelOverlap = base.LevelOverlap
+	case key == "walk_in_flight":
+		m.WalkInFlight = base.WalkInFlight
 	}
 }
 
@@ -443,6 +459,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the levels' overlap was left out", true
 		}
 		return "level_overlap = " + strconv.FormatFloat(base.LevelOverlap, 'g', -1, 64) + " of " + base.Name + " was used instead", true
+	case key == "walk_in_flight":
+		if base.WalkInFlight == 0 {
+			return "the heap walk's lines in flight were left out", true
+		}
+		return "walk_in_flight = " + strconv.FormatFloat(base.WalkInFlight, 'g', -1, 64) + " of " + base.Name + " was used instead", true
 	}
 	return "", false
 }

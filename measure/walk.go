@@ -1,0 +1,144 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"time"
+
+	"memwall/engine/hier"
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Walk method: heapsort's dependent lines are the walks down its heap,
+// and how many of them a core has in flight depends on how far it runs
+// ahead on its guesses of the coin-toss branch at each step (the lines a
+// few levels down are the same whichever way the walk turns:
+// hier's heapLinesAhead). The Intel development guest kept the four a
+// line of 4-byte keys allows; the AMD Zen 4 guest ran heapsort past its
+// last cache at 1.2 to 1.4 of that estimate in every calibration, about
+// one and a half to two lines in flight (docs/hierarchy.md).
+//
+// So calibration times the sort's own step, downheap, walking from the
+// root to a leaf of a complete heap of 4-byte random keys: the root is
+// replaced by a key smaller than any other, which sinks to the bottom
+// along the larger children, one coin toss a step. A heap in the first
+// level gives the step's time; one of at least eight times the last
+// cache (as much as the buffer holds) the walk's, and
+// hier.WalkInFlightOf turns the two into the lines in flight, through
+// the levels' latencies and memory's latency curve as calibrated.
+
+// walkSmallHeap is the keys of the first level's heap: a complete heap
+// of half the level or 4095 keys, whichever is less.
+func walkSmallHeap(l1 int64) int {
+	k := bits.Len64(uint64(max(l1/8, 64))) - 1 // 2^k keys within half the level
+	return 1<<min(k, 12) - 1
+}
+
+// walkLargeHeap is the keys of the large heap: the complete heap of
+// 2^k − 1 keys with 4·2^k ≥ 8·c, or the largest that fits in keys.
+func walkLargeHeap(c int64, keys int) int {
+	k := bits.Len64(uint64(max(2*c-1, 1))) // 2^k ≥ 2c keys: 8c bytes
+	for k > 1 && 1<<k-1 > keys {
+		k--
+	}
+	return 1<<k - 1
+}
+
+// walkKey is the key that replaces the root: below every random key the
+// heaps are filled with but a few in a million.
+func walkKey(x *uint64) uint32 {
+	*x ^= *x << 13
+	*x ^= *x >> 7
+	*x ^= *x << 17
+	return uint32(*x >> 52)
+}
+
+// timeWalks walks down heap a, walks times, and returns the seconds a
+// walk.
+func timeWalks(a []uint32, walks int, x *uint64) float64 {
+	t := time.Now()
+	for range walks {
+		a[0] = walkKey(x)
+		downheap(a, 0, len(a))
+	}
+	return time.Since(t).Seconds() / float64(walks)
+}
+
+// buildHeap fills a with random keys from seed and makes it a max-heap.
+func buildHeap(a []uint32, seed uint64) {
+	fillKeys(a, seed)
+	for i := len(a)/2 - 1; i >= 0; i-- {
+		downheap(a, i, len(a))
+	}
+}
+
+// WalkResult is the walk's measurement: the large heap's keys and steps
+// a walk, its seconds a walk and the small heap's seconds a step, each
+// over the rounds.
+type WalkResult struct {
+	Keys    int  `json:"keys"`
+	Steps   int  `json:"steps"`
+	PerWalk Stat `json:"per_walk"`
+	PerStep Stat `json:"per_step"`
+}
+
+// walkRounds times the walks: rounds rounds of each heap, the small one
+// rebuilt before every batch of walks so that they keep reaching its
+// leaves, a round's step the median batch's.
+func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (WalkResult, error) {
+	keys := asKeys(buf)
+	n := walkLargeHeap(c, len(keys))
+	small := walkSmallHeap(l1)
+	if n <= small {
+		return WalkResult{}, fmt.Errorf("heap walk: no room for a heap past the cache in a buffer of %d keys", len(keys))
+	}
+	r := WalkResult{Keys: n, Steps: bits.Len(uint(n)) - 1}
+	x := uint64(0x9E3779B97F4A7C15)
+	big := keys[:n]
+	buildHeap(big, 7)
+	tiny := make([]uint32, small)
+	var perWalk, perStep []float64
+	const walks = 1 << 17 // a few tenths of a second past the cache
+	for range rounds {
+		if err := ctx.Err(); err != nil {
+			return r, err
+		}
+		timeWalks(big, walks/16, &x) // its top back in the caches
+		perWalk = append(perWalk, timeWalks(big, walks, &x))
+		// The median batch: a few heaps' walks take the branch's way
+		// often enough for the predictor to learn it, and ran at 1.6 to
+		// 2 ns a step where the others took 4.9 on the AMD guest.
+		batches := make([]float64, 64)
+		for b := range batches {
+			buildHeap(tiny, uint64(b+1))
+			batches[b] = timeWalks(tiny, small/16, &x)
+		}
+		perStep = append(perStep, Summarize(batches).Median/float64(bits.Len(uint(small))-1))
+	}
+	r.PerWalk, r.PerStep = Summarize(perWalk), Summarize(perStep)
+	return r, nil
+}
+
+// setWalkInFlight sets m's WalkInFlight from the walk, each round's walk
+// against the fastest step, and records its spread and a note; it leaves
+// m as it is when the walk gives none (hier.WalkInFlightOf).
+func setWalkInFlight(m *machine.Machine, r WalkResult) {
+	step := r.PerStep.Median
+	var ks []float64
+	for _, t := range r.PerWalk.Samples {
+		if k, ok := hier.WalkInFlightOf(*m, float64(r.Keys), float64(r.Steps), t, step); ok {
+			ks = append(ks, math.Min(k, machine.MaxWalkInFlight))
+		}
+	}
+	if len(ks) == 0 {
+		return
+	}
+	st := Summarize(ks)
+	m.WalkInFlight = round3g(math.Max(1, st.Median))
+	m.Spread["walk_in_flight"] = round3(st.Spread)
+	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s a step in the first level; %.3g lines in flight",
+		r.Keys, units.FormatSize(int64(r.Keys)*4), r.Steps, units.FormatSeconds(r.PerWalk.Median), units.FormatSeconds(step), m.WalkInFlight)
+}
