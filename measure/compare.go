@@ -95,6 +95,9 @@ func Params(m machine.Machine) map[string]float64 {
 	if m.L1Fill > 0 {
 		p["l1_fill"], p["l1_exposed"] = m.L1Fill, m.L1Exposed
 	}
+	if m.WalkInFlight > 0 {
+		p["walk_in_flight"] = m.WalkInFlight
+	}
 	return p
 }
 

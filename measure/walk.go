@@ -28,7 +28,11 @@ import (
 // level gives the step's time; one of at least eight times the last
 // cache (as much as the buffer holds) the walk's, and
 // hier.WalkInFlightOf turns the two into the lines in flight, through
-// the levels' latencies and memory's latency curve as calibrated.
+// the levels' latencies and memory's latency over as many bytes, a chase
+// timed in the same round as the walk: on the AMD guest two calibrations
+// in a row read 2.61 and 1.83 lines in flight off memory's latency curve,
+// as the host's memory slowed between the curve and the walk (384 and
+// 453 ns a walk).
 
 // walkSmallHeap is the keys of the first level's heap: a complete heap
 // of half the level or 4095 keys, whichever is less.
@@ -83,6 +87,10 @@ type WalkResult struct {
 	Steps   int  `json:"steps"`
 	PerWalk Stat `json:"per_walk"`
 	PerStep Stat `json:"per_step"`
+	// MemLatency is a dependent chase over as many bytes as the heap,
+	// timed in each round beside the walk (empty when the buffer has no
+	// room for it beside the heap).
+	MemLatency Stat `json:"mem_latency"`
 }
 
 // walkRounds times the walks: rounds rounds of each heap, the small one
@@ -100,7 +108,19 @@ func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (Wal
 	big := keys[:n]
 	buildHeap(big, 7)
 	tiny := make([]uint32, small)
-	var perWalk, perStep []float64
+	// The chase: a random cycle over as many bytes as the heap, at the
+	// buffer's other end. Memory's latency moves with the host's other
+	// work; timed in the same round as the walk, it moves with it.
+	var chain []uint64
+	var at uint64
+	const chaseSteps = 1 << 18
+	if span := n * 4 / 8; int64(n)*4+int64(span)*8 <= int64(len(buf))*8 {
+		chain = buf[len(buf)-span:]
+		nodes := span * 8 / nodeStride
+		at = buildChain(chain, nodes, 11)
+		at = chase(chain, at, min(nodes, chaseSteps))
+	}
+	var perWalk, perStep, lat []float64
 	const walks = 1 << 17 // a few tenths of a second past the cache
 	for range rounds {
 		if err := ctx.Err(); err != nil {
@@ -108,6 +128,11 @@ func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (Wal
 		}
 		timeWalks(big, walks/16, &x) // its top back in the caches
 		perWalk = append(perWalk, timeWalks(big, walks, &x))
+		if chain != nil {
+			t := time.Now()
+			at = chase(chain, at, chaseSteps)
+			lat = append(lat, time.Since(t).Seconds()/chaseSteps)
+		}
 		// The median batch: a few heaps' walks take the branch's way
 		// often enough for the predictor to learn it, and ran at 1.6 to
 		// 2 ns a step where the others took 4.9 on the AMD guest.
@@ -118,18 +143,24 @@ func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (Wal
 		}
 		perStep = append(perStep, Summarize(batches).Median/float64(bits.Len(uint(small))-1))
 	}
-	r.PerWalk, r.PerStep = Summarize(perWalk), Summarize(perStep)
+	sink += at
+	r.PerWalk, r.PerStep, r.MemLatency = Summarize(perWalk), Summarize(perStep), Summarize(lat)
 	return r, nil
 }
 
 // setWalkInFlight sets m's WalkInFlight from the walk, each round's walk
-// against the fastest step, and records its spread and a note; it leaves
-// m as it is when the walk gives none (hier.WalkInFlightOf).
+// against the median step and that round's chase, and records its spread
+// and a note; it leaves m as it is when the walk gives none
+// (hier.WalkInFlightOf).
 func setWalkInFlight(m *machine.Machine, r WalkResult) {
 	step := r.PerStep.Median
 	var ks []float64
-	for _, t := range r.PerWalk.Samples {
-		if k, ok := hier.WalkInFlightOf(*m, float64(r.Keys), float64(r.Steps), t, step); ok {
+	for i, t := range r.PerWalk.Samples {
+		lat := 0.0 // the machine's curve
+		if i < len(r.MemLatency.Samples) {
+			lat = r.MemLatency.Samples[i]
+		}
+		if k, ok := hier.WalkInFlightOf(*m, float64(r.Keys), float64(r.Steps), t, step, lat); ok {
 			ks = append(ks, math.Min(k, machine.MaxWalkInFlight))
 		}
 	}
@@ -139,6 +170,10 @@ func setWalkInFlight(m *machine.Machine, r WalkResult) {
 	st := Summarize(ks)
 	m.WalkInFlight = round3g(math.Max(1, st.Median))
 	m.Spread["walk_in_flight"] = round3(st.Spread)
-	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s a step in the first level; %.3g lines in flight",
-		r.Keys, units.FormatSize(int64(r.Keys)*4), r.Steps, units.FormatSeconds(r.PerWalk.Median), units.FormatSeconds(step), m.WalkInFlight)
+	chase := "memory's latency curve"
+	if len(r.MemLatency.Samples) > 0 {
+		chase = "a chase over as many bytes beside it, " + units.FormatSeconds(r.MemLatency.Median)
+	}
+	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s a step in the first level and %s; %.3g lines in flight",
+		r.Keys, units.FormatSize(int64(r.Keys)*4), r.Steps, units.FormatSeconds(r.PerWalk.Median), units.FormatSeconds(step), chase, m.WalkInFlight)
 }

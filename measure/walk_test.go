@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"memwall/engine/machine"
@@ -67,6 +68,16 @@ func TestSetWalkInFlight(t *testing.T) {
 	if s := m.Spread["walk_in_flight"]; !(s > 0) {
 		t.Errorf("spread %g, want above 0 from rounds of 2, 2 and 3", s)
 	}
+	// Each round against its own chase: memory at 148 ns in the third
+	// round makes L2's steps 2·144 ns there, and its walk of 95 + 4 +
+	// 213/3 ns keeps 309/71 = 4.35 lines in flight; the median is still 2.
+	r.MemLatency = Summarize([]float64{100e-9, 100e-9, 148e-9})
+	m3 := m
+	m3.Spread, m3.Notes = map[string]float64{}, map[string]string{}
+	setWalkInFlight(&m3, r)
+	if math.Abs(m3.WalkInFlight-2) > 1e-3 || !strings.Contains(m3.Notes["walk_in_flight"], "a chase over as many bytes beside it, 100 ns") {
+		t.Errorf("with the rounds' chases: walk_in_flight %g, note %q", m3.WalkInFlight, m3.Notes["walk_in_flight"])
+	}
 	// Walks no slower than their steps leave the machine as it was.
 	m2 := m
 	m2.WalkInFlight = 0
@@ -85,7 +96,7 @@ func TestWalkRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 8 · 128 KiB = 1 MiB: 2^18 keys, a complete heap of 2^18 − 1, 17 steps.
-	if r.Keys != 1<<18-1 || r.Steps != 17 || len(r.PerWalk.Samples) != 2 || !(r.PerWalk.Min > 0) || !(r.PerStep.Min > 0) {
+	if r.Keys != 1<<18-1 || r.Steps != 17 || len(r.PerWalk.Samples) != 2 || !(r.PerWalk.Min > 0) || !(r.PerStep.Min > 0) || len(r.MemLatency.Samples) != 2 {
 		t.Fatalf("walk %+v", r)
 	}
 	a := asKeys(buf)[:r.Keys]

@@ -255,7 +255,7 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10) + " B"
 	case name == "streams":
 		return strconv.FormatInt(int64(v), 10)
-	case name == "l1_exposed":
+	case name == "l1_exposed", name == "walk_in_flight":
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	case name == "mispredict", name == "l1_fill", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."):
 		return units.FormatSeconds(v)

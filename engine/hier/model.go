@@ -954,16 +954,24 @@ func nearFit(e Estimate) string {
 // dependent line at the latency step shared by the lines in flight; for
 // the first level the dependent lines alone, its write-backs going beside
 // the work. The lines in flight are what makes that the measured time.
-// It returns false when the levels give no latency step or the walk is
-// no slower than its steps and write-backs.
-func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep float64) (float64, bool) {
+// memLatency, when above 0, is memory's latency at the heap's span as
+// timed beside the walk, in place of the machine's (its latency curve at
+// that span): a host's memory that slows between the curve and the walk
+// would otherwise read as fewer lines in flight. It returns false when
+// the levels give no latency step or the walk is no slower than its
+// steps and write-backs.
+func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep, memLatency float64) (float64, bool) {
 	const w = 4
 	span := keys * w
 	levels := m.Levels
 	dep, seq := 0.0, 0.0 // a walk's latency steps, and its write-backs' seconds
 	for i, l := range levels {
 		miss := math.Max(0, math.Log2(span/float64(l.Size)))
-		if next := nextLatency(m, levels, i, span); l.Latency > 0 && next > l.Latency {
+		next := nextLatency(m, levels, i, span)
+		if i == len(levels)-1 && memLatency > 0 {
+			next = memLatency
+		}
+		if l.Latency > 0 && next > l.Latency {
 			dep += miss * (next - l.Latency)
 		}
 		if i > 0 {

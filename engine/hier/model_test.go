@@ -475,11 +475,17 @@ func TestModelWalkInFlight(t *testing.T) {
 // steps and write-backs gives none.
 func TestWalkInFlightOf(t *testing.T) {
 	m := twoLevels()
-	k, ok := WalkInFlightOf(m, 1<<20, 19, (95+4+106.5)*1e-9, 5e-9)
+	k, ok := WalkInFlightOf(m, 1<<20, 19, (95+4+106.5)*1e-9, 5e-9, 0)
 	if !ok || math.Abs(k-2) > 1e-9 {
 		t.Errorf("got %g %v, want 2 lines in flight", k, ok)
 	}
-	if k, ok := WalkInFlightOf(m, 1<<20, 19, 99e-9, 5e-9); ok {
+	// Memory's latency timed beside the walk at 148 ns: L2's steps are
+	// 2·144 ns, 309 ns in all, and the same walk keeps 309/106.5 lines
+	// in flight.
+	if k, ok := WalkInFlightOf(m, 1<<20, 19, (95+4+106.5)*1e-9, 5e-9, 148e-9); !ok || math.Abs(k-309/106.5) > 1e-9 {
+		t.Errorf("with memory at 148 ns: got %g %v, want %g", k, ok, 309/106.5)
+	}
+	if k, ok := WalkInFlightOf(m, 1<<20, 19, 99e-9, 5e-9, 0); ok {
 		t.Errorf("a walk no slower than its steps and write-backs gave %g lines in flight", k)
 	}
 }
