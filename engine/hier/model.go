@@ -458,7 +458,7 @@ var kernelForms = map[string]kernelForm{
 		traffic: mergesortTraffic,
 	},
 	"heapsort": {
-		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight (the MBRAM paper App. c, per level)",
+		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight, or the machine's walk_in_flight if fewer (the MBRAM paper App. c, per level)",
 		footprint:   func(s shape) float64 { return s.n * s.w },
 		work:        heapWork,
 		traffic:     heapTraffic,
