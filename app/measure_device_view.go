@@ -250,11 +250,12 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		// not even say which processor it runs on.
 		rows = append(rows, row("level-overlap", "Levels' transfers overlap ω", strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64),
 			"not measured: a browser does not say which processor it runs on; on an AMD Zen core set it to 1 on the Machines page (memwall calibrate sets it from the processor)", "", m.LevelOverlap))
-		// measure.walkRounds runs natively only: its heap is eight times
-		// the last cache, more than a page's buffer holds.
-		walk, means := "as many as a line's keys allow", "not measured here: memwall calibrate times a walk down a heap eight times the last cache; the model lets heapsort's walks keep log2(B/w) lines in flight"
+		// The page's heap is at most 64 MiB and half the buffer, and
+		// walked only when four times the last cache (measure's
+		// browserWalkMax, browserWalkReach).
+		walk, means := "as many as a line's keys allow", "not measured: this buffer holds no heap four times the last cache (at most 64 MiB, half the buffer); the model lets heapsort's walks keep log2(B/w) lines in flight (memwall calibrate walks a heap eight times the cache)"
 		if m.WalkInFlight > 0 {
-			walk, means = strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "a walk down a heap eight times the last cache"
+			walk, means = strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "walks down a heap past the last cache, against a chase over as many bytes: "+m.Notes["walk_in_flight"]
 		}
 		rows = append(rows, row("walk-in-flight", "A heap walk's lines in flight", walk, means, spread("walk_in_flight"), m.WalkInFlight))
 	}

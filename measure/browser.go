@@ -77,6 +77,7 @@ type Steps struct {
 	dist         distSamples // the distribution curve's samples by array size
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
+	walk         browserWalk  // the heap walk's state (browser_walk.go)
 	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
 	rnd          []float64    // seconds per random read over the whole buffer
@@ -243,6 +244,7 @@ func (s *Steps) plan() {
 			})
 		}
 	}
+	s.planWalk()
 	s.planCore()
 }
 
@@ -586,9 +588,14 @@ func (s *Steps) Result() (Result, error) {
 	setDistribution(&m, res.Distribution)
 	res.Streams = streamPoints(s.stBuckets)
 	setStreams(&m, res.Streams, streamSizes(s.dist.sizes, 0))
+	if wr, ok := s.walk.result(m); ok {
+		res.Walk = &wr
+		setWalkInFlight(&m, wr)
+	}
+	s.walk = browserWalk{}
 	// measured has checked the rest of the machine and said what was
-	// wrong with it; only the rates and the distribution curve are new
-	// here.
+	// wrong with it; only the rates, the distribution curve and the
+	// walk are new here.
 	res.Machine = m
 	if err := m.Validate(); err != nil {
 		return res, errors.New("the measured machine is not valid: " + err.Error())

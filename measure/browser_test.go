@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"memwall/engine/machine"
 )
 
 // A short stepwise calibration runs every step one at a time, never for
@@ -79,6 +82,17 @@ func TestStepsShort(t *testing.T) {
 		}
 		if d[len(d)-1].Scatter < d[0].Scatter {
 			t.Errorf("scatter %g s a line at 32 MiB, %g at 16 KiB", d[len(d)-1].Scatter, d[0].Scatter)
+		}
+		// The heap walk: half the buffer, 2^23 − 1 keys (32 MiB), when
+		// that is four times this machine's last cache; a walk down it
+		// slower than its steps at heapsort's core rate, and memory's
+		// latency beside it (TestBrowserWalk runs it whatever the cache).
+		if m.C <= 8<<20 {
+			w := r.Walk
+			if w == nil || w.Keys != 1<<23-1 || w.Steps != 22 || !w.StepFromRate || !(w.PerWalk.Min > float64(w.Steps)*w.PerStep.Median) || !(w.MemLatency.Min > 0) {
+				t.Fatalf("heap walk %+v", w)
+			}
+			t.Logf("heap walk: %.3g s a walk, %.3g s a step, %.3g s a chased read; walk_in_flight %g", w.PerWalk.Median, w.PerStep.Median, w.MemLatency.Median, m.WalkInFlight)
 		}
 	}
 }
@@ -192,5 +206,51 @@ func TestLineFoundFastestRound(t *testing.T) {
 	flat := &Steps{lineOffs: []int64{8, 16}, linePts: [][]float64{{4e-9}, {4.4e-9}}}
 	if _, line := flat.lineFound(); line != 0 {
 		t.Errorf("flat points: line %d, want 0", line)
+	}
+}
+
+// The browser's heap walk, step by step, on a last cache of 1 MiB and a
+// buffer of 16 MiB: a heap of 2^21 − 1 keys (8 MiB, eight times the
+// cache, half the buffer), built in parts into a heap, the chase's cycle
+// at the buffer's other end, two rounds, and the step at heapsort's core
+// rate (12 operations at 3e9/s: 4 ns). A cache of 4 MiB, for which the
+// heap is under four times it, skips the walk.
+func TestBrowserWalk(t *testing.T) {
+	buf := make([]uint64, 2<<20)
+	var w browserWalk
+	w.setup(buf, 1<<20)
+	if w.skip || len(w.heap) != 1<<21-1 || w.steps != 20 || len(w.chain) != 1<<20-1 {
+		t.Fatalf("setup: skip %v, heap %d keys, %d steps, chain %d words", w.skip, len(w.heap), w.steps, len(w.chain))
+	}
+	for p := range browserWalkBuildParts {
+		w.build(p)
+	}
+	for i := 1; i < len(w.heap); i++ {
+		if w.heap[i] > w.heap[(i-1)/2] {
+			t.Fatalf("key %d above its parent after the build's parts", i)
+		}
+	}
+	w.cycle()
+	for range 2 {
+		if err := w.round(context.Background(), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := machine.Machine{CoreRates: map[string]float64{"heapsort": 3e9}}
+	r, ok := w.result(m)
+	if !ok || r.Keys != 1<<21-1 || r.Steps != 20 || !r.StepFromRate || math.Abs(r.PerStep.Median-4e-9) > 1e-18 ||
+		len(r.PerWalk.Samples) != 2 || !(r.PerWalk.Min > 0) || len(r.MemLatency.Samples) != 2 || !(r.MemLatency.Min > 0) {
+		t.Errorf("result %+v %v", r, ok)
+	}
+	if _, ok := w.result(machine.Machine{}); ok {
+		t.Error("a machine with no rate gave a walk")
+	}
+	var near browserWalk
+	near.setup(buf, 4<<20)
+	if !near.skip {
+		t.Error("a heap of 8 MiB beside a cache of 4 MiB was walked")
+	}
+	if _, ok := near.result(m); ok {
+		t.Error("a skipped walk gave a result")
 	}
 }

@@ -87,6 +87,10 @@ type WalkResult struct {
 	Steps   int  `json:"steps"`
 	PerWalk Stat `json:"per_walk"`
 	PerStep Stat `json:"per_step"`
+	// StepFromRate says PerStep is the model's step at heapsort's core
+	// rate (hier.HeapStepSeconds), not timed: a page's clock does not
+	// resolve a batch of walks in the first level.
+	StepFromRate bool `json:"step_from_rate,omitempty"`
 	// MemLatency is a dependent chase over as many bytes as the heap,
 	// timed in each round beside the walk (empty when the buffer has no
 	// room for it beside the heap).
@@ -113,39 +117,61 @@ func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (Wal
 	// work; timed in the same round as the walk, it moves with it.
 	var chain []uint64
 	var at uint64
-	const chaseSteps = 1 << 18
 	if span := n * 4 / 8; int64(n)*4+int64(span)*8 <= int64(len(buf))*8 {
 		chain = buf[len(buf)-span:]
 		nodes := span * 8 / nodeStride
 		at = buildChain(chain, nodes, 11)
-		at = chase(chain, at, min(nodes, chaseSteps))
+		at = chase(chain, at, min(nodes, walkChaseSteps))
 	}
 	var perWalk, perStep, lat []float64
-	const walks = 1 << 17 // a few tenths of a second past the cache
 	for range rounds {
 		if err := ctx.Err(); err != nil {
 			return r, err
 		}
-		timeWalks(big, walks/16, &x) // its top back in the caches
-		perWalk = append(perWalk, timeWalks(big, walks, &x))
+		pw, st, l := walkRound(big, tiny, chain, walkWalks, &at, &x)
+		perWalk, perStep = append(perWalk, pw), append(perStep, st)
 		if chain != nil {
-			t := time.Now()
-			at = chase(chain, at, chaseSteps)
-			lat = append(lat, time.Since(t).Seconds()/chaseSteps)
+			lat = append(lat, l)
 		}
-		// The median batch: a few heaps' walks take the branch's way
-		// often enough for the predictor to learn it, and ran at 1.6 to
-		// 2 ns a step where the others took 4.9 on the AMD guest.
-		batches := make([]float64, 64)
-		for b := range batches {
-			buildHeap(tiny, uint64(b+1))
-			batches[b] = timeWalks(tiny, small/16, &x)
-		}
-		perStep = append(perStep, Summarize(batches).Median/float64(bits.Len(uint(small))-1))
 	}
 	sink += at
 	r.PerWalk, r.PerStep, r.MemLatency = Summarize(perWalk), Summarize(perStep), Summarize(lat)
 	return r, nil
+}
+
+// walkWalks is a round's walks down the large heap, a few tenths of a
+// second past the cache; walkChaseSteps a round's steps of the chase.
+const (
+	walkWalks      = 1 << 17
+	walkChaseSteps = 1 << 18
+)
+
+// walkRound is one round: walks walks down big (after a sixteenth as many
+// untimed, which bring its top back into the caches), the chase over
+// chain from *at when there is one, and the first level's step off 64
+// freshly built heaps of small's size when small is given. It returns the
+// seconds a walk, a step (0 without small) and a chased read (0 without a
+// chain).
+func walkRound(big, small []uint32, chain []uint64, walks int, at, x *uint64) (perWalk, perStep, lat float64) {
+	timeWalks(big, walks/16, x)
+	perWalk = timeWalks(big, walks, x)
+	if chain != nil {
+		t := time.Now()
+		*at = chase(chain, *at, walkChaseSteps)
+		lat = time.Since(t).Seconds() / walkChaseSteps
+	}
+	if small == nil {
+		return perWalk, 0, lat
+	}
+	// The median batch: a few heaps' walks take the branch's way often
+	// enough for the predictor to learn it, and ran at 1.6 to 2 ns a
+	// step where the others took 4.9 on the AMD guest.
+	batches := make([]float64, 64)
+	for b := range batches {
+		buildHeap(small, uint64(b+1))
+		batches[b] = timeWalks(small, len(small)/16, x)
+	}
+	return perWalk, Summarize(batches).Median / float64(bits.Len(uint(len(small)))-1), lat
 }
 
 // setWalkInFlight sets m's WalkInFlight from the walk, each round's walk
@@ -170,10 +196,14 @@ func setWalkInFlight(m *machine.Machine, r WalkResult) {
 	st := Summarize(ks)
 	m.WalkInFlight = round3g(math.Max(1, st.Median))
 	m.Spread["walk_in_flight"] = round3(st.Spread)
+	stepFrom := "a step in the first level"
+	if r.StepFromRate {
+		stepFrom = "a step at heapsort's core rate"
+	}
 	chase := "memory's latency curve"
 	if len(r.MemLatency.Samples) > 0 {
 		chase = "a chase over as many bytes beside it, " + units.FormatSeconds(r.MemLatency.Median)
 	}
-	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s a step in the first level and %s; %.3g lines in flight",
-		r.Keys, units.FormatSize(int64(r.Keys)*4), r.Steps, units.FormatSeconds(r.PerWalk.Median), units.FormatSeconds(step), chase, m.WalkInFlight)
+	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s %s and %s; %.3g lines in flight",
+		r.Keys, units.FormatSize(int64(r.Keys)*4), r.Steps, units.FormatSeconds(r.PerWalk.Median), units.FormatSeconds(step), stepFrom, chase, m.WalkInFlight)
 }

@@ -745,13 +745,29 @@ func mergesortTraffic(s shape, l lvl) Traffic {
 // step per element.
 func heapSteps(s shape) float64 { return s.n*math.Max(lg(s.n)-1, 0) + s.n }
 
+// heapStepOps is a step's work: two loads of the children, compare them,
+// pick one, compare with the value, store it up, loop.
+const heapStepOps = 12
+
 func heapWork(s shape) Work {
 	st := heapSteps(s)
-	// Per step: two loads of the children, compare them, pick one,
-	// compare with the value, store it up, loop (12). The choice of the
-	// child is a coin toss (half mispredicted); the stop test fails
-	// until the walk ends, once per walk.
-	return Work{Ops: 12 * st, Mispredicts: st/2 + s.n}
+	// The choice of the child is a coin toss (half mispredicted); the
+	// stop test fails until the walk ends, once per walk.
+	return Work{Ops: heapStepOps * st, Mispredicts: st/2 + s.n}
+}
+
+// HeapStepSeconds is what the model charges a step of a walk down a heap
+// whose lines are in the first level: its work at heapsort's core rate,
+// which holds the step's mispredictions, or at the compute rate with
+// half a misprediction; 0 when m gives neither rate.
+func HeapStepSeconds(m machine.Machine) float64 {
+	if r := m.CoreRates["heapsort"]; r > 0 {
+		return heapStepOps / r
+	}
+	if m.ComputeRate > 0 {
+		return heapStepOps/m.ComputeRate + m.M/2
+	}
+	return 0
 }
 
 // heapLinesAhead is how many lines of a walk down the heap are fetched

@@ -489,3 +489,22 @@ func TestWalkInFlightOf(t *testing.T) {
 		t.Errorf("a walk no slower than its steps and write-backs gave %g lines in flight", k)
 	}
 }
+
+// HeapStepSeconds is a step's 12 operations at heapsort's core rate
+// (3e9/s: 4 ns), or at the compute rate (4e9/s: 3 ns) with half a
+// misprediction (5 ns: 2.5 ns) when the kernel's rate is not given.
+func TestHeapStepSeconds(t *testing.T) {
+	m := twoLevels()
+	m.CoreRates, m.ComputeRate, m.M = map[string]float64{"heapsort": 3e9}, 4e9, 5e-9
+	if got := HeapStepSeconds(m); math.Abs(got-4e-9) > 1e-18 {
+		t.Errorf("at the core rate: %g s, want 4 ns", got)
+	}
+	m.CoreRates = nil
+	if got := HeapStepSeconds(m); math.Abs(got-5.5e-9) > 1e-18 {
+		t.Errorf("at the compute rate: %g s, want 5.5 ns", got)
+	}
+	m.ComputeRate = 0
+	if got := HeapStepSeconds(m); got != 0 {
+		t.Errorf("with no rate: %g s, want 0", got)
+	}
+}
