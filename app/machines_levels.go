@@ -113,34 +113,25 @@ func (p *machinesPage) readLevels(m *machine.Machine) {
 	text := func(key string) string { return strings.TrimSpace(p.edit.text[key]) }
 	mark := func(key, path string, err error) { p.editErrs[key] = path + ": " + err.Error() }
 	if p.showHierFields() {
-		m.MemLatency, m.ComputeRate, m.LevelOverlap, m.WalkInFlight = 0, 0, 0, 0
-		if t := text("mem_latency"); t != "" {
-			v, err := units.ParseDuration(t)
-			if err != nil {
-				mark("mem_latency", "mem_latency", err)
+		// Each field empty is 0, "not given".
+		for _, f := range []struct {
+			key   string
+			parse func(string) (float64, error)
+			dst   *float64
+		}{
+			{"mem_latency", units.ParseDuration, &m.MemLatency},
+			{"compute_rate", units.ParseNumber, &m.ComputeRate},
+			{"level_overlap", units.ParseNumber, &m.LevelOverlap},
+			{"walk_in_flight", units.ParseNumber, &m.WalkInFlight},
+		} {
+			*f.dst = 0
+			if t := text(f.key); t != "" {
+				v, err := f.parse(t)
+				if err != nil {
+					mark(f.key, f.key, err)
+				}
+				*f.dst = v
 			}
-			m.MemLatency = v
-		}
-		if t := text("compute_rate"); t != "" {
-			v, err := units.ParseNumber(t)
-			if err != nil {
-				mark("compute_rate", "compute_rate", err)
-			}
-			m.ComputeRate = v
-		}
-		if t := text("level_overlap"); t != "" {
-			v, err := units.ParseNumber(t)
-			if err != nil {
-				mark("level_overlap", "level_overlap", err)
-			}
-			m.LevelOverlap = v
-		}
-		if t := text("walk_in_flight"); t != "" {
-			v, err := units.ParseNumber(t)
-			if err != nil {
-				mark("walk_in_flight", "walk_in_flight", err)
-			}
-			m.WalkInFlight = v
 		}
 	}
 	if p.editLevels == 0 {

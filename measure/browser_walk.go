@@ -27,14 +27,12 @@ const browserWalkMax = 64 << 20
 // browserWalkBuildParts is how many steps build the heap.
 const browserWalkBuildParts = 4
 
-// browserWalk is the walk's state between steps.
+// browserWalk is the walk's state between steps; a nil heap skips it (no
+// levels, or no heap far enough past the last cache in the buffer).
 type browserWalk struct {
-	skip    bool // no levels, or no heap past the caches in the buffer
 	heap    []uint32
 	chain   []uint64
 	at, x   uint64
-	steps   int
-	rounds  int
 	perWalk []float64
 	lat     []float64
 }
@@ -60,7 +58,6 @@ func (s *Steps) planWalk() {
 func (s *Steps) walkSetup() {
 	res, err := s.measured()
 	if err != nil || len(res.Machine.Levels) == 0 {
-		s.walk.skip = true
 		return
 	}
 	s.walk.setup(s.buf, res.Machine.C)
@@ -81,12 +78,10 @@ func (w *browserWalk) setup(buf []uint64, c int64) {
 	keys := asKeys(buf)
 	n := walkLargeHeap(c, min(len(keys)/2, browserWalkMax/4))
 	if int64(n)*4 < browserWalkReach*c {
-		w.skip = true
 		return
 	}
 	w.heap = keys[:n]
 	w.chain = buf[len(buf)-n/2:] // n·4 bytes at the other end
-	w.steps = bits.Len(uint(n)) - 1
 	w.x = 0x9E3779B97F4A7C15
 	fillKeys(w.heap, 7)
 }
@@ -94,30 +89,20 @@ func (w *browserWalk) setup(buf []uint64, c int64) {
 // build is part p of the heap's build: the bottom-up sift-downs, from the
 // last parent to the root, cut in browserWalkBuildParts.
 func (w *browserWalk) build(p int) {
-	if w.skip || w.heap == nil {
-		return
-	}
 	parents := len(w.heap) / 2
-	hi := parents - p*parents/browserWalkBuildParts
-	lo := parents - (p+1)*parents/browserWalkBuildParts
-	for i := hi - 1; i >= lo; i-- {
-		downheap(w.heap, i, len(w.heap))
-	}
+	siftParents(w.heap, parents-(p+1)*parents/browserWalkBuildParts, parents-p*parents/browserWalkBuildParts)
 }
 
 // cycle builds the chase's cycle and runs it round once.
 func (w *browserWalk) cycle() {
-	if w.skip || w.heap == nil {
-		return
+	if w.heap != nil {
+		w.at = startChase(w.chain)
 	}
-	nodes := len(w.chain) * 8 / nodeStride
-	w.at = buildChain(w.chain, nodes, 11)
-	w.at = chase(w.chain, w.at, min(nodes, walkChaseSteps))
 }
 
 // round is one round of walkRounds: the walks and the chase.
 func (w *browserWalk) round(ctx context.Context, short bool) error {
-	if w.skip || w.heap == nil {
+	if w.heap == nil {
 		return nil
 	}
 	walks := walkWalks
@@ -127,7 +112,6 @@ func (w *browserWalk) round(ctx context.Context, short bool) error {
 	pw, _, lat := walkRound(w.heap, nil, w.chain, walks, &w.at, &w.x)
 	w.perWalk = append(w.perWalk, pw)
 	w.lat = append(w.lat, lat)
-	w.rounds++
 	return ctx.Err()
 }
 
@@ -137,9 +121,9 @@ func (w *browserWalk) round(ctx context.Context, short bool) error {
 // no rate.
 func (w *browserWalk) result(m machine.Machine) (WalkResult, bool) {
 	step := hier.HeapStepSeconds(m)
-	if w.skip || w.rounds == 0 || !(step > 0) {
+	if len(w.perWalk) == 0 || !(step > 0) {
 		return WalkResult{}, false
 	}
-	return WalkResult{Keys: len(w.heap), Steps: w.steps, PerWalk: Summarize(w.perWalk),
+	return WalkResult{Keys: len(w.heap), Steps: bits.Len(uint(len(w.heap))) - 1, PerWalk: Summarize(w.perWalk),
 		PerStep: Summarize([]float64{step}), StepFromRate: true, MemLatency: Summarize(w.lat)}, true
 }

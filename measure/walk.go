@@ -74,9 +74,23 @@ func timeWalks(a []uint32, walks int, x *uint64) float64 {
 // buildHeap fills a with random keys from seed and makes it a max-heap.
 func buildHeap(a []uint32, seed uint64) {
 	fillKeys(a, seed)
-	for i := len(a)/2 - 1; i >= 0; i-- {
+	siftParents(a, 0, len(a)/2)
+}
+
+// siftParents sifts a's parents from hi−1 down to lo: the bottom-up
+// build, or a part of it when the parts run from the last down.
+func siftParents(a []uint32, lo, hi int) {
+	for i := hi - 1; i >= lo; i-- {
 		downheap(a, i, len(a))
 	}
+}
+
+// startChase builds a random cycle over chain and goes round it once (up
+// to walkChaseSteps reads), so that its lines are where a chase finds
+// them; it returns where the next chase starts.
+func startChase(chain []uint64) uint64 {
+	nodes := len(chain) * 8 / nodeStride
+	return chase(chain, buildChain(chain, nodes, 11), min(nodes, walkChaseSteps))
 }
 
 // WalkResult is the walk's measurement: the large heap's keys and steps
@@ -119,9 +133,7 @@ func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (Wal
 	var at uint64
 	if span := n * 4 / 8; int64(n)*4+int64(span)*8 <= int64(len(buf))*8 {
 		chain = buf[len(buf)-span:]
-		nodes := span * 8 / nodeStride
-		at = buildChain(chain, nodes, 11)
-		at = chase(chain, at, min(nodes, walkChaseSteps))
+		at = startChase(chain)
 	}
 	var perWalk, perStep, lat []float64
 	for range rounds {

@@ -795,9 +795,15 @@ func heapTraffic(s shape, l lvl) Traffic {
 	// (each is touched by every walk); each deeper step of a walk loads
 	// its children's line, at an address that depended on the step
 	// before, and leaves the parent's line dirty: a write-back, at β1.
-	cached := math.Log2(l.size / s.w)
-	miss := math.Max(0, math.Min(lg(s.n), lg(s.n)-cached))
+	miss := heapDepthsPast(s.n, s.w, l.size)
 	return Traffic{Dep: s.n * miss, Seq: s.n * miss}
+}
+
+// heapDepthsPast is the depths of a heap of n keys of w bytes that a walk
+// to the bottom finds past a level of size bytes: the top log2(size/w)
+// fill the level and stay, and every one below misses.
+func heapDepthsPast(n, w, size float64) float64 {
+	return math.Max(0, math.Min(lg(n), lg(n)-math.Log2(size/w)))
 }
 
 // scatter is a distribution pass of n keys into b buckets over a level:
@@ -989,7 +995,7 @@ func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep, memLatency
 	levels := m.Levels
 	dep, seq := 0.0, 0.0 // a walk's latency steps, and its write-backs' seconds
 	for i, l := range levels {
-		miss := math.Max(0, math.Log2(span/float64(l.Size)))
+		miss := heapDepthsPast(keys, w, float64(l.Size))
 		next := nextLatency(m, levels, i, span)
 		if i == len(levels)-1 && memLatency > 0 {
 			next = memLatency
