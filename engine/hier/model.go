@@ -458,7 +458,7 @@ var kernelForms = map[string]kernelForm{
 		traffic: mergesortTraffic,
 	},
 	"heapsort": {
-		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight, or the machine's walk_in_flight if fewer (the MBRAM paper App. c, per level)",
+		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight; on a machine with a measured walk_in_flight the first line past each level waits in full and those below it walk_in_flight at a time, over the sort's shrinking heap (the MBRAM paper App. c, per level)",
 		footprint:   func(s shape) float64 { return s.n * s.w },
 		work:        heapWork,
 		traffic:     heapTraffic,
@@ -781,13 +781,21 @@ func HeapStepSeconds(m machine.Machine) float64 {
 // step, which assumed only speculation on the coin-toss branch.) How far
 // ahead a core gets is its own: a machine that says how many lines its
 // walks keep in flight (Machine.WalkInFlight, read off a walk down a heap
-// by calibration) has no more than that.
+// by calibration) has no more than that, and its walks are charged as
+// the walk was read (walkExposed).
 func heapLinesAhead(s shape, l lvl) float64 {
 	k := math.Log2(l.line / s.w)
 	if f := s.m.WalkInFlight; f > 0 {
-		k = math.Min(k, f)
+		k = f
 	}
-	return math.Max(k, 1)
+	k = math.Max(k, 1)
+	if s.m.WalkInFlight > 0 {
+		d := heapDepthsPast(s.n, s.w, l.size)
+		if g := sortWalkExposed(d, k); g > 0 {
+			return math.Max(1, shrinkingDepths(d)/g)
+		}
+	}
+	return k
 }
 
 func heapTraffic(s shape, l lvl) Traffic {
@@ -796,6 +804,9 @@ func heapTraffic(s shape, l lvl) Traffic {
 	// its children's line, at an address that depended on the step
 	// before, and leaves the parent's line dirty: a write-back, at β1.
 	miss := heapDepthsPast(s.n, s.w, l.size)
+	if s.m.WalkInFlight > 0 {
+		miss = shrinkingDepths(miss)
+	}
 	return Traffic{Dep: s.n * miss, Seq: s.n * miss}
 }
 
@@ -804,6 +815,47 @@ func heapTraffic(s shape, l lvl) Traffic {
 // fill the level and stay, and every one below misses.
 func heapDepthsPast(n, w, size float64) float64 {
 	return math.Max(0, math.Min(lg(n), lg(n)-math.Log2(size/w)))
+}
+
+// walkExposed is the latency steps a walk waits for when d of its depths
+// lie past a level and k lines are in flight: the first line past the
+// level in full (the walk reaches it through the cached depths above in
+// a few steps, too soon for it to have been asked for early), and each
+// one below it a k-th. A walk whose last depth lies only partly past the
+// level (d < 1) waits for it that part of the time.
+func walkExposed(d, k float64) float64 {
+	if d <= 1 {
+		return math.Max(d, 0)
+	}
+	return 1 + (d-1)/k
+}
+
+// sortWalkExposed is walkExposed averaged over heapsort's walks, whose
+// heap shrinks from n keys to none: the heap has u·n keys with u uniform
+// on (0, 1], so a walk finds d + log2 u depths past the level. With
+// a = ln 2 the average is a·2^−d ∫₀^d g(x)·2^x dx, g = walkExposed.
+func sortWalkExposed(d, k float64) float64 {
+	if d <= 0 {
+		return 0
+	}
+	const a = math.Ln2
+	// ∫ x·2^x dx = 2^x (x/a − 1/a²); ∫ 2^x dx = 2^x/a.
+	xint := func(x float64) float64 { return math.Exp2(x) * (x/a - 1/(a*a)) }
+	if d <= 1 {
+		return a * math.Exp2(-d) * (xint(d) - xint(0))
+	}
+	in := xint(1) - xint(0) + // the part past the level
+		(1-1/k)*(math.Exp2(d)-2)/a + (xint(d)-xint(1))/k
+	return a * math.Exp2(-d) * in
+}
+
+// shrinkingDepths is the depths past a level averaged over heapsort's
+// walks (sortWalkExposed with every depth counted): d − (1 − 2^−d)/ln 2.
+func shrinkingDepths(d float64) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return d - (1-math.Exp2(-d))/math.Ln2
 }
 
 // scatter is a distribution pass of n keys into b buckets over a level:
@@ -993,7 +1045,10 @@ func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep, memLatency
 	const w = 4
 	span := keys * w
 	levels := m.Levels
-	dep, seq := 0.0, 0.0 // a walk's latency steps, and its write-backs' seconds
+	// first: the seconds of each level's first line past it, waited for
+	// in full; below: the latency steps of the lines below those, which
+	// wait a k-th each (walkExposed); seq: the write-backs' seconds.
+	first, below, seq := 0.0, 0.0, 0.0
 	for i, l := range levels {
 		miss := heapDepthsPast(keys, w, float64(l.Size))
 		next := nextLatency(m, levels, i, span)
@@ -1001,15 +1056,16 @@ func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep, memLatency
 			next = memLatency
 		}
 		if l.Latency > 0 && next > l.Latency {
-			dep += miss * (next - l.Latency)
+			first += math.Min(miss, 1) * (next - l.Latency)
+			below += math.Max(miss-1, 0) * (next - l.Latency)
 		}
 		if i > 0 {
 			seq += miss * float64(l.Line) / l.Beta1
 		}
 	}
-	extra := perWalk - steps*perStep - seq
-	if !(dep > 0 && extra > 0) {
+	extra := perWalk - steps*perStep - seq - first
+	if !(below > 0 && extra > 0) {
 		return 0, false
 	}
-	return dep / extra, true
+	return below / extra, true
 }
