@@ -590,7 +590,9 @@ func (s *Steps) Result() (Result, error) {
 	setStreams(&m, res.Streams, streamSizes(s.dist.sizes, 0))
 	if wr, ok := s.walk.result(m); ok {
 		res.Walk = &wr
-		setWalkInFlight(&m, wr)
+		if why := setWalkInFlight(&m, wr); why != "" {
+			res.Warnings = append(res.Warnings, why)
+		}
 	}
 	s.walk = browserWalk{}
 	// measured has checked the rest of the machine and said what was

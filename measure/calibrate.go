@@ -326,7 +326,9 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		}
 		if err == nil {
 			res.Walk = &wr
-			setWalkInFlight(&m, wr)
+			if why := setWalkInFlight(&m, wr); why != "" {
+				res.Warnings = append(res.Warnings, why)
+			}
 		} else {
 			res.Warnings = append(res.Warnings, err.Error()+"; walk_in_flight not set")
 		}

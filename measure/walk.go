@@ -188,9 +188,12 @@ func walkRound(big, small []uint32, chain []uint64, walks int, at, x *uint64) (p
 
 // setWalkInFlight sets m's WalkInFlight from the walk, each round's walk
 // against the median step and that round's chase, and records its spread
-// and a note; it leaves m as it is when the walk gives none
-// (hier.WalkInFlightOf).
-func setWalkInFlight(m *machine.Machine, r WalkResult) {
+// and a note. A walk that did not wait in full for its first lines past
+// the caches in most rounds (hier.WalkInFlightOf gives none) leaves m as
+// it is, and its heapsort keeps the form without a measured walk, every
+// line log2(B/w) at a time: setWalkInFlight returns why, "" when it set
+// the field.
+func setWalkInFlight(m *machine.Machine, r WalkResult) string {
 	step := r.PerStep.Median
 	var ks []float64
 	for i, t := range r.PerWalk.Samples {
@@ -202,8 +205,9 @@ func setWalkInFlight(m *machine.Machine, r WalkResult) {
 			ks = append(ks, math.Min(k, machine.MaxWalkInFlight))
 		}
 	}
-	if len(ks) == 0 {
-		return
+	if 2*len(ks) <= len(r.PerWalk.Samples) {
+		return fmt.Sprintf("heap walk: %s a walk down a heap of %s, against %s a step: in %d of %d rounds the walk did not wait in full for its first line past each cache; walk_in_flight not set, and heapsort's walks keep log2(B/w) lines in flight",
+			units.FormatSeconds(r.PerWalk.Median), units.FormatSize(int64(r.Keys)*4), units.FormatSeconds(step), len(r.PerWalk.Samples)-len(ks), len(r.PerWalk.Samples))
 	}
 	st := Summarize(ks)
 	m.WalkInFlight = round3g(math.Max(1, st.Median))
@@ -216,6 +220,7 @@ func setWalkInFlight(m *machine.Machine, r WalkResult) {
 	if len(r.MemLatency.Samples) > 0 {
 		chase = "a chase over as many bytes beside it, " + units.FormatSeconds(r.MemLatency.Median)
 	}
-	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s %s and %s; %.3g lines in flight",
+	m.Notes["walk_in_flight"] = fmt.Sprintf("a walk down a heap of %d keys (%s) from the root to a leaf, %d steps: %s a walk, against %s %s and %s; the first line past each cache waited for in full, %.3g in flight below it",
 		r.Keys, units.FormatSize(int64(r.Keys)*4), r.Steps, units.FormatSeconds(r.PerWalk.Median), units.FormatSeconds(step), stepFrom, chase, m.WalkInFlight)
+	return ""
 }
