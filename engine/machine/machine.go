@@ -94,12 +94,13 @@ type Machine struct {
 	// flight from a level below: the descendants of a node k levels down
 	// lie in one line for k up to log2(B/w), so a core that runs ahead on
 	// its guesses of the coin-toss branches loads the next lines of the
-	// walk before it knows the way, as far as it runs ahead. The
-	// hierarchy model charges heapsort's dependent lines a share
-	// 1/min(log2(B/w), WalkInFlight) of the latency step. Calibration
+	// walk before it knows the way, as far as it runs ahead. Calibration
 	// reads it off a walk down a heap of 4-byte keys eight times the last
-	// cache (measure). 0 means not measured: log2(B/w), as far as the
-	// lines reach.
+	// cache (measure); a machine that has it has heapsort's walks wait in
+	// full for their first line past each level, and the lines below it
+	// a share 1/WalkInFlight of the latency step each, over the sort's
+	// shrinking heap. 0 means not measured: every line a share
+	// 1/log2(B/w), as far as the lines reach, at the heap's full size.
 	WalkInFlight float64 `json:"walk_in_flight,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
