@@ -101,6 +101,16 @@ func Params(m machine.Machine) map[string]float64 {
 	return p
 }
 
+// curveSpread is m's spread of the parameter named n: for a point of the
+// memory latency curve its own, when the calibration recorded it
+// (curveSpreads), else memory's latency's, the same chase's rounds.
+func curveSpread(m machine.Machine, n string) float64 {
+	if v, ok := m.Spread[n]; ok || !strings.HasPrefix(n, latencyCurvePrefix) {
+		return v
+	}
+	return m.Spread["mem_latency"]
+}
+
 // LatencyCurveParam names the memory latency curve at span bytes in
 // Params, as mem_latency_curve[1 GiB].
 func LatencyCurveParam(span int64) string {
@@ -144,16 +154,12 @@ func Compare(a, b machine.Machine) []Diff {
 	for _, n := range names {
 		va, oka := pa[n]
 		vb, okb := pb[n]
-		spread := n
-		if strings.HasPrefix(n, latencyCurvePrefix) {
-			if oka != okb {
-				// A span only one curve reaches: their caches differ,
-				// which cache compares.
-				continue
-			}
-			spread = "mem_latency" // the same chase's rounds
+		if strings.HasPrefix(n, latencyCurvePrefix) && oka != okb {
+			// A span only one curve reaches: their caches differ,
+			// which cache compares.
+			continue
 		}
-		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: a.Spread[spread], SpreadB: b.Spread[spread]}
+		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: curveSpread(a, n), SpreadB: curveSpread(b, n)}
 		switch {
 		case oka && okb && va == vb:
 			d.Rel = 0

@@ -488,7 +488,11 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 				// The curve by span on the same terms: a browser's,
 				// which stops at 32 MiB, would hold a last cache's hits
 				// at its end and charge them to every larger span.
-				f.latencyCurve = beyondCache(fastestCurve(latencyCurveOf(lat)), c, f.levels[n-1].Latency)
+				latC := latencyCurveOf(lat)
+				f.latencyCurve = beyondCache(fastestCurve(latC), c, f.levels[n-1].Latency)
+				for k, v := range curveSpreads(latC, f.latencyCurve) {
+					f.spread[k] = v
+				}
 			}
 		}
 	}
@@ -518,6 +522,36 @@ func beyondCache(cv curve, c, lastLat float64) []machine.LatencyPoint {
 	}
 	if len(out) < 2 || len(out) > machine.MaxLatencyPoints {
 		return nil
+	}
+	return out
+}
+
+// curveSpreads is the spread over cv's rounds of each point of the
+// memory latency curve pts at a power of two, keyed as Compare names the
+// curve there (LatencyCurveParam): near the last cache a point moves
+// with the share of it the host leaves the guest, from round to round as
+// from one calibration to the next (the development guest's read 31 and
+// 105 ns at 16 MiB in two calibrations in a row, whose spread was then
+// memory's latency's, 3 and 8 %). Machine.Scaled does not move these:
+// memory's latency's spread stands for the curve in a prediction's ±.
+func curveSpreads(cv curve, pts []machine.LatencyPoint) map[string]float64 {
+	out := map[string]float64{}
+	for _, p := range pts {
+		if p.Span&(p.Span-1) != 0 {
+			continue
+		}
+		for i, s := range cv.size {
+			if int64(s) != p.Span {
+				continue
+			}
+			var xs []float64
+			for _, r := range cv.rounds {
+				if i < len(r) {
+					xs = append(xs, r[i])
+				}
+			}
+			out[LatencyCurveParam(p.Span)] = positiveSpread(xs)
+		}
 	}
 	return out
 }

@@ -255,6 +255,51 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// The memory latency curve's points at powers of two carry their own
+// spreads over the rounds, and Compare reports them beside the point;
+// a point without one reports memory's latency's. By hand: rounds of
+// 40, 120 and 100 ns at 16 MiB have quartiles 70 and 110 about a median
+// of 100 (0.4); 150, 160 and 155 ns at 32 MiB 152.5 and 157.5 about 155
+// (0.032); 20 MiB is not a power of two, 8 MiB below the 12 MiB cache.
+func TestCurveSpreads(t *testing.T) {
+	const mi = 1 << 20
+	cv := curve{size: []float64{8 * mi, 16 * mi, 20 * mi, 32 * mi}, rounds: [][]float64{
+		{15e-9, 40e-9, 130e-9, 150e-9},
+		{16e-9, 120e-9, 140e-9, 160e-9},
+		{17e-9, 100e-9, 135e-9, 155e-9},
+	}}
+	pts := beyondCache(fastestCurve(cv), 12*mi, 15e-9)
+	got := curveSpreads(cv, pts)
+	want := map[string]float64{"mem_latency_curve[16 MiB]": 0.4, "mem_latency_curve[32 MiB]": 0.032}
+	if len(got) != len(want) {
+		t.Fatalf("spreads %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 1e-12 {
+			t.Errorf("%s: %g, want %g", k, got[k], v)
+		}
+	}
+	a := machine.Machine{Beta1: 40e9, Beta2: 5e9, C: 12 * mi, B: 64, M: 8e-9, MemLatency: 150e-9, MemLatencyCurve: pts,
+		Spread: map[string]float64{"mem_latency": 0.03}}
+	for k, v := range got {
+		a.Spread[k] = v
+	}
+	b := a
+	b.Spread = map[string]float64{"mem_latency": 0.08}
+	for _, d := range Compare(a, b) {
+		switch d.Param {
+		case "mem_latency_curve[16 MiB]":
+			if d.SpreadA != 0.4 || d.SpreadB != 0.08 {
+				t.Errorf("%s: spreads %g and %g, want its own 0.4 and memory's 0.08", d.Param, d.SpreadA, d.SpreadB)
+			}
+		case "mem_latency_curve[32 MiB]":
+			if d.SpreadA != 0.032 || d.SpreadB != 0.08 {
+				t.Errorf("%s: spreads %g and %g, want 0.032 and 0.08", d.Param, d.SpreadA, d.SpreadB)
+			}
+		}
+	}
+}
+
 // TestReduceCurves: fastestCurve keeps each size's least time over the
 // rounds and medianCurve its median, a zero (no sample) left out of both;
 // the values are read off the three rounds by hand.

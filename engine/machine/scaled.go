@@ -14,7 +14,10 @@ import (
 // cache, mispredict, levels[i].size, levels[i].beta1, levels[i].beta2,
 // levels[i].latency, mem_latency (and the memory latency curve with it),
 // compute_rate, l1_fill, l1_exposed (at most 1), core_rates.KERNEL and
-// distribution.count, .scatter, .put and .walk.
+// distribution.count, .scatter, .put and .walk. A calibration also
+// writes the spread of each point of the memory latency curve at a power
+// of two (mem_latency_curve[16 MiB]) for comparing calibrations; Scaled
+// does not move those, memory's latency's spread standing for the curve.
 //
 // It is how a prediction learns what the calibration's spreads mean for
 // it (engine/hier's Sensitivity): each parameter moved by its own spread,
