@@ -81,8 +81,43 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	return []sizeClass{
 		{name: "l2", sort: pow2Floor(l2 / 32), perm: pow2Floor(l2 / 32), mat: mat(l2 / 2), reps: 5},
 		{name: "llc", sort: pow2Floor(llc / 16), perm: pow2Floor(llc / 16), mat: llcMat, reps: 3},
-		{name: "beyond", sort: beyond, perm: beyond, mat: belowKnee(m, mat(min(4*llc, 12*2000*2000)), llcMat), reps: beyondRounds},
+		{name: "beyond", sort: beyond, perm: beyond, mat: beyondMat(m, llc, llcMat), reps: beyondRounds},
 	}, warn
+}
+
+// matCap bounds the beyond class's matrix dimension: n = 2600 is about
+// half a minute a run on the AMD guest.
+const matCap = 2600
+
+// qPast is how many times the last cache the matrix product's reused
+// matrix Q (n²·w bytes) is in the beyond class, when the cap allows.
+const qPast = 1.25
+
+// beyondMat is the beyond class's matrix dimension: its three matrices
+// four times the last cache of llc bytes (up to matCap), so that Q is
+// 1.33 times it. Where Q can be at least qPast times the cache, it stays
+// there, the translation's knee (belowKnee) lowering n no further: with
+// Q within a factor of the cache the estimate turns on the cache's size
+// (Q comes in once, or once a row of P), and on the AMD guest, whose L3
+// share (8 to 15.5 MiB) lies near its translation reach (some 2900
+// pages), the knee put Q at 0.98 of the cache, where the product ran at
+// 1.27 to 1.33 of an estimate that the calibration's own spreads moved by
+// 47 %; past both, n = 2008 to 2504, it ran at 0.88. Where Q cannot get
+// past the cache (a large last cache), the knee may lower n to the
+// last-cache class's, and Q is kept to at most half the cache.
+func beyondMat(m machine.Machine, llc, llcMat int64) int64 {
+	mat := func(bytes int64) int64 { return measure.OddEight(int64(math.Sqrt(float64(bytes) / 12))) }
+	target := mat(min(4*llc, 12*matCap*matCap))
+	// The least odd multiple of 8 with 4·n² ≥ qPast·llc.
+	edge := measure.OddEight(int64(math.Ceil(math.Sqrt(qPast*float64(llc)/4))) + 15)
+	if edge <= target {
+		return belowKnee(m, target, edge)
+	}
+	n := belowKnee(m, target, llcMat)
+	if half := measure.OddEight(int64(math.Sqrt(float64(llc) / 8))); n > half {
+		n = max(half, llcMat)
+	}
+	return n
 }
 
 // beyondRounds is the beyond class's rounds unless --reps says: two, so

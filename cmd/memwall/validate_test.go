@@ -307,41 +307,55 @@ func TestLevelClassesL2(t *testing.T) {
 	}
 }
 
-// TestLevelClassesKnee: a matrix column whose pages would come past 0.6
-// of the translation reach moves below it. With an 8 MiB last cache the
-// classes' dimensions are √(8 MiB/12) = 836 and √(32 MiB/12) = 1672, taken
-// to odd multiples of 8: 824 and 1672. The walks of 0.1 ns at 4 MiB and
-// 2.1 ns at 16 MiB reach 1 ns 0.9/2 of the way, 4 MiB·4^0.45 = 7.464 MiB,
-// 1910.6 pages: the beyond class's 1672 becomes ⌊0.6·1910.6⌋ = 1146, and
-// 1144, an odd multiple of 8. A reach of 5 MiB (walks of 0.1 ns at 4 MiB
-// and 1 ns at 5 MiB: 1280 pages, 768 with the margin, 760) would take it
-// below the last-cache class's 824, which stays under 0.69 of the reach
-// (883 pages): it takes 824. A reach of 4 MiB (1024 pages, 614 with the
-// margin, 600; 706 at 0.69) would put 824 in the knee too: it stays.
+// TestLevelClassesKnee: the beyond class's matrices are four times the
+// last cache (n = 2600 at most), so that Q is 1.33 times it; a matrix
+// column whose pages would come past 0.6 of the translation reach moves
+// below it, but not so far that Q comes within 1.25 times the cache;
+// where Q cannot get past the cache it is kept to half of it.
+//
+// The walks of 0.1 ns at 4 MiB and 2.1 ns at 16 MiB reach 1 ns 0.9/2 of
+// the way, 4 MiB·4^0.45 = 7.464 MiB, 1910.6 pages: the margin is
+// ⌊0.6·1910.6⌋ = 1146, 1144 as an odd multiple of 8, and 0.69 of the
+// reach 1318. By hand, with n the least odd multiple of 8 with
+// 4n² ≥ 1.25·C for the edge:
+//   - 8 MiB: √(32 MiB/12) = 1672.0, 1672; the edge √(2621440) = 1619.1, 1624.
+//     The knee's 1144 would put Q at 0.62 of the cache, and the edge
+//     lies past 0.69 of the reach: 1672 stays, with walks or without.
+//   - 4 MiB: √(16 MiB/12) = 1182.4, 1176; the edge √(1310720) = 1144.9,
+//     1160, under 0.69 of the reach: the knee lowers 1176 to 1160.
+//   - 64 MiB: capped at 2600, the edge (4580) past it; the last-cache
+//     class's √(12·1200²/12) = 1200, 1192. Without walks 2600 (Q 0.40 of
+//     the cache); with them the margin, 1144, is below 1192, which is
+//     under 0.69 of the reach: 1192.
+//   - 32 MiB: capped at 2600, the edge 3238; half the cache is
+//     √(4 Mi) = 2048, 2040: 2040.
 func TestLevelClassesKnee(t *testing.T) {
 	for n, want := range map[int64]int64{1291: 1288, 1288: 1288, 1280: 1272, 1024: 1016, 375: 360, 9: 8, 3: 8} {
 		if got := measure.OddEight(n); got != want {
 			t.Errorf("OddEight(%d) = %d, want %d", n, got, want)
 		}
 	}
-	m := threeLevels(8 << 20)
-	cl, _ := levelClasses(m, 0)
-	if cl[1].mat != 824 || cl[2].mat != 1672 {
-		t.Fatalf("without walks: last cache %d, beyond %d; want 824 and 1672", cl[1].mat, cl[2].mat)
-	}
-	m.Distribution = []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 16 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 2.1e-9}}
-	cl, _ = levelClasses(m, 0)
-	if cl[2].mat != 1144 {
-		t.Errorf("beyond %d; want 1144", cl[2].mat)
-	}
-	near := m
-	near.Distribution = []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 5 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 1e-9}}
-	if cl, _ = levelClasses(near, 0); cl[2].mat != 824 {
-		t.Errorf("margin below the last-cache class, which is below the knee: beyond %d; want 824", cl[2].mat)
-	}
-	m.Distribution[0].Walk = 2e-9
-	if cl, _ = levelClasses(m, 0); cl[2].mat != 1672 {
-		t.Errorf("reach below the last-cache class: beyond %d; want 1672", cl[2].mat)
+	walks := []machine.DistPoint{{Size: 4 << 20, Count: 1e-8, Scatter: 1e-8, Walk: 0.1e-9}, {Size: 16 << 20, Count: 2e-8, Scatter: 4e-8, Walk: 2.1e-9}}
+	for _, c := range []struct {
+		llc   int64
+		walks bool
+		want  int64
+	}{
+		{8 << 20, false, 1672},
+		{8 << 20, true, 1672},
+		{4 << 20, false, 1176},
+		{4 << 20, true, 1160},
+		{64 << 20, false, 2600},
+		{64 << 20, true, 1192},
+		{32 << 20, false, 2040},
+	} {
+		m := threeLevels(c.llc)
+		if c.walks {
+			m.Distribution = walks
+		}
+		if cl, _ := levelClasses(m, 0); cl[2].mat != c.want {
+			t.Errorf("last cache %d MiB, walks %v: beyond n = %d; want %d", c.llc>>20, c.walks, cl[2].mat, c.want)
+		}
 	}
 }
 
