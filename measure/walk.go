@@ -18,8 +18,11 @@ import (
 // few levels down are the same whichever way the walk turns:
 // hier's heapLinesAhead). The Intel development guest kept the four a
 // line of 4-byte keys allows; the AMD Zen 4 guest ran heapsort past its
-// last cache at 1.2 to 1.4 of that estimate in every calibration, about
-// one and a half to two lines in flight (docs/hierarchy.md).
+// last cache at 1.2 to 1.4 of that estimate in every calibration: it
+// waits for the first line past the cache in full and keeps about four
+// of the lines below it in flight (docs/hierarchy.md). A walk that does
+// not wait for its first line in full (in most rounds) leaves the field
+// unset, and its machine the form with log2(B/w) lines in flight.
 //
 // So calibration times the sort's own step, downheap, walking from the
 // root to a leaf of a complete heap of 4-byte random keys: the root is
@@ -27,12 +30,13 @@ import (
 // along the larger children, one coin toss a step. A heap in the first
 // level gives the step's time; one of at least eight times the last
 // cache (as much as the buffer holds) the walk's, and
-// hier.WalkInFlightOf turns the two into the lines in flight, through
+// hier.WalkInFlightOf turns the two into the lines in flight below the
+// first line past each cache (which a walk waits for in full), through
 // the levels' latencies and memory's latency over as many bytes, a chase
 // timed in the same round as the walk: on the AMD guest two calibrations
-// in a row read 2.61 and 1.83 lines in flight off memory's latency curve,
-// as the host's memory slowed between the curve and the walk (384 and
-// 453 ns a walk).
+// in a row had read 2.61 and 1.83 lines in flight (all of them shared)
+// off memory's latency curve, as the host's memory slowed between the
+// curve and the walk (384 and 453 ns a walk).
 
 // walkSmallHeap is the keys of the first level's heap: a complete heap
 // of half the level or 4095 keys, whichever is less.

@@ -781,8 +781,10 @@ func HeapStepSeconds(m machine.Machine) float64 {
 // step, which assumed only speculation on the coin-toss branch.) How far
 // ahead a core gets is its own: a machine that says how many lines its
 // walks keep in flight (Machine.WalkInFlight, read off a walk down a heap
-// by calibration) has no more than that, and its walks are charged as
-// the walk was read (walkExposed).
+// by calibration) has that many, more than log2(B/w) too (a guess finds
+// the line five depths down half the time), and its walks are charged
+// as the walk was read: the first line past each level in full
+// (walkExposed), over the sort's shrinking heap (sortWalkExposed).
 func heapLinesAhead(s shape, l lvl) float64 {
 	k := math.Log2(l.line / s.w)
 	if f := s.m.WalkInFlight; f > 0 {
@@ -1031,16 +1033,18 @@ func nearFit(e Estimate) string {
 // in the first level takes perStep. The model charges such a walk its
 // steps at perStep and, for each level below the first, its depths past
 // the level's share of the heap (log2 of the heap's bytes over the
-// level's, as heapTraffic has them) a write-back at the level's β1 and a
-// dependent line at the latency step shared by the lines in flight; for
-// the first level the dependent lines alone, its write-backs going beside
-// the work. The lines in flight are what makes that the measured time.
+// level's, as heapTraffic has them) a write-back at the level's β1 and
+// the dependent lines walkExposed has: the first past the level at the
+// whole latency step, the ones below it at the step shared by the lines
+// in flight; for the first level the dependent lines alone, its
+// write-backs going beside the work. The lines in flight are what makes
+// that the measured time.
 // memLatency, when above 0, is memory's latency at the heap's span as
 // timed beside the walk, in place of the machine's (its latency curve at
 // that span): a host's memory that slows between the curve and the walk
 // would otherwise read as fewer lines in flight. It returns false when
-// the levels give no latency step or the walk is no slower than its
-// steps and write-backs.
+// the levels give no latency step below a first line past them, or the
+// walk is no slower than its steps, write-backs and first lines.
 func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep, memLatency float64) (float64, bool) {
 	const w = 4
 	span := keys * w
