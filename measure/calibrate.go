@@ -53,6 +53,9 @@ type Result struct {
 	// arrays (streams.go).
 	Streams   []StreamPointStat `json:"streams,omitempty"`
 	CoreRates map[string]Stat   `json:"core_rates,omitempty"`
+	// Gather is the random reads by index at the last level's plateau
+	// and memory's point (gather.go).
+	Gather *GatherResult `json:"gather,omitempty"`
 	// Walk is the walk down a heap past the last cache (walk.go).
 	Walk       *WalkResult `json:"walk,omitempty"`
 	Line       []LinePoint `json:"line_offsets"`
@@ -162,7 +165,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 3*pl.tpRounds + 4
+	total := pl.latReps + 3*pl.tpRounds + 5
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -319,6 +322,22 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		// (coreTimer.rates).
 		setDistribution(&m, res.Distribution)
 		setStreams(&m, res.Streams, ssizes)
+		step("random reads by index")
+		lsizes := make([]int64, len(m.Levels))
+		for i, l := range m.Levels {
+			lsizes[i] = l.Size
+		}
+		plateau := machine.PlateauPoints(lsizes)[len(lsizes)-1]
+		gr, err := gatherRounds(ctx, buf, int64(plateau), int64(machine.MemoryPoint(m.C)), pl.tpAccess, pl.tpRounds)
+		if err != nil && ctx.Err() != nil {
+			return res, err
+		}
+		if err == nil {
+			res.Gather = &gr
+			setGatherBeta2(&m, gr)
+		} else {
+			res.Warnings = append(res.Warnings, err.Error()+"; the last level's β2 is the throughput curve's")
+		}
 		step("heap walk")
 		wr, err := walkRounds(ctx, buf, m.Levels[0].Size, m.C, pl.tpRounds)
 		if err != nil && ctx.Err() != nil {

@@ -135,6 +135,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if m.LevelOverlap > 0 {
 		fmt.Fprintf(stderr, "levels' transfers overlap: ω = %.3g (%s)\n", m.LevelOverlap, m.Notes["level_overlap"])
 	}
+	if why := m.Notes[measure.GatherNote]; why != "" {
+		fmt.Fprintf(stderr, "memory's random fill: %s\n", why)
+	}
 	if m.WalkInFlight > 0 {
 		fmt.Fprintf(stderr, "a heap walk's lines in flight: %.3g (%.1f%%; %s)\n", m.WalkInFlight, 100*m.Spread["walk_in_flight"], m.Notes["walk_in_flight"])
 	}

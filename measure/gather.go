@@ -1,0 +1,148 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Gather method: the random-read throughput curve's loop (randomRead)
+// makes its addresses with four generators, and on the AMD Zen 4 guest it
+// kept fewer reads in flight past the last cache than a loop that reads
+// its addresses from an array, as the kernels do (the permutation
+// product's X[Y[i]], a C program's gather): 9.6 against 7.3 ns a read
+// over 64 MiB, 8.9 against 6.2 over 32 MiB, 10.7 against 8.6 over 256
+// MiB (one generator: 12.7 over 64 MiB). The traditional permutation
+// product beyond the cache ran at 0.79 to 0.87 of the estimate that
+// priced its reads at the generators' rate (docs/hierarchy.md). So
+// calibration also times the gather, s += a[idx[i]], at the last level's
+// plateau and at memory's point (8·C), and takes memory's random fill
+// of the last level (its β2) from the gather's step where that is the
+// faster: β2 is the random lines a core fetches at once at most.
+
+// GatherResult is the gather's seconds a read at the last level's plateau
+// (Cache, over CacheSize bytes) and at memory's point (Mem, over MemSize
+// bytes), each over the rounds.
+type GatherResult struct {
+	CacheSize int64 `json:"cache_size"`
+	MemSize   int64 `json:"mem_size"`
+	Cache     Stat  `json:"cache"`
+	Mem       Stat  `json:"mem"`
+}
+
+// gatherRead sums a at the indices idx, reps times over.
+func gatherRead(a []uint64, idx []uint32, reps int) uint64 {
+	var s0, s1 uint64
+	for range reps {
+		for i := 0; i+1 < len(idx); i += 2 {
+			s0 += a[idx[i]]
+			s1 += a[idx[i+1]]
+		}
+	}
+	return s0 + s1
+}
+
+// fillIndices fills idx with indices uniform on [0, n), from seed.
+func fillIndices(idx []uint32, n int, seed uint64) {
+	x := seed | 1
+	for i := range idx {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		idx[i] = uint32((x >> 32) * uint64(n) >> 32)
+	}
+}
+
+// gatherAt times reads of the first size bytes of buf at the indices
+// idx (filled afresh from seed), reps times over, after one pass in order
+// and an untimed run: seconds a read.
+func gatherAt(buf []uint64, size int64, idx []uint32, reps int, seed uint64) float64 {
+	n := max(1, min(int(size/8), len(buf)))
+	a := buf[:n]
+	fillIndices(idx, n, seed)
+	sink += touchLines(a)
+	sink += gatherRead(a, idx, 1)
+	t0 := time.Now()
+	sink += gatherRead(a, idx, reps)
+	return time.Since(t0).Seconds() / float64(reps*len(idx))
+}
+
+// gatherRounds times the gather over the last level's plateau point p
+// (bytes; a small index array read over and over, whose lines stay in
+// the levels above) and over memory's point s (one long index array
+// streamed once, as a kernel's), rounds times each, reads reads a time.
+func gatherRounds(ctx context.Context, buf []uint64, p, s int64, reads, rounds int) (GatherResult, error) {
+	if s > int64(len(buf))*8 || p <= 0 || p >= s {
+		return GatherResult{}, fmt.Errorf("random reads by index: no room for memory's point (%s) in a buffer of %s", units.FormatSize(s), units.FormatSize(int64(len(buf))*8))
+	}
+	small := make([]uint32, gatherSmallIndices)
+	long := make([]uint32, reads)
+	var cs, ms []float64
+	for r := range rounds {
+		if err := ctx.Err(); err != nil {
+			return GatherResult{}, err
+		}
+		cs = append(cs, gatherAt(buf, p, small, max(1, reads/len(small)), uint64(2*r+1)))
+		ms = append(ms, gatherAt(buf, s, long, 1, uint64(2*r+2)))
+	}
+	return GatherResult{CacheSize: p, MemSize: s, Cache: Summarize(cs), Mem: Summarize(ms)}, nil
+}
+
+// gatherSmallIndices is the index array at the plateau point: 256 KiB,
+// which stays in the L2 beside the level's reads.
+const gatherSmallIndices = 1 << 16
+
+// setGatherBeta2 sets the last level's β2 of m from the gather, when its
+// step is the faster: memory's time a read out of the last cache's hits,
+// t = (t_s − t_p·C/s)/(1 − C/s), as the throughput curve's is read, less
+// the plateau's, per line; each round's fastest time, as the curve's
+// fastest round. It records the spread when it sets the field, and a note
+// (GatherNote) either way; a machine without levels, or a gather without
+// a step, it leaves as it is.
+func setGatherBeta2(m *machine.Machine, g GatherResult) {
+	n := len(m.Levels)
+	if n == 0 || !(g.Mem.Min > 0) || !(g.Cache.Min > 0) {
+		return
+	}
+	last := &m.Levels[n-1]
+	c, s := float64(last.Size), float64(g.MemSize)
+	if c >= s {
+		return
+	}
+	b2 := func(tp, ts float64) float64 {
+		step := (ts-tp*c/s)/(1-c/s) - tp
+		if !(step > 0) {
+			return 0
+		}
+		return float64(last.Line) / step
+	}
+	b := b2(g.Cache.Min, g.Mem.Min)
+	if !(b > 0) {
+		return
+	}
+	if m.Notes == nil {
+		m.Notes = map[string]string{}
+	}
+	was := last.Beta2
+	what := fmt.Sprintf("random reads by index over %s, %s a read, and over %s, %s: %s a line from memory", units.FormatSize(g.MemSize), units.FormatSeconds(g.Mem.Min), units.FormatSize(g.CacheSize), units.FormatSeconds(g.Cache.Min), units.FormatBandwidth(b))
+	if !(b > was) {
+		m.Notes[GatherNote] = what + fmt.Sprintf(", no faster than the throughput curve's %s, which %s keeps", units.FormatBandwidth(was), last.Name)
+		return
+	}
+	var rounds []float64
+	for i := range g.Mem.Samples {
+		if i < len(g.Cache.Samples) {
+			rounds = append(rounds, b2(g.Cache.Samples[i], g.Mem.Samples[i]))
+		}
+	}
+	last.Beta2 = round3g(math.Min(b, last.Beta1))
+	m.Spread[fmt.Sprintf("levels[%d].beta2", n-1)] = positiveSpread(rounds)
+	m.Notes[GatherNote] = what + fmt.Sprintf(", %s's β2, where the throughput curve's generators read %s", last.Name, units.FormatBandwidth(was))
+}
+
+// GatherNote is the key of Machine.Notes that says what the gather read.
+const GatherNote = "random_by_index"
