@@ -46,14 +46,12 @@ func gatherRead(a []uint64, idx []uint32, reps int) uint64 {
 	return s0 + s1
 }
 
-// fillIndices fills idx with indices uniform on [0, n), from seed.
+// fillIndices fills idx with indices uniform on [0, n), from seed: the
+// random keys of fillKeys scaled to n.
 func fillIndices(idx []uint32, n int, seed uint64) {
-	x := seed | 1
-	for i := range idx {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		idx[i] = uint32((x >> 32) * uint64(n) >> 32)
+	fillKeys(idx, seed)
+	for i, k := range idx {
+		idx[i] = uint32(uint64(k) * uint64(n) >> 32)
 	}
 }
 

@@ -63,7 +63,6 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 	lv := m.Hierarchy()
 	l2 := lv[min(1, len(lv)-1)].Size
 	llc := lv[len(lv)-1].Size
-	mat := func(bytes int64) int64 { return measure.OddEight(int64(math.Sqrt(float64(bytes) / 12))) }
 	beyond := pow2Floor(llc)
 	if beyond < llc {
 		beyond *= 2
@@ -77,13 +76,17 @@ func levelClasses(m machine.Machine, mem int64) ([]sizeClass, string) {
 		warn = fmt.Sprintf("the beyond class's %s keys would take %s of the %s of memory; it sorts %s keys instead, %.1f times the last cache", units.FormatCount(want),
 			units.FormatSize(sortBytesPerKey*want), units.FormatSize(mem), units.FormatCount(beyond), float64(4*beyond)/float64(llc))
 	}
-	llcMat := mat(min(llc, 12*1200*1200))
+	llcMat := matDim(min(llc, 12*1200*1200))
 	return []sizeClass{
-		{name: "l2", sort: pow2Floor(l2 / 32), perm: pow2Floor(l2 / 32), mat: mat(l2 / 2), reps: 5},
+		{name: "l2", sort: pow2Floor(l2 / 32), perm: pow2Floor(l2 / 32), mat: matDim(l2 / 2), reps: 5},
 		{name: "llc", sort: pow2Floor(llc / 16), perm: pow2Floor(llc / 16), mat: llcMat, reps: 3},
 		{name: "beyond", sort: beyond, perm: beyond, mat: beyondMat(m, llc, llcMat), reps: beyondRounds},
 	}, warn
 }
+
+// matDim is the matrix dimension whose three matrices of 4-byte entries
+// fill bytes, as an odd multiple of 8.
+func matDim(bytes int64) int64 { return measure.OddEight(int64(math.Sqrt(float64(bytes) / 12))) }
 
 // matCap bounds the beyond class's matrix dimension: n = 2600 is about
 // half a minute a run on the AMD guest.
@@ -106,8 +109,7 @@ const qPast = 1.25
 // past the cache (a large last cache), the knee may lower n to the
 // last-cache class's, and Q is kept to at most half the cache.
 func beyondMat(m machine.Machine, llc, llcMat int64) int64 {
-	mat := func(bytes int64) int64 { return measure.OddEight(int64(math.Sqrt(float64(bytes) / 12))) }
-	target := mat(min(4*llc, 12*matCap*matCap))
+	target := matDim(min(4*llc, 12*matCap*matCap))
 	// The least odd multiple of 8 with 4·n² ≥ qPast·llc.
 	edge := measure.OddEight(int64(math.Ceil(math.Sqrt(qPast*float64(llc)/4))) + 15)
 	if edge <= target {

@@ -844,7 +844,7 @@ func sortWalkExposed(d, k float64) float64 {
 	// ∫ x·2^x dx = 2^x (x/a − 1/a²); ∫ 2^x dx = 2^x/a.
 	xint := func(x float64) float64 { return math.Exp2(x) * (x/a - 1/(a*a)) }
 	if d <= 1 {
-		return a * math.Exp2(-d) * (xint(d) - xint(0))
+		return shrinkingDepths(d) // g(x) = x there
 	}
 	in := xint(1) - xint(0) + // the part past the level
 		(1-1/k)*(math.Exp2(d)-2)/a + (xint(d)-xint(1))/k
