@@ -84,8 +84,9 @@
 // of the list, where it belongs. A line's state (position and dirty
 // bits) is 8 bytes, and 4 more for each level (its latest fill into the
 // level, for the stream rule, and whether that fill was sequential), in
-// pages of 256 consecutive lines, found through a small hash table of
-// pages, so an array's lines share pages; with the list's 16-byte node
+// pages of 256 consecutive lines, found through a flat table of page
+// numbers (4 bytes a page number up to the highest, at most 4 MiB) or,
+// past it, a small hash table of pages, so an array's lines share pages; with the list's 16-byte node
 // or the histogram's 4-byte bin a line of three levels costs 24 to 36
 // bytes when its page is full, and at worst a page's 5 KiB when the
 // accessed lines are scattered one per 256. The histogram's increments are queued and applied 64 at a
@@ -97,9 +98,9 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 176
-// instructions a simulated access by default, 130 through one level
-// (BenchmarkPermTraceOneLevel) and 281 with the distances
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 167
+// instructions a simulated access by default, 120 through one level
+// (BenchmarkPermTraceOneLevel) and 269 with the distances
 // (BenchmarkPermTraceCurves); engine/sim takes 112 for its one level,
 // its kernel's loop included. Batch queues the fills of its far accesses
 // and counts them a level at a time (fills.go), so that each level's
@@ -108,15 +109,26 @@
 // hash and no ring. While Batch runs, the recent set is kept by each
 // line's last access rather than in order, so that an access to it
 // writes one stamp instead of moving the set, and its counts of writes
-// and dependent accesses are kept in registers. Of the 176, about 52 are
-// the levels' fills (some 53 instructions a fill of a level, 2.6 fills a
-// far access), 62 the far accesses' lookups of their slots and moves on
-// the zones' list (about 165 each, three accesses in eight being far
+// and dependent accesses are kept in registers. Of the 167, about 49 are
+// the levels' fills (some 51 instructions a fill of a level, 2.6 fills a
+// far access), 52 the far accesses' lookups of their slots and moves on
+// the zones' list (about 138 each, three accesses in eight being far
 // here), and 59 the loop over the accesses, the recent set and the
-// queue. Earlier versions took 198 (with a ring of each level's last K
-// fills and a hashed filter of their ends, and the recent set in order),
-// 214 (before the scans' fills stayed in the fills' loop), 247 (before
-// the queue) and 322 (the distances on every access, before the zones).
+// queue. Earlier versions took 176 (the pages found by hash alone), 198
+// (with a ring of each level's last K fills and a hashed filter of their
+// ends, and the recent set in order), 214 (before the scans' fills stayed
+// in the fills' loop), 247 (before the queue) and 322 (the distances on
+// every access, before the zones).
+//
+// Measured and set aside, each against the 167: a filter of the fills
+// far from every stream, which skips the rule for them, either at once
+// (the others counted a fill at a time, 166 to 174) or in the queue (163,
+// and 128 through one level); the list as a time line of entries cleared
+// in place, whose boundaries only move forward (174); the recent set's
+// loop in a function of its own (185); and two passes over each chunk,
+// the recent set first (193). Go keeps no register across a call, and a
+// loop with more live values than registers reloads them on every turn,
+// so moving work between loops mostly moves its cost.
 //
 // The words by line cost memory the ring did not, 4 bytes a line for each
 // level, and where the simulator's tables outgrow the host's cache that

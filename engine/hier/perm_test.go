@@ -92,11 +92,11 @@ var benchLevels = []machine.Level{
 // benchLevels and reports the cost per simulated access. The data are
 // drawn once, outside the timing. Under callgrind (GODEBUG=asyncpreemptoff=1,
 // GOMAXPROCS=1, -test.benchtime=1x; the self cost of the simulator's
-// functions over the 3·2^22 accesses) the simulator takes about 176
-// instructions an access, and 130 through the one level of
-// BenchmarkPermTraceOneLevel (198 and 143 before the stream rule kept
-// its ends by line, doc.go). engine/sim's BenchmarkBatchPermN22 takes
-// 112 with its loop.
+// functions over the 3·2^22 accesses) the simulator takes about 167
+// instructions an access, and 120 through the one level of
+// BenchmarkPermTraceOneLevel (176 and 130 before the flat table of
+// pages, doc.go). engine/sim's BenchmarkBatchPermN22 takes 112 with its
+// loop.
 func BenchmarkPermTrace(b *testing.B) { benchPerm(b, Config{Levels: benchLevels, MemLatency: 90e-9}) }
 
 // BenchmarkPermTraceCurves is BenchmarkPermTrace with the miss curve

@@ -38,10 +38,12 @@ const cold = int64(1<<63 - 1)
 // memory stays proportional to the distinct lines, not the trace.
 //
 // The lines' slots are kept in pages of pageLen consecutive lines, found
-// by their page number in a small open-addressed directory: the lines of
-// an array share pages, so a line's slot is found without hashing the
-// line and costs 8 bytes, and a scan's slots are adjacent in the host's
-// memory.
+// by their page number in a small open-addressed directory, and for the
+// first 2^20 page numbers (the first 16 GiB of addresses at 64-byte
+// lines, where a trace's arrays lie) in a flat table indexed by the page
+// number besides, which takes no hash: the lines of an array share pages,
+// so a line's slot is found without hashing the line and costs 8 bytes,
+// and a scan's slots are adjacent in the host's memory.
 type stack struct {
 	shift uint // log2 of the line size
 
@@ -52,6 +54,10 @@ type stack struct {
 	dbits uint
 	dlast uint64 // the page number of the last lookup, and its index
 	dlidx int
+	// flat is the directory again, by page number for the first ones
+	// (below flatPages): page index + 1, or 0 for no page. The pages of
+	// a trace's arrays lie there, and an index costs no hash.
+	flat  []int32
 	slots []slot // page i is slots[i*pageLen:][:pageLen]
 	count int64  // distinct lines
 
@@ -114,9 +120,12 @@ type stack struct {
 const (
 	pageBits = 8 // 256 lines a page, 2 KiB of slots
 	pageLen  = 1 << pageBits
-	minDir   = 1 << 6  // directory entries
-	minWords = 1 << 6  // words of the time line (4096 positions)
-	minHist  = 1 << 10 // bins
+	minDir   = 1 << 6 // directory entries
+	// flatPages bounds stack.flat: 4 MiB, the pages of the first 16 GiB
+	// of addresses at 64-byte lines.
+	flatPages = 1 << 20
+	minWords  = 1 << 6  // words of the time line (4096 positions)
+	minHist   = 1 << 10 // bins
 	// smallSpan is the number of words after a line's word up to which
 	// its distance is counted by popcounts instead of the tree.
 	smallSpan = 8
@@ -165,6 +174,7 @@ func (k *stack) missed(d int64) int {
 // reset forgets every line, keeping the memory.
 func (k *stack) reset() {
 	clear(k.dkey)
+	clear(k.flat)
 	k.slots = k.slots[:0]
 	clear(k.bits)
 	clear(k.tree)
@@ -186,6 +196,9 @@ func hash(pn uint64, dbits uint) uint64 {
 
 // page is the index of the page of page number pn, added if new.
 func (k *stack) page(pn uint64) int {
+	if pn < uint64(len(k.flat)) && k.flat[pn] != 0 {
+		return int(k.flat[pn]) - 1
+	}
 	if pn == k.dlast {
 		return k.dlidx
 	}
@@ -201,6 +214,18 @@ func (k *stack) page(pn uint64) int {
 		k.lv[j].addPage()
 	}
 	k.dkey[i], k.dval[i] = pn+1, int32(idx)
+	if pn < flatPages {
+		if pn >= uint64(len(k.flat)) {
+			n := max(64, len(k.flat))
+			for uint64(n) <= pn {
+				n *= 2
+			}
+			f := make([]int32, n)
+			copy(f, k.flat)
+			k.flat = f
+		}
+		k.flat[pn] = int32(idx) + 1
+	}
 	if 2*(idx+1) > len(k.dkey) {
 		k.growDir()
 	}

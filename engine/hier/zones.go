@@ -99,17 +99,14 @@ func (k *stack) slotOf(line uint64) int {
 // passed. It returns how many of the stack's levels the access misses and
 // the line's slot's index; the recent set is the caller's to update.
 func (k *stack) zoneMove(line uint64, out int) (int, int) {
-	// The page's index: k.page(pn), its first probe written out.
+	// The page's index: k.page(pn), its flat directory written out.
 	pn := line >> pageBits
-	pi := k.dlidx
-	if pn != k.dlast {
-		i := pn * 0x9E3779B97F4A7C15 >> ((64 - k.dbits) & 63) & uint64(len(k.dkey)-1) // hash, dbits being 6 or more
-		if i < uint64(len(k.dval)) && k.dkey[i] == pn+1 {
-			pi = int(k.dval[i])
-			k.dlast, k.dlidx = pn, pi
-		} else {
-			pi = k.page(pn)
-		}
+	pi := -1
+	if pn < uint64(len(k.flat)) {
+		pi = int(k.flat[pn]) - 1
+	}
+	if pi < 0 {
+		pi = k.page(pn)
 	}
 	si := pi<<pageBits | int(line&(pageLen-1))
 	e := &k.slots[si]
@@ -171,7 +168,8 @@ func (k *stack) zoneMove(line uint64, out int) (int, int) {
 	// moved one place down: the line at each boundary it passed leaves
 	// that level.
 	bnd := &k.bnd
-	for j, end := k.z0, min(missed, len(k.lv)-1); j < end; j++ {
+	end := min(missed, len(k.lv)-1) // no boundary for the last level
+	for j := k.z0; j < end; j++ {
 		b := bnd[j&7]
 		if b == 0 {
 			break // the list does not reach level j yet, nor the next
