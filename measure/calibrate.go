@@ -323,11 +323,8 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		setDistribution(&m, res.Distribution)
 		setStreams(&m, res.Streams, ssizes)
 		step("random reads by index")
-		lsizes := make([]int64, len(m.Levels))
-		for i, l := range m.Levels {
-			lsizes[i] = l.Size
-		}
-		plateau := machine.PlateauPoints(lsizes)[len(lsizes)-1]
+		plateaus := machine.PlateauPoints(machine.LevelSizes(m.Levels))
+		plateau := plateaus[len(plateaus)-1]
 		gr, err := gatherRounds(ctx, buf, int64(plateau), int64(machine.MemoryPoint(m.C)), pl.tpAccess, pl.tpRounds)
 		if err != nil && ctx.Err() != nil {
 			return res, err

@@ -786,16 +786,14 @@ func HeapStepSeconds(m machine.Machine) float64 {
 // as the walk was read: the first line past each level in full
 // (walkExposed), over the sort's shrinking heap (sortWalkExposed).
 func heapLinesAhead(s shape, l lvl) float64 {
-	k := math.Log2(l.line / s.w)
-	if f := s.m.WalkInFlight; f > 0 {
-		k = f
+	f := s.m.WalkInFlight
+	if f <= 0 {
+		return math.Max(math.Log2(l.line/s.w), 1)
 	}
-	k = math.Max(k, 1)
-	if s.m.WalkInFlight > 0 {
-		d := heapDepthsPast(s.n, s.w, l.size)
-		if g := sortWalkExposed(d, k); g > 0 {
-			return math.Max(1, shrinkingDepths(d)/g)
-		}
+	k := math.Max(f, 1)
+	d := heapDepthsPast(s.n, s.w, l.size)
+	if g := sortWalkExposed(d, k); g > 0 {
+		return math.Max(1, shrinkingDepths(d)/g)
 	}
 	return k
 }
@@ -840,12 +838,12 @@ func sortWalkExposed(d, k float64) float64 {
 	if d <= 0 {
 		return 0
 	}
-	const a = math.Ln2
-	// ∫ x·2^x dx = 2^x (x/a − 1/a²); ∫ 2^x dx = 2^x/a.
-	xint := func(x float64) float64 { return math.Exp2(x) * (x/a - 1/(a*a)) }
 	if d <= 1 {
 		return shrinkingDepths(d) // g(x) = x there
 	}
+	const a = math.Ln2
+	// ∫ x·2^x dx = 2^x (x/a − 1/a²); ∫ 2^x dx = 2^x/a.
+	xint := func(x float64) float64 { return math.Exp2(x) * (x/a - 1/(a*a)) }
 	in := xint(1) - xint(0) + // the part past the level
 		(1-1/k)*(math.Exp2(d)-2)/a + (xint(d)-xint(1))/k
 	return a * math.Exp2(-d) * in

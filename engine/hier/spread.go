@@ -46,10 +46,7 @@ func spreadTranslation(m machine.Machine, levels []machine.Level, reads, span fl
 	if at <= 0 {
 		return 0
 	}
-	sizes := make([]int64, len(levels))
-	for i, l := range levels {
-		sizes[i] = l.Size
-	}
+	sizes := machine.LevelSizes(levels)
 	points := machine.PlateauPoints(sizes)
 	var per, above float64
 	for j, l := range levels {

@@ -220,9 +220,7 @@ func (k *stack) page(pn uint64) int {
 			for uint64(n) <= pn {
 				n *= 2
 			}
-			f := make([]int32, n)
-			copy(f, k.flat)
-			k.flat = f
+			k.flat = append(k.flat, make([]int32, n-len(k.flat))...)
 		}
 		k.flat[pn] = int32(idx) + 1
 	}

@@ -314,6 +314,16 @@ func sameRates(a, b map[string]float64) bool {
 	return true
 }
 
+// LevelSizes is the sizes of levels, the first level's first, as
+// PlateauPoints takes them.
+func LevelSizes(levels []Level) []int64 {
+	out := make([]int64, len(levels))
+	for i, l := range levels {
+		out[i] = l.Size
+	}
+	return out
+}
+
 // PlateauPoints returns where calibration reads each level of sizes
 // (smallest first) off the random-read curve, in bytes of the array read;
 // memory is read at MemoryPoint. Each level's plateau is read at the
