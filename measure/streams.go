@@ -9,19 +9,23 @@ import (
 	"memwall/engine/units"
 )
 
-// Stream method: the scatter loop of the counting sorts (ScatterDigits)
-// timed into 8, 16, 32, 64 and 128 buckets over the distribution curve's
-// largest arrays, beyond the last cache, in each of its rounds (and at
-// the size before, each bucket count's faster of the two kept, when
-// that too lies beyond it: streamSizes). Into few
-// buckets every write stream is one the prefetcher follows and a line
-// costs what a stream of it does; past the streams the core keeps, the
-// buckets' fills wait as random ones do and the time a line jumps (on
-// the development machine 22 to 29 ns a line of keys into 8 to 32
-// buckets, 56 into 64). The streams kept are read off as the most
-// buckets whose scatter is within streamSlack of the fastest, plus the
-// read stream: machine.Machine's Streams, which the hierarchy model
-// compares a pass's buckets with.
+// Stream method: the scatter loop of the counting sorts timed into 8 to
+// 256 buckets (streamBuckets) over the distribution curve's largest
+// arrays, beyond the last cache, in each of its rounds (and at the size
+// before, each bucket count's faster of the two kept, when that too lies
+// beyond it: streamSizes). Into few buckets every write stream is one
+// the prefetcher follows and a line costs what a stream of it does; past
+// the streams the core keeps, the buckets' fills wait as random ones do
+// and the time a line jumps (on the development machine 22 to 29 ns a
+// line of keys into 8 to 32 buckets, 56 into 64). The streams kept are
+// read off as the most buckets whose scatter is within streamSlack of
+// the fastest, plus the read stream: machine.Machine's Streams, which
+// the hierarchy model compares a pass's buckets with. The times
+// themselves, each bucket count's median round, are the machine's stream
+// curve (machine.StreamPoint): the cost of many streams is not always a
+// step, and on the AMD guest of docs/hierarchy.md the loop ran at 17 ns a
+// line into 8 to 20 buckets, 27 into 28 to 40, 45 into 48 to 60 and 19
+// again into 64 to 160, over arrays of 45, 64 and 90 MiB alike.
 
 // StreamPointStat is the scatter loop's seconds per line of keys into
 // Buckets buckets over the stream test's arrays.
@@ -31,10 +35,12 @@ type StreamPointStat struct {
 }
 
 // streamBuckets are the bucket counts the scatter is timed into, at most
-// maxStreamBuckets.
-var streamBuckets = []int{8, 16, 32, 64, 128}
+// maxStreamBuckets: closer together where a core's prefetchers run out
+// of streams on current machines (16 to 64), so that a band of slow
+// counts as narrow as the AMD guest's (48 to 60) shows.
+var streamBuckets = []int{8, 12, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 128, 192, 256}
 
-const maxStreamBuckets = 128
+const maxStreamBuckets = 256
 
 // streamSlack is how much slower than the fastest a scatter may run and
 // still count as streaming: between a stream's cost and a random fill's,
@@ -75,15 +81,16 @@ func bucketsAt(ctx context.Context, buf []uint64, size, line int64, seed uint64)
 	reps := max(1, distKeys/n)
 	lines := float64(n) * 4 / float64(line)
 	out := make([]float64, len(streamBuckets))
-	var counts [maxStreamBuckets + 2]int // CountDigits' b + 1 entries, and room
+	var counts [maxStreamBuckets + 1]int // b + 1 entries
 	var positions [maxStreamBuckets]int
 	for k, b := range streamBuckets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		mask := uint32(b - 1)
 		clear(counts[:])
-		CountDigits(src, counts[:b+1], distShift, mask)
+		for _, v := range src {
+			counts[bucketOf(v, b)+1]++
+		}
 		pos := positions[:b]
 		for d := 1; d < b; d++ {
 			counts[d] += counts[d-1]
@@ -91,11 +98,28 @@ func bucketsAt(ctx context.Context, buf []uint64, size, line int64, seed uint64)
 		t0 := time.Now()
 		for r := 0; r < reps; r++ {
 			copy(pos, counts[:b])
-			ScatterDigits(src, dst, pos, distShift, mask)
+			scatterBuckets(src, dst, pos, b)
 		}
 		out[k] = time.Since(t0).Seconds() / float64(reps) / lines
 	}
 	return out, nil
+}
+
+// bucketOf is the bucket of key v among b: its place in [0, 2^32) scaled
+// to b, which for b a power of two is the key's top log2 b bits.
+func bucketOf(v uint32, b int) int { return int(uint64(v) * uint64(b) >> 32) }
+
+// scatterBuckets moves each key of src to dst[pos[d]] for its bucket d
+// of b (bucketOf) and bumps pos[d]: ScatterDigits' loop, with any number
+// of buckets. pos must have b entries, and dst room at every position
+// they reach.
+func scatterBuckets(src, dst []uint32, pos []int, b int) {
+	for _, v := range src {
+		d := bucketOf(v, b)
+		p := pos[d]
+		pos[d] = p + 1
+		dst[p] = v
+	}
 }
 
 // streamPoints summarizes the samples of each bucket count (one slice of
@@ -135,6 +159,42 @@ func streamBound(pts []StreamPointStat) int {
 		return 0
 	}
 	return most + 1
+}
+
+// streamCurve is the machine's stream curve from the points: each bucket
+// count's median round, to three significant digits; nil unless two or
+// more points have a time.
+func streamCurve(pts []StreamPointStat) []machine.StreamPoint {
+	var out []machine.StreamPoint
+	for _, p := range pts {
+		if t := p.Scatter.Median; t > 0 {
+			out = append(out, machine.StreamPoint{Buckets: p.Buckets, Scatter: round3g(t)})
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// curveEnds is the fastest and the slowest of the points' medians, the
+// two numbers of the stream curve that two calibrations compare
+// (Params); ok is false without a time.
+func curveEnds(pts []StreamPointStat) (fast, slow Stat, ok bool) {
+	for _, p := range pts {
+		t := p.Scatter
+		if !(t.Median > 0) {
+			continue
+		}
+		if !ok || t.Median < fast.Median {
+			fast = t
+		}
+		if !ok || t.Median > slow.Median {
+			slow = t
+		}
+		ok = true
+	}
+	return fast, slow, ok
 }
 
 // streamSizes are the array sizes the stream test times the scatter
@@ -186,6 +246,11 @@ func setStreams(m *machine.Machine, pts []StreamPointStat, sizes []int64) {
 		return
 	}
 	m.Streams = streamBound(pts)
+	m.StreamCost = streamCurve(pts)
+	if fast, slow, ok := curveEnds(pts); ok && m.Spread != nil {
+		m.Spread["stream_cost.fastest"] = round3(fast.Spread)
+		m.Spread["stream_cost.slowest"] = round3(slow.Spread)
+	}
 	var times string
 	for i, p := range pts {
 		if i > 0 {
@@ -197,5 +262,5 @@ func setStreams(m *machine.Machine, pts []StreamPointStat, sizes []int64) {
 	if len(sizes) > 1 {
 		over = fmt.Sprintf("two arrays of %s and of %s (each bucket count's faster)", units.FormatSize(size), units.FormatSize(sizes[len(sizes)-1]))
 	}
-	m.Notes["streams_method"] = fmt.Sprintf("the scatter loop into 8 to 128 buckets over %s, a line of keys by buckets (%s); one read stream and the most buckets within %.1f times the fastest", over, times, streamSlack)
+	m.Notes["streams_method"] = fmt.Sprintf("the scatter loop into 8 to 256 buckets over %s, a line of keys by buckets (%s); one read stream and the most buckets within %.1f times the fastest", over, times, streamSlack)
 }

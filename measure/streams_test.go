@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 )
 
 // TestBucketsAt: one sample times each bucket count, and its last
-// scatter (128 buckets) leaves the keys grouped by their 7-bit digit,
+// scatter (256 buckets) leaves the keys grouped by their top 8 bits,
 // stably, as a brute-force grouping does.
 func TestBucketsAt(t *testing.T) {
 	buf := make([]uint64, 1<<14)
@@ -24,7 +25,19 @@ func TestBucketsAt(t *testing.T) {
 			t.Errorf("%d buckets: %g s a line; want a positive time under 1 ms", streamBuckets[k], s)
 		}
 	}
-	checkGrouped(t, buf, size, 127)
+	keys := asKeys(buf)
+	src, dst := keys[:size/4], keys[size/4:size/2]
+	var want []uint32
+	for d := uint32(0); d < 256; d++ {
+		for _, v := range src {
+			if v>>24 == d {
+				want = append(want, v)
+			}
+		}
+	}
+	if !slices.Equal(dst, want) {
+		t.Error("the scatter into 256 buckets did not group the keys by their top 8 bits, stably")
+	}
 	if _, err := bucketsAt(context.Background(), buf[:0], size, 64, 5); err == nil {
 		t.Error("an empty buffer gave no error")
 	}
@@ -33,13 +46,7 @@ func TestBucketsAt(t *testing.T) {
 // TestStreamBound: the most buckets within 1.5 times the fastest, plus
 // the read stream, on hand-made medians.
 func TestStreamBound(t *testing.T) {
-	pts := func(ns ...float64) []StreamPointStat {
-		out := make([]StreamPointStat, len(ns))
-		for i, v := range ns {
-			out[i] = StreamPointStat{Buckets: streamBuckets[i], Scatter: Stat{Median: v * 1e-9}}
-		}
-		return out
-	}
+	pts := func(ns ...float64) []StreamPointStat { return fivePoints(ns...) }
 	for _, c := range []struct {
 		name string
 		pts  []StreamPointStat
@@ -62,6 +69,16 @@ func TestStreamBound(t *testing.T) {
 	}
 }
 
+// fivePoints are stream points at 8 to 128 buckets, powers of two, with
+// these medians in ns.
+func fivePoints(ns ...float64) []StreamPointStat {
+	out := make([]StreamPointStat, len(ns))
+	for i, v := range ns {
+		out[i] = StreamPointStat{Buckets: 8 << i, Scatter: Stat{Median: v * 1e-9}}
+	}
+	return out
+}
+
 // TestSetStreams: the bound is set only from arrays at least twice the
 // last cache, and the notes say which.
 func TestSetStreams(t *testing.T) {
@@ -80,6 +97,39 @@ func TestSetStreams(t *testing.T) {
 	setStreams(&m, pts, []int64{48 << 20})
 	if m.Streams != 0 || !strings.Contains(m.Notes["streams_method"], "not measured") {
 		t.Errorf("48 MiB arrays, 32 MiB cache: streams %d, notes %q", m.Streams, m.Notes["streams_method"])
+	}
+}
+
+// TestStreamCurve: the machine's curve is each count's median to three
+// digits, a count without a time left out; its ends are the fastest and
+// the slowest medians with their spreads, which setStreams records.
+func TestStreamCurve(t *testing.T) {
+	pts := []StreamPointStat{
+		{Buckets: 8, Scatter: Stat{Median: 16.64e-9, Spread: 0.02}},
+		{Buckets: 12, Scatter: Stat{}},
+		{Buckets: 48, Scatter: Stat{Median: 44.51e-9, Spread: 0.07}},
+		{Buckets: 64, Scatter: Stat{Median: 22.449e-9, Spread: 0.05}},
+	}
+	want := []machine.StreamPoint{{Buckets: 8, Scatter: 16.6e-9}, {Buckets: 48, Scatter: 44.5e-9}, {Buckets: 64, Scatter: 22.4e-9}}
+	got := streamCurve(pts)
+	if len(got) != len(want) {
+		t.Fatalf("curve %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i].Buckets != want[i].Buckets || math.Abs(got[i].Scatter-want[i].Scatter) > 1e-15 {
+			t.Errorf("point %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if streamCurve(pts[:2]) != nil {
+		t.Error("one timed point made a curve")
+	}
+	m := machine.Machine{C: 16 << 20, Notes: map[string]string{}, Spread: map[string]float64{}}
+	setStreams(&m, pts, []int64{64 << 20})
+	if len(m.StreamCost) != 3 || m.Spread["stream_cost.fastest"] != 0.02 || m.Spread["stream_cost.slowest"] != 0.07 {
+		t.Errorf("setStreams: curve %v, spreads %v", m.StreamCost, m.Spread)
+	}
+	if p := Params(m); math.Abs(p["stream_cost.fastest"]-16.6e-9) > 1e-15 || math.Abs(p["stream_cost.slowest"]-44.5e-9) > 1e-15 {
+		t.Errorf("Params: fastest %g, slowest %g; want 16.6 and 44.5 ns", p["stream_cost.fastest"], p["stream_cost.slowest"])
 	}
 }
 
@@ -118,7 +168,11 @@ func TestFasterOfKeepsTheAMDGuestsStreams(t *testing.T) {
 	at64 := []float64{17.92e-9, 17.48e-9, 29.02e-9, 24.0e-9, 57.52e-9}
 	at90 := []float64{15.88e-9, 15.98e-9, 26.31e-9, 21.78e-9, 19.83e-9}
 	points := func(ts []float64) []StreamPointStat {
-		return streamPoints([][]float64{ts})
+		ns := make([]float64, len(ts))
+		for i, v := range ts {
+			ns[i] = v * 1e9
+		}
+		return fivePoints(ns...)
 	}
 	if got := streamBound(points(at64)); got != 65 {
 		t.Errorf("64 MiB alone: %d streams, want 65", got)

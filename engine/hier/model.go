@@ -151,6 +151,14 @@ type Estimate struct {
 	Spread      float64 `json:"spread_translation_seconds,omitempty"`
 	SpreadReads float64 `json:"spread_reads,omitempty"`
 	SpreadSpan  float64 `json:"spread_span_bytes,omitempty"`
+	// Streaming is what moving StreamLines lines through StreamCount
+	// streams at once adds beyond a stream's cost
+	// (kernelForm.manyStreams), inside Seconds: the lines times the
+	// machine's stream curve's excess at that count
+	// (machine.Machine.StreamExcess).
+	Streaming   float64 `json:"streaming_seconds,omitempty"`
+	StreamLines float64 `json:"stream_lines,omitempty"`
+	StreamCount float64 `json:"stream_count,omitempty"`
 	// LevelHidden is what the levels' independent fills hide behind the
 	// longest of them, HiddenBehind's, on a machine whose levels'
 	// transfers overlap (Machine.LevelOverlap, HiddenBeside): the sum of
@@ -229,7 +237,13 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		e.SpreadReads, e.SpreadSpan = kw.spread(w)
 		e.Spread = spreadTranslation(m, levels, e.SpreadReads, e.SpreadSpan)
 	}
-	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread
+	if kw.manyStreams != nil {
+		lines, count := kw.manyStreams(w)
+		if x, ok := m.StreamExcess(count); ok && x > 0 && lines > 0 {
+			e.Streaming, e.StreamLines, e.StreamCount = lines*x, lines, count
+		}
+	}
+	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Streaming
 	var parts []float64 // the levels' independent fills (HiddenBeside)
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
@@ -403,6 +417,12 @@ type kernelForm struct {
 	// of reads across the arrays calibration read them at
 	// (spreadTranslation).
 	spread func(s shape) (reads, span float64)
+	// manyStreams are the lines, of the machine's line, that the kernel
+	// moves through count streams at once beyond the caches, as the
+	// stream curve's scatter moves its keys into count buckets
+	// (machine.StreamPoint): the curve's excess at count prices each
+	// beyond a stream's cost, where the levels charge them as streams.
+	manyStreams func(s shape) (lines, count float64)
 }
 
 var kernelForms = map[string]kernelForm{
@@ -426,6 +446,11 @@ var kernelForms = map[string]kernelForm{
 		traffic: twoPassTraffic,
 		// Phase II's reads of Y fall anywhere in a block's segment.
 		spread: func(s shape) (float64, float64) { return s.n, twoPassSegment(s) },
+		// Phase I writes D through a stream per block, phase III reads
+		// it back through them.
+		manyStreams: func(s shape) (float64, float64) {
+			return 2 * s.n * s.w / float64(s.m.B), twoPassBlocks(s)
+		},
 	},
 	"matmul": {
 		describe:  "per level: Q's column lines stay while a row is swept when n lines and a row fit, else every access to Q misses (the MBRAM paper's regimes (1) and (2)); each read of Q waits for the machine's page walk at the column's span",
@@ -646,16 +671,25 @@ func twoPassSegment(s shape) float64 {
 	return math.Min(blockLen, s.n) * s.w
 }
 
+// twoPassBlocks is the two-pass product's blocks: N elements in blocks
+// of C/2 bytes.
+func twoPassBlocks(s shape) float64 {
+	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
+	return math.Ceil(s.n / blockLen)
+}
+
 func twoPassTraffic(s shape, l lvl) Traffic {
 	m := l.of(s.n * s.w)
-	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
-	blocks := math.Ceil(s.n / blockLen)
+	blocks := twoPassBlocks(s)
 	var t Traffic
 	// X read twice, Z filled and written back, D read twice: streams.
 	t.Seq += 2*m + 2*m + 2*m
 	// D written in phase I and read in phase III through one stream per
-	// block, and written back twice (phases I and II).
-	if blocks+1 > s.streams {
+	// block, and written back twice (phases I and II). A machine whose
+	// stream curve reaches the blocks' count has them priced as streams
+	// here and their excess from the curve (manyStreams); else they are
+	// random past the streams the core keeps.
+	if _, curve := s.m.StreamExcess(blocks); !curve && blocks+1 > s.streams {
 		t.Rand += 2 * m
 	} else {
 		t.Seq += 2 * m
@@ -927,6 +961,11 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	if e.Spread > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Spread,
 			Formula: fmt.Sprintf("%.4g reads spread over %s: the page walks of the translation buffer's misses there (%s a read), less those the levels' random rates were measured with", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(randomWalk(m, m.WalkReach(), e.SpreadSpan)))})
+	}
+	if e.Streaming > 0 {
+		x, _ := m.StreamExcess(e.StreamCount)
+		b.Terms = append(b.Terms, mbram.Term{Name: "many streams", Seconds: e.Streaming,
+			Formula: fmt.Sprintf("%.4g lines through %.0f streams at once, at the machine's stream curve's excess over its fastest scatter there (%s a line)", e.StreamLines, e.StreamCount, units.FormatSeconds(x))})
 	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)

@@ -377,6 +377,49 @@ func TestTwoPassTraffic(t *testing.T) {
 	}
 }
 
+// TestModelStreamCurve: on a machine with a stream curve the two-pass
+// product's lines through its blocks are streams at every level, and each
+// of D's lines, written in phase I and read in phase III, costs the
+// curve's excess at the blocks' count besides. twoLevels' C is 1 MiB, so
+// blocks of 128Ki elements; 2^22 elements make 32 blocks, and D's 2·2^22·4
+// bytes are 2^19 lines of 64 bytes. The curve's 32 buckets take 28 ns a
+// line and its fastest 16: 2^19·12 ns = 6.291456 ms more than the same
+// machine with its streams bound (33) above the blocks and no curve. With
+// a bound of 17 and no curve the blocks' lines are random; the curve
+// overrides the bound where it reaches. 300 blocks lie past the curve's
+// last point (256): the bound decides, and nothing is added.
+func TestModelStreamCurve(t *testing.T) {
+	curve := []machine.StreamPoint{{Buckets: 8, Scatter: 18e-9}, {Buckets: 16, Scatter: 16e-9}, {Buckets: 32, Scatter: 28e-9}, {Buckets: 64, Scatter: 20e-9}, {Buckets: 256, Scatter: 40e-9}}
+	seconds := func(streams int, pts []machine.StreamPoint, n int64) Estimate {
+		t.Helper()
+		m := twoLevels()
+		m.Streams, m.StreamCost = streams, pts
+		e, err := Model(m, "perm-twopass", mbram.Params{N: n, W: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	bound, withCurve := seconds(33, nil, 1<<22), seconds(33, curve, 1<<22)
+	if got, want := withCurve.Seconds-bound.Seconds, float64(1<<19)*12e-9; math.Abs(got-want) > 1e-12 || math.Abs(withCurve.Streaming-want) > 1e-12 {
+		t.Errorf("32 blocks: the curve adds %g s (streaming %g); want %g", got, withCurve.Streaming, want)
+	}
+	if withCurve.StreamCount != 32 || withCurve.StreamLines != 1<<19 {
+		t.Errorf("32 blocks: %g streams, %g lines; want 32 and 2^19", withCurve.StreamCount, withCurve.StreamLines)
+	}
+	if few := seconds(17, curve, 1<<22); few.Seconds != withCurve.Seconds {
+		t.Errorf("a bound of 17 beside the curve: %g s; want the curve's %g", few.Seconds, withCurve.Seconds)
+	}
+	if random := seconds(17, nil, 1<<22); !(random.Seconds > bound.Seconds) {
+		t.Errorf("a bound of 17 and no curve: %g s; want the random fills' more than %g", random.Seconds, bound.Seconds)
+	}
+	// 300 blocks of 128Ki elements.
+	past := seconds(17, curve, 300<<17)
+	if noCurve := seconds(17, nil, 300<<17); past.Seconds != noCurve.Seconds || past.Streaming != 0 {
+		t.Errorf("300 blocks: %g s (streaming %g) with the curve, %g without; want the same", past.Seconds, past.Streaming, noCurve.Seconds)
+	}
+}
+
 // Predict warns where the data are a little larger than a level whose
 // fills weigh in the estimate, and names as the floor the estimate of the
 // same machine with that level large enough to hold them (an independent

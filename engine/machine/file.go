@@ -42,6 +42,7 @@ type fileMachine struct {
 	// bytes; by hand as "64 MiB" and "30 ns" too.
 	Distribution []fileDistPoint    `json:"distribution"`
 	Streams      json.RawMessage    `json:"streams"`
+	StreamCost   []fileStreamPoint  `json:"stream_cost"`
 	L1Fill       json.RawMessage    `json:"l1_fill"`
 	L1Exposed    json.RawMessage    `json:"l1_exposed"`
 	LevelOverlap json.RawMessage    `json:"level_overlap"`
@@ -72,6 +73,12 @@ type fileDistPoint struct {
 	Put  json.RawMessage `json:"put"`
 }
 
+// fileStreamPoint is one point of a stream curve on disk.
+type fileStreamPoint struct {
+	Buckets json.RawMessage `json:"buckets"`
+	Scatter json.RawMessage `json:"scatter"`
+}
+
 // fileLatencyPoint is one point of a memory latency curve on disk.
 type fileLatencyPoint struct {
 	Span    json.RawMessage `json:"span"`
@@ -80,6 +87,9 @@ type fileLatencyPoint struct {
 
 // parseSize reads a size quantity as a float64, for field.
 func parseSize(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }
+
+// parseCount reads a count as a float64, for field.
+func parseCount(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }
 
 // isAbsent is a missing optional quantity: no key, or null.
 func isAbsent(raw json.RawMessage) bool {
@@ -114,7 +124,7 @@ func ParseJSON(data []byte) (Machine, error) {
 	var c, b, mu1 float64
 	field("beta1", f.Beta1, units.ParseBandwidth, &m.Beta1)
 	field("beta2", f.Beta2, units.ParseBandwidth, &m.Beta2)
-	field("mu1", f.Mu1, func(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }, &mu1)
+	field("mu1", f.Mu1, parseCount, &mu1)
 	field("cache", f.C, parseSize, &c)
 	field("line", f.B, parseSize, &b)
 	field("mispredict", f.M, units.ParseDuration, &m.M)
@@ -126,7 +136,7 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	var streams float64
 	if !isAbsent(f.Streams) {
-		field("streams", f.Streams, func(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }, &streams)
+		field("streams", f.Streams, parseCount, &streams)
 	}
 	if !isAbsent(f.L1Fill) {
 		field("l1_fill", f.L1Fill, units.ParseDuration, &m.L1Fill)
@@ -165,6 +175,19 @@ func ParseJSON(data []byte) (Machine, error) {
 		if !isAbsent(p.Put) {
 			field(at+".put", p.Put, units.ParseDuration, &m.Distribution[i].Put)
 		}
+	}
+	if len(f.StreamCost) > MaxStreamPoints {
+		es = append(es, FieldError{Field: "stream_cost", Msg: fmt.Sprintf("a stream curve has at most %d points; got %d", MaxStreamPoints, len(f.StreamCost))})
+		f.StreamCost = nil
+	}
+	streamBuckets := make([]float64, len(f.StreamCost))
+	if len(f.StreamCost) > 0 {
+		m.StreamCost = make([]StreamPoint, len(f.StreamCost))
+	}
+	for i, p := range f.StreamCost {
+		at := fmt.Sprintf("stream_cost[%d]", i)
+		field(at+".buckets", p.Buckets, parseCount, &streamBuckets[i])
+		field(at+".scatter", p.Scatter, units.ParseDuration, &m.StreamCost[i].Scatter)
 	}
 	if len(f.MemLatencyCurve) > MaxLatencyPoints {
 		es = append(es, FieldError{Field: "mem_latency_curve", Msg: fmt.Sprintf("a memory latency curve has at most %d points; got %d", MaxLatencyPoints, len(f.MemLatencyCurve))})
@@ -220,6 +243,13 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	for i, v := range distSizes {
 		wholeBytes(fmt.Sprintf("distribution[%d].size", i), v, &m.Distribution[i].Size)
+	}
+	for i, v := range streamBuckets {
+		if v != math.Trunc(v) || v < MinStreams || v > MaxStreams {
+			es = append(es, FieldError{Field: fmt.Sprintf("stream_cost[%d].buckets", i), Msg: fmt.Sprintf("a point's buckets must be a whole number from %d to %d; got %g", MinStreams, MaxStreams, v)})
+			continue
+		}
+		m.StreamCost[i].Buckets = int(v)
 	}
 	for i, v := range latSpans {
 		wholeBytes(fmt.Sprintf("mem_latency_curve[%d].span", i), v, &m.MemLatencyCurve[i].Span)

@@ -224,6 +224,7 @@ func (m Machine) validateHierarchy() Errors {
 	if m.Streams != 0 && (m.Streams < MinStreams || m.Streams > MaxStreams) {
 		add("streams", "%s", streamsMsg(float64(m.Streams)))
 	}
+	es = append(es, ValidateStreamCost(m.StreamCost)...)
 	es = append(es, m.ValidateOverlap()...)
 	if len(m.CoreRates) > MaxCoreRates {
 		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))

@@ -62,10 +62,16 @@ type Machine struct {
 	// streaming beyond the caches, its reads and writes together: a
 	// distribution pass into b buckets streams when b + 1 ≤ Streams, and
 	// its bucket fills come from random places otherwise. Calibration
-	// reads it off the scatter loop's time a line into 8 to 128 buckets
+	// reads it off the scatter loop's time a line into 8 to 256 buckets
 	// (measure). 0 means not measured: the hierarchy model then takes 16,
 	// the fewest a current core's prefetcher follows.
 	Streams int `json:"streams,omitempty"`
+	// StreamCost, when given, is the scatter loop's time a line by the
+	// number of buckets it fills at once beyond the caches (StreamPoint),
+	// which the hierarchy model prices the lines a kernel moves through
+	// many streams from (StreamExcess). Calibration measures it with
+	// Streams.
+	StreamCost []StreamPoint `json:"stream_cost,omitempty"`
 	// L1Fill and L1Exposed say how far the core's own work and the
 	// filling of the first level hide each other: a core keeps many
 	// misses of its first level in flight while it works, so the two run
@@ -125,7 +131,7 @@ func (m Machine) Mu2() int64 {
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
-		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams &&
+		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams && slices.Equal(m.StreamCost, o.StreamCost) &&
 		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap &&
 		m.WalkInFlight == o.WalkInFlight
 }

@@ -17,7 +17,9 @@ import (
 // distribution.count, .scatter, .put and .walk. A calibration also
 // writes the spread of each point of the memory latency curve at a power
 // of two (mem_latency_curve[16 MiB]) for comparing calibrations; Scaled
-// does not move those, memory's latency's spread standing for the curve.
+// does not move those, memory's latency's spread standing for the curve,
+// nor the stream curve's two ends (stream_cost.fastest, .slowest), which
+// are there for the same comparison.
 //
 // It is how a prediction learns what the calibration's spreads mean for
 // it (engine/hier's Sensitivity): each parameter moved by its own spread,

@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in ten more keys,
+// A machine that gives its cache hierarchy carries it in eleven more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -22,6 +22,7 @@ import (
 //	core_rates=heapsort:2.5G,quicksort:3G
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
 //	streams=33
+//	stream_cost=8:16.6ns,32:27ns,64:22.4ns
 //	l1_overlap=0.38ns:0.17
 //	level_overlap=1
 //	walk_in_flight=2.18
@@ -34,6 +35,7 @@ import (
 // (machine.Machine.WalkInFlight). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
+// A point of the stream curve is buckets:scatter (machine.StreamPoint).
 // A point of the memory latency curve is span:latency
 // (machine.LatencyPoint). A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
@@ -41,7 +43,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "l1_overlap", "level_overlap", "walk_in_flight"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -97,6 +99,13 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	}
 	if m.Streams > 0 {
 		add("streams", strconv.Itoa(m.Streams))
+	}
+	if len(m.StreamCost) > 0 {
+		parts := make([]string, len(m.StreamCost))
+		for i, p := range m.StreamCost {
+			parts[i] = strconv.Itoa(p.Buckets) + ":" + exact(p.Scatter, units.ParseDuration, durationForms)
+		}
+		add("stream_cost", strings.Join(parts, ","))
 	}
 	if m.L1Fill > 0 || m.L1Exposed > 0 {
 		add("l1_overlap", exact(m.L1Fill, units.ParseDuration, durationForms)+":"+strconv.FormatFloat(m.L1Exposed, 'g', -1, 64))
@@ -179,6 +188,15 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			m.Streams = int(min(n, machine.MaxStreams+1))
 		}
 	}
+	if v, ok := vals["stream_cost"]; ok {
+		pts, p := parseStreamCost(v)
+		if p != nil {
+			p.Msg += "; " + keptValue("stream_cost", base)
+			ps = append(ps, *p)
+		} else {
+			m.StreamCost = pts
+		}
+	}
 	if v, ok := vals["l1_overlap"]; ok {
 		// The values are checked with the machine (machine.Validate).
 		fill, exposed, found := strings.Cut(v, ":")
@@ -235,6 +253,36 @@ func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
 			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
 			{"walk", func(s string) (err error) { p.Walk, err = units.ParseDuration(s); return }},
 			{"put", func(s string) (err error) { p.Put, err = units.ParseDuration(s); return }},
+		}); pr != nil {
+			return nil, pr
+		}
+	}
+	return pts, nil
+}
+
+// parseStreamCost reads the stream_cost key. Its problem names the point
+// and the field, as stream_cost[1].scatter; the curve's order and ranges
+// are checked with the machine (machine.ValidateStreamCost).
+func parseStreamCost(v string) ([]machine.StreamPoint, *Problem) {
+	parts := strings.Split(v, ",")
+	if len(parts) > machine.MaxStreamPoints {
+		return nil, &Problem{Field: "stream_cost", Msg: fmt.Sprintf("a stream curve has at most %d points; got %d", machine.MaxStreamPoints, len(parts))}
+	}
+	pts := make([]machine.StreamPoint, len(parts))
+	for i, part := range parts {
+		at := fmt.Sprintf("stream_cost[%d]", i)
+		pieces := strings.Split(part, ":")
+		if len(pieces) != 2 {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want buckets:scatter, e.g. 64:22ns; got %q", clip(part))}
+		}
+		p := &pts[i]
+		if pr := parseFields(at, pieces, []linkField{
+			{"buckets", func(s string) error {
+				n, err := units.ParseCount(s)
+				p.Buckets = int(min(n, machine.MaxStreams+1))
+				return err
+			}},
+			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
 		}); pr != nil {
 			return nil, pr
 		}
@@ -402,6 +450,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.Distribution = base.Distribution
 	case key == "streams":
 		m.Streams = base.Streams
+	case strings.HasPrefix(key, "stream_cost"):
+		m.StreamCost = base.StreamCost
 	case strings.HasPrefix(key, "l1_"):
 		m.L1Fill, m.L1Exposed = base.L1Fill, base.L1Exposed
 	case key == "level_overlap":
@@ -449,6 +499,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the stream bound was left out", true
 		}
 		return "streams = " + strconv.Itoa(base.Streams) + " of " + base.Name + " was used instead", true
+	case strings.HasPrefix(key, "stream_cost"):
+		if len(base.StreamCost) == 0 {
+			return "the stream curve was left out", true
+		}
+		return "the stream curve of " + base.Name + " was used instead", true
 	case strings.HasPrefix(key, "l1_"):
 		if base.L1Fill == 0 {
 			return "the first level's overlap with the core's work was left out", true

@@ -1,0 +1,81 @@
+package machine
+
+import (
+	"fmt"
+	"math"
+)
+
+// StreamPoint is one point of a machine's stream curve: what the
+// counting sorts' scatter loop costs, in seconds per line of 4-byte
+// keys, when it moves keys read in one stream into Buckets buckets that
+// each fill a stream of their own, its two arrays well beyond the last
+// cache.
+//
+// A core's prefetcher follows a limited number of streams, but the cost
+// of many streams is not a step at that number: on the AMD guest of
+// docs/hierarchy.md the loop took 17 ns a line into 8 to 20 buckets, 27
+// into 28 to 40, 45 into 48 to 60 and 19 again into 64 to 160, at three
+// sizes of arrays alike, and the two-pass permutation product's phases
+// through its blocks slowed in the same band of block counts. The
+// hierarchy model prices the lines a kernel moves through many streams
+// at once at the curve's excess over its fastest point
+// (Machine.StreamExcess), so that what calibration measured at the
+// kernel's number of streams is what the kernel is charged.
+type StreamPoint struct {
+	Buckets int     `json:"buckets"`
+	Scatter float64 `json:"scatter"`
+}
+
+// MaxStreamPoints bounds the points of a stream curve.
+const MaxStreamPoints = 64
+
+// ValidateStreamCost checks a stream curve: none, or two to
+// MaxStreamPoints points whose buckets increase from MinStreams to
+// MaxStreams, with times above 0 and up to 10 µs a line. Errors name the
+// point and field, as stream_cost[2].scatter.
+func ValidateStreamCost(ps []StreamPoint) Errors {
+	var es Errors
+	add := es.Add
+	switch {
+	case len(ps) > MaxStreamPoints:
+		add("stream_cost", "a stream curve has at most %d points; got %d", MaxStreamPoints, len(ps))
+		return es
+	case len(ps) == 1:
+		add("stream_cost", "a stream curve needs at least two points (bucket counts); got one")
+	}
+	for i, p := range ps {
+		at := fmt.Sprintf("stream_cost[%d]", i)
+		switch {
+		case p.Buckets < MinStreams || p.Buckets > MaxStreams:
+			add(at+".buckets", "a point's buckets must be a whole number from %d to %d; got %d", MinStreams, MaxStreams, p.Buckets)
+		case i > 0 && p.Buckets <= ps[i-1].Buckets:
+			add(at+".buckets", "the points' buckets must increase: %d follows %d", p.Buckets, ps[i-1].Buckets)
+		}
+		if math.IsNaN(p.Scatter) || p.Scatter <= 0 || p.Scatter > MaxLineTime {
+			add(at+".scatter", "time per line of keys must be above 0 and up to 10 µs (e.g. 20 ns); got %s", fmtTime(p.Scatter))
+		}
+	}
+	return es
+}
+
+// StreamExcess is what a line moved through b streams at once costs
+// beyond a line of the fastest scatter of the machine's stream curve, in
+// seconds: the curve read between its points linearly in log b, less
+// its fastest point. Fewer buckets than the curve's first are streams
+// the core follows (0). ok is false when the machine has no curve or b
+// lies past its last point, where the curve says nothing.
+func (m Machine) StreamExcess(b float64) (excess float64, ok bool) {
+	ps := m.StreamCost
+	if len(ps) < 2 || b > float64(ps[len(ps)-1].Buckets) {
+		return 0, false
+	}
+	if b < float64(ps[0].Buckets) {
+		return 0, true
+	}
+	fastest := ps[0].Scatter
+	for _, p := range ps[1:] {
+		fastest = min(fastest, p.Scatter)
+	}
+	lo, hi, f := logBracket(ps, b, func(p StreamPoint) int64 { return int64(p.Buckets) })
+	return lo.Scatter + f*(hi.Scatter-lo.Scatter) - fastest, true
+}
