@@ -447,8 +447,12 @@ var kernelForms = map[string]kernelForm{
 		// Phase II's reads of Y fall anywhere in a block's segment.
 		spread: func(s shape) (float64, float64) { return s.n, twoPassSegment(s) },
 		// Phase I writes D through a stream per block, phase III reads
-		// it back through them.
+		// it back through them; the curve is measured beyond the caches,
+		// where D lies once it outgrows the last one.
 		manyStreams: func(s shape) (float64, float64) {
+			if s.n*s.w <= s.c {
+				return 0, 0
+			}
 			return 2 * s.n * s.w / float64(s.m.B), twoPassBlocks(s)
 		},
 	},

@@ -413,6 +413,15 @@ func TestModelStreamCurve(t *testing.T) {
 	if random := seconds(17, nil, 1<<22); !(random.Seconds > bound.Seconds) {
 		t.Errorf("a bound of 17 and no curve: %g s; want the random fills' more than %g", random.Seconds, bound.Seconds)
 	}
+	// D within the last cache: a curve from 2 buckets has an excess at
+	// the 2 blocks of 2^18 elements (1 MiB), but the lines are cached.
+	low := append([]machine.StreamPoint{{Buckets: 2, Scatter: 30e-9}}, curve...)
+	if in := seconds(33, low, 1<<18); in.Streaming != 0 {
+		t.Errorf("D of 1 MiB in a cache of 1 MiB: %g s through many streams; want none", in.Streaming)
+	}
+	if past := seconds(33, low, 1<<19); !(past.Streaming > 0) {
+		t.Errorf("D of 2 MiB past a cache of 1 MiB, 4 blocks: no excess from a curve that starts at 2 buckets")
+	}
 	// 300 blocks of 128Ki elements.
 	past := seconds(17, curve, 300<<17)
 	if noCurve := seconds(17, nil, 300<<17); past.Seconds != noCurve.Seconds || past.Streaming != 0 {
