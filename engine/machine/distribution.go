@@ -81,12 +81,8 @@ const MaxLineTime = 1e-5
 func ValidateDistribution(ps []DistPoint) Errors {
 	var es Errors
 	add := es.Add
-	if len(ps) > MaxDistPoints {
-		add("distribution", "a distribution curve has at most %d points; got %d", MaxDistPoints, len(ps))
+	if !curveCount(&es, "distribution", "distribution curve", "sizes in and beyond the caches", len(ps), MaxDistPoints) {
 		return es
-	}
-	if len(ps) == 1 {
-		add("distribution", "a distribution curve needs at least two points (sizes in and beyond the caches); got one")
 	}
 	for i, p := range ps {
 		at := fmt.Sprintf("distribution[%d]", i)

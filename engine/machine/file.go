@@ -88,6 +88,21 @@ type fileLatencyPoint struct {
 // parseSize reads a size quantity as a float64, for field.
 func parseSize(s string) (float64, error) { v, err := units.ParseSize(s); return float64(v), err }
 
+// filePoints makes room for a curve of n points read from a file, and
+// for the number each point's position on the curve (a size, a span, a
+// count) reads as before it is checked whole: none, and an error naming
+// key, past max.
+func filePoints[P any](es *Errors, key, noun string, n, max int) ([]P, []float64) {
+	if n > max {
+		es.Add(key, "a %s has at most %d points; got %d", noun, max, n)
+		return nil, nil
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return make([]P, n), make([]float64, n)
+}
+
 // parseCount reads a count as a float64, for field.
 func parseCount(s string) (float64, error) { v, err := units.ParseCount(s); return float64(v), err }
 
@@ -156,15 +171,9 @@ func ParseJSON(data []byte) (Machine, error) {
 			m.CoreRates[k] = v
 		}
 	}
-	if len(f.Distribution) > MaxDistPoints {
-		es = append(es, FieldError{Field: "distribution", Msg: fmt.Sprintf("a distribution curve has at most %d points; got %d", MaxDistPoints, len(f.Distribution))})
-		f.Distribution = nil
-	}
-	distSizes := make([]float64, len(f.Distribution))
-	if len(f.Distribution) > 0 {
-		m.Distribution = make([]DistPoint, len(f.Distribution))
-	}
-	for i, p := range f.Distribution {
+	var distSizes, streamBuckets, latSpans []float64
+	m.Distribution, distSizes = filePoints[DistPoint](&es, "distribution", "distribution curve", len(f.Distribution), MaxDistPoints)
+	for i, p := range f.Distribution[:len(distSizes)] {
 		at := fmt.Sprintf("distribution[%d]", i)
 		field(at+".size", p.Size, parseSize, &distSizes[i])
 		field(at+".count", p.Count, units.ParseDuration, &m.Distribution[i].Count)
@@ -176,28 +185,14 @@ func ParseJSON(data []byte) (Machine, error) {
 			field(at+".put", p.Put, units.ParseDuration, &m.Distribution[i].Put)
 		}
 	}
-	if len(f.StreamCost) > MaxStreamPoints {
-		es = append(es, FieldError{Field: "stream_cost", Msg: fmt.Sprintf("a stream curve has at most %d points; got %d", MaxStreamPoints, len(f.StreamCost))})
-		f.StreamCost = nil
-	}
-	streamBuckets := make([]float64, len(f.StreamCost))
-	if len(f.StreamCost) > 0 {
-		m.StreamCost = make([]StreamPoint, len(f.StreamCost))
-	}
-	for i, p := range f.StreamCost {
+	m.StreamCost, streamBuckets = filePoints[StreamPoint](&es, "stream_cost", "stream curve", len(f.StreamCost), MaxStreamPoints)
+	for i, p := range f.StreamCost[:len(streamBuckets)] {
 		at := fmt.Sprintf("stream_cost[%d]", i)
 		field(at+".buckets", p.Buckets, parseCount, &streamBuckets[i])
 		field(at+".scatter", p.Scatter, units.ParseDuration, &m.StreamCost[i].Scatter)
 	}
-	if len(f.MemLatencyCurve) > MaxLatencyPoints {
-		es = append(es, FieldError{Field: "mem_latency_curve", Msg: fmt.Sprintf("a memory latency curve has at most %d points; got %d", MaxLatencyPoints, len(f.MemLatencyCurve))})
-		f.MemLatencyCurve = nil
-	}
-	latSpans := make([]float64, len(f.MemLatencyCurve))
-	if len(f.MemLatencyCurve) > 0 {
-		m.MemLatencyCurve = make([]LatencyPoint, len(f.MemLatencyCurve))
-	}
-	for i, p := range f.MemLatencyCurve {
+	m.MemLatencyCurve, latSpans = filePoints[LatencyPoint](&es, "mem_latency_curve", "memory latency curve", len(f.MemLatencyCurve), MaxLatencyPoints)
+	for i, p := range f.MemLatencyCurve[:len(latSpans)] {
 		at := fmt.Sprintf("mem_latency_curve[%d]", i)
 		field(at+".span", p.Span, parseSize, &latSpans[i])
 		field(at+".latency", p.Latency, units.ParseDuration, &m.MemLatencyCurve[i].Latency)

@@ -35,12 +35,8 @@ const MaxLatencyPoints = 64
 func ValidateLatencyCurve(ps []LatencyPoint) Errors {
 	var es Errors
 	add := es.Add
-	switch {
-	case len(ps) > MaxLatencyPoints:
-		add("mem_latency_curve", "a memory latency curve has at most %d points; got %d", MaxLatencyPoints, len(ps))
+	if !curveCount(&es, "mem_latency_curve", "memory latency curve", "spans past the last cache", len(ps), MaxLatencyPoints) {
 		return es
-	case len(ps) == 1:
-		add("mem_latency_curve", "a memory latency curve needs at least two points (spans past the last cache); got one")
 	}
 	for i, p := range ps {
 		at := fmt.Sprintf("mem_latency_curve[%d]", i)

@@ -36,12 +36,8 @@ const MaxStreamPoints = 64
 func ValidateStreamCost(ps []StreamPoint) Errors {
 	var es Errors
 	add := es.Add
-	switch {
-	case len(ps) > MaxStreamPoints:
-		add("stream_cost", "a stream curve has at most %d points; got %d", MaxStreamPoints, len(ps))
+	if !curveCount(&es, "stream_cost", "stream curve", "bucket counts", len(ps), MaxStreamPoints) {
 		return es
-	case len(ps) == 1:
-		add("stream_cost", "a stream curve needs at least two points (bucket counts); got one")
 	}
 	for i, p := range ps {
 		at := fmt.Sprintf("stream_cost[%d]", i)
@@ -56,6 +52,21 @@ func ValidateStreamCost(ps []StreamPoint) Errors {
 		}
 	}
 	return es
+}
+
+// curveCount adds to es the errors of a curve of n points named key:
+// more than max, or one, which draws no line (need says what two points
+// are, for the message). ok is false past max, where the points are not
+// worth checking one by one.
+func curveCount(es *Errors, key, noun, need string, n, max int) (ok bool) {
+	switch {
+	case n > max:
+		es.Add(key, "a %s has at most %d points; got %d", noun, max, n)
+		return false
+	case n == 1:
+		es.Add(key, "a %s needs at least two points (%s); got one", noun, need)
+	}
+	return true
 }
 
 // StreamExcess is what a line moved through b streams at once costs

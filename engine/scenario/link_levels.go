@@ -232,87 +232,82 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 	return ps
 }
 
-// parseDistribution reads the distribution key. Its problem names the
-// point and the field, as distribution[1].scatter.
+// curveKey is how a link writes one of a machine's curves: its key, what
+// its problems call it, its most points, the fewest pieces a point has
+// (the fields past them are optional), the form the pieces take, and the
+// fields they read into.
+type curveKey[P any] struct {
+	key, noun string
+	max, min  int
+	want      string
+	fields    func(p *P) []linkField
+}
+
+// parseCurve reads a curve's key, points separated by commas and their
+// pieces by colons. Its problem names the point and the field, as
+// distribution[1].scatter; the curve's order and ranges are checked
+// with the machine (machine.Validate).
+func parseCurve[P any](v string, c curveKey[P]) ([]P, *Problem) {
+	parts := strings.Split(v, ",")
+	if len(parts) > c.max {
+		return nil, &Problem{Field: c.key, Msg: fmt.Sprintf("a %s has at most %d points; got %d", c.noun, c.max, len(parts))}
+	}
+	pts := make([]P, len(parts))
+	for i, part := range parts {
+		at := fmt.Sprintf("%s[%d]", c.key, i)
+		pieces := strings.Split(part, ":")
+		fields := c.fields(&pts[i])
+		if len(pieces) < c.min || len(pieces) > len(fields) {
+			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want %s; got %q", c.want, clip(part))}
+		}
+		if pr := parseFields(at, pieces, fields); pr != nil {
+			return nil, pr
+		}
+	}
+	return pts, nil
+}
+
+// parseDistribution reads the distribution key.
 func parseDistribution(v string) ([]machine.DistPoint, *Problem) {
-	parts := strings.Split(v, ",")
-	if len(parts) > machine.MaxDistPoints {
-		return nil, &Problem{Field: "distribution", Msg: fmt.Sprintf("a distribution curve has at most %d points; got %d", machine.MaxDistPoints, len(parts))}
-	}
-	pts := make([]machine.DistPoint, len(parts))
-	for i, part := range parts {
-		at := fmt.Sprintf("distribution[%d]", i)
-		pieces := strings.Split(part, ":")
-		if len(pieces) < 3 || len(pieces) > 5 {
-			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want size:count:scatter, then :walk and :put when measured (walk 0 when only put is), e.g. 64MiB:27ns:58ns:8ns:45ns; got %q", clip(part))}
-		}
-		p := &pts[i]
-		if pr := parseFields(at, pieces, []linkField{
-			{"size", func(s string) (err error) { p.Size, err = units.ParseSize(s); return }},
-			{"count", func(s string) (err error) { p.Count, err = units.ParseDuration(s); return }},
-			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
-			{"walk", func(s string) (err error) { p.Walk, err = units.ParseDuration(s); return }},
-			{"put", func(s string) (err error) { p.Put, err = units.ParseDuration(s); return }},
-		}); pr != nil {
-			return nil, pr
-		}
-	}
-	return pts, nil
+	return parseCurve(v, curveKey[machine.DistPoint]{key: "distribution", noun: "distribution curve", max: machine.MaxDistPoints, min: 3,
+		want: "size:count:scatter, then :walk and :put when measured (walk 0 when only put is), e.g. 64MiB:27ns:58ns:8ns:45ns",
+		fields: func(p *machine.DistPoint) []linkField {
+			return []linkField{
+				{"size", func(s string) (err error) { p.Size, err = units.ParseSize(s); return }},
+				{"count", func(s string) (err error) { p.Count, err = units.ParseDuration(s); return }},
+				{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
+				{"walk", func(s string) (err error) { p.Walk, err = units.ParseDuration(s); return }},
+				{"put", func(s string) (err error) { p.Put, err = units.ParseDuration(s); return }},
+			}
+		}})
 }
 
-// parseStreamCost reads the stream_cost key. Its problem names the point
-// and the field, as stream_cost[1].scatter; the curve's order and ranges
-// are checked with the machine (machine.ValidateStreamCost).
+// parseStreamCost reads the stream_cost key.
 func parseStreamCost(v string) ([]machine.StreamPoint, *Problem) {
-	parts := strings.Split(v, ",")
-	if len(parts) > machine.MaxStreamPoints {
-		return nil, &Problem{Field: "stream_cost", Msg: fmt.Sprintf("a stream curve has at most %d points; got %d", machine.MaxStreamPoints, len(parts))}
-	}
-	pts := make([]machine.StreamPoint, len(parts))
-	for i, part := range parts {
-		at := fmt.Sprintf("stream_cost[%d]", i)
-		pieces := strings.Split(part, ":")
-		if len(pieces) != 2 {
-			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want buckets:scatter, e.g. 64:22ns; got %q", clip(part))}
-		}
-		p := &pts[i]
-		if pr := parseFields(at, pieces, []linkField{
-			{"buckets", func(s string) error {
-				n, err := units.ParseCount(s)
-				p.Buckets = int(min(n, machine.MaxStreams+1))
-				return err
-			}},
-			{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
-		}); pr != nil {
-			return nil, pr
-		}
-	}
-	return pts, nil
+	return parseCurve(v, curveKey[machine.StreamPoint]{key: "stream_cost", noun: "stream curve", max: machine.MaxStreamPoints, min: 2,
+		want: "buckets:scatter, e.g. 64:22ns",
+		fields: func(p *machine.StreamPoint) []linkField {
+			return []linkField{
+				{"buckets", func(s string) error {
+					n, err := units.ParseCount(s)
+					p.Buckets = int(min(n, machine.MaxStreams+1))
+					return err
+				}},
+				{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
+			}
+		}})
 }
 
-// parseLatencyCurve reads the mem_latency_curve key. Its problem names
-// the point and the field, as mem_latency_curve[1].latency.
+// parseLatencyCurve reads the mem_latency_curve key.
 func parseLatencyCurve(v string) ([]machine.LatencyPoint, *Problem) {
-	parts := strings.Split(v, ",")
-	if len(parts) > machine.MaxLatencyPoints {
-		return nil, &Problem{Field: "mem_latency_curve", Msg: fmt.Sprintf("a memory latency curve has at most %d points; got %d", machine.MaxLatencyPoints, len(parts))}
-	}
-	pts := make([]machine.LatencyPoint, len(parts))
-	for i, part := range parts {
-		at := fmt.Sprintf("mem_latency_curve[%d]", i)
-		pieces := strings.Split(part, ":")
-		if len(pieces) != 2 {
-			return nil, &Problem{Field: at, Msg: fmt.Sprintf("want span:latency, e.g. 1GiB:222ns; got %q", clip(part))}
-		}
-		p := &pts[i]
-		if pr := parseFields(at, pieces, []linkField{
-			{"span", func(s string) (err error) { p.Span, err = units.ParseSize(s); return }},
-			{"latency", func(s string) (err error) { p.Latency, err = units.ParseDuration(s); return }},
-		}); pr != nil {
-			return nil, pr
-		}
-	}
-	return pts, nil
+	return parseCurve(v, curveKey[machine.LatencyPoint]{key: "mem_latency_curve", noun: "memory latency curve", max: machine.MaxLatencyPoints, min: 2,
+		want: "span:latency, e.g. 1GiB:222ns",
+		fields: func(p *machine.LatencyPoint) []linkField {
+			return []linkField{
+				{"span", func(s string) (err error) { p.Span, err = units.ParseSize(s); return }},
+				{"latency", func(s string) (err error) { p.Latency, err = units.ParseDuration(s); return }},
+			}
+		}})
 }
 
 // parseLevels reads the levels key. Its problem names the level and the
