@@ -125,8 +125,9 @@
 // (the others counted a fill at a time, 166 to 174) or in the queue (163,
 // and 128 through one level); the list as a time line of entries cleared
 // in place, whose boundaries only move forward (174); the recent set's
-// loop in a function of its own (185); and two passes over each chunk,
-// the recent set first (193). Go keeps no register across a call, and a
+// loop in a function of its own (185); two passes over each chunk,
+// the recent set first (193); and a queued fill packed in one word, the
+// line found again from its slot (173, and 124 through one level). Go keeps no register across a call, and a
 // loop with more live values than registers reloads them on every turn,
 // so moving work between loops mostly moves its cost.
 //
