@@ -154,7 +154,15 @@ func streamCostText(ps []machine.StreamPoint) string {
 	if len(ps) == 0 {
 		return ""
 	}
-	fast, slow := ps[0], ps[0]
+	fast, slow := streamCostEnds(ps)
+	return "fastest " + units.FormatSeconds(fast.Scatter) + " a line into " + strconv.Itoa(fast.Buckets) + " buckets, slowest " + units.FormatSeconds(slow.Scatter) +
+		" into " + strconv.Itoa(slow.Buckets) + ", from " + strconv.Itoa(ps[0].Buckets) + " to " + strconv.Itoa(ps[len(ps)-1].Buckets) + " buckets (" + strconv.Itoa(len(ps)) + " points)"
+}
+
+// streamCostEnds is the fastest and the slowest point of a stream curve
+// of one point or more.
+func streamCostEnds(ps []machine.StreamPoint) (fast, slow machine.StreamPoint) {
+	fast, slow = ps[0], ps[0]
 	for _, p := range ps[1:] {
 		if p.Scatter < fast.Scatter {
 			fast = p
@@ -163,8 +171,7 @@ func streamCostText(ps []machine.StreamPoint) string {
 			slow = p
 		}
 	}
-	return "fastest " + units.FormatSeconds(fast.Scatter) + " a line into " + strconv.Itoa(fast.Buckets) + " buckets, slowest " + units.FormatSeconds(slow.Scatter) +
-		" into " + strconv.Itoa(slow.Buckets) + ", from " + strconv.Itoa(ps[0].Buckets) + " to " + strconv.Itoa(ps[len(ps)-1].Buckets) + " buckets (" + strconv.Itoa(len(ps)) + " points)"
+	return fast, slow
 }
 
 // distributionText sums up a distribution curve by its ends: the count and

@@ -24,7 +24,8 @@ const rigFile = `{"name": "Rig", "beta1": "12 GB/s", "beta2": "1.5 GB/s", "mu1":
   {"name": "L1", "size": "48 KiB", "line": "64 B", "beta1": "200 GB/s", "beta2": "100 GB/s", "latency": "1.2 ns"},
   {"name": "L2", "size": "2 MiB", "line": "64 B", "beta1": "80 GB/s", "beta2": "40 GB/s", "latency": "4 ns"},
   {"name": "L3", "size": "32 MiB", "line": "64 B", "beta1": "30 GB/s", "beta2": "10 GB/s", "latency": "15 ns"}],
- "mem_latency": "90 ns", "compute_rate": 4e9, "core_rates": {"quicksort": 3e9}, "l1_fill": "0.38 ns", "l1_exposed": 0.18}`
+ "mem_latency": "90 ns", "compute_rate": 4e9, "core_rates": {"quicksort": 3e9}, "l1_fill": "0.38 ns", "l1_exposed": 0.18,
+ "stream_cost": [{"buckets": 8, "scatter": "17 ns"}, {"buckets": 48, "scatter": "45 ns"}, {"buckets": 64, "scatter": "22 ns"}]}`
 
 // TestHierarchyMachine imports a machine with cache levels (and the first
 // level's overlap with the core's work) on the Machines
@@ -61,7 +62,8 @@ func TestHierarchyMachine(t *testing.T) {
 	b.waitFor(t, "the imported machine", `document.querySelector('#user-table tr[data-id="my-rig"]')`)
 	// Its levels are shown under it.
 	b.waitFor(t, "the levels table", `document.querySelectorAll("#levels-my-rig-table tbody tr").length === 3`)
-	if lv := b.text(t, "#levels-my-rig"); !strings.Contains(lv, "48 KiB") || !strings.Contains(lv, "15 ns") || !strings.Contains(lv, "90 ns") || !strings.Contains(lv, "quicksort 3 Gop/s") || !strings.Contains(lv, "380 ps a line, κ = 0.18") {
+	if lv := b.text(t, "#levels-my-rig"); !strings.Contains(lv, "48 KiB") || !strings.Contains(lv, "15 ns") || !strings.Contains(lv, "90 ns") || !strings.Contains(lv, "quicksort 3 Gop/s") || !strings.Contains(lv, "380 ps a line, κ = 0.18") ||
+		!strings.Contains(lv, "fastest 17 ns a line into 8 buckets, slowest 45 ns into 48, from 8 to 64 buckets (3 points)") {
 		t.Errorf("levels shown: %q", lv)
 	}
 	b.screenshot(t, "machines-levels")
