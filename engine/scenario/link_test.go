@@ -194,6 +194,7 @@ func FuzzParseFragment(f *testing.F) {
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s:1ns,L2:256KiB:64B:30GB/s:10GB/s:4ns&mem_latency_curve=1MiB:90ns,1GiB:200ns&kernel=heapsort&n=2^28",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&l1_overlap=0.4ns:0.2&level_overlap=1&kernel=perm&n=2^20",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s:1ns,L2:256KiB:64B:30GB/s:10GB/s:4ns&mem_latency=80ns&walk_in_flight=2.18&kernel=heapsort&n=2^24",
+		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&streams=257&stream_cost=8:16.3ns,48:44.3ns,256:18.8ns&kernel=perm-twopass&n=2^26",
 	} {
 		f.Add(s)
 	}
