@@ -14,9 +14,10 @@ import (
 // A core's prefetcher follows a limited number of streams, but the cost
 // of many streams is not a step at that number: on the AMD guest of
 // docs/hierarchy.md the loop took 17 ns a line into 8 to 20 buckets, 27
-// into 28 to 40, 45 into 48 to 60 and 19 again into 64 to 160, at three
-// sizes of arrays alike, and the two-pass permutation product's phases
-// through its blocks slowed in the same band of block counts. The
+// into 28 to 40, 45 into 48 to 60, 22 into 64 and 19 again into 80 to
+// 160, at three sizes of arrays alike, and the two-pass permutation
+// product's phases through its blocks slowed in the same band of block
+// counts. The
 // hierarchy model prices the lines a kernel moves through many streams
 // at once at the curve's excess over its fastest point
 // (Machine.StreamExcess), so that what calibration measured at the
