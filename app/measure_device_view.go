@@ -244,7 +244,7 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		fast, slow := streamCostEnds(m.StreamCost)
 		rows = append(rows, row("stream-cost", "Stream curve", units.FormatSeconds(fast.Scatter)+" to "+units.FormatSeconds(slow.Scatter)+" a line",
 			"the same loop's median time a line at each bucket count, fastest into "+strconv.Itoa(fast.Buckets)+" buckets and slowest into "+strconv.Itoa(slow.Buckets)+" of "+strconv.Itoa(m.StreamCost[0].Buckets)+" to "+strconv.Itoa(m.StreamCost[n-1].Buckets)+": it prices the two-pass product's blocks",
-			spread("stream_cost.slowest"), m.StreamCost[n-1].Scatter))
+			spread("stream_cost.slowest"), slow.Scatter))
 	}
 	if m.L1Fill > 0 {
 		rows = append(rows,

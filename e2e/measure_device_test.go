@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,10 +159,15 @@ func TestMeasureDevice(t *testing.T) {
 			if !slices.Contains(counts, s-1) {
 				t.Errorf("streams %g; want one more than a bucket count of %v", s, counts)
 			}
-			// The stream curve beside it: its value is the time a line
-			// into the most buckets.
+			// The stream curve beside it: its value is its slowest
+			// point, its text the fastest to the slowest.
 			if v := measured(t, b, "stream-cost"); !(v > 0 && v <= 1e-5) {
-				t.Errorf("stream curve's last point %g s a line; want above 0 and up to 10 µs", v)
+				t.Errorf("stream curve's slowest point %g s a line; want above 0 and up to 10 µs", v)
+			}
+			var cell string
+			b.eval(t, `document.querySelector("#measured-stream-cost").textContent`, &cell)
+			if !strings.Contains(cell, " to ") || !strings.HasSuffix(cell, " a line") {
+				t.Errorf("stream curve's cell %q; want its fastest to its slowest point a line", cell)
 			}
 		}
 		// The first level's overlap shows when the two curves' plateaus

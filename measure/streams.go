@@ -25,7 +25,9 @@ import (
 // curve (machine.StreamPoint): the cost of many streams is not always a
 // step, and on the AMD guest of docs/hierarchy.md the loop ran at 17 ns a
 // line into 8 to 20 buckets, 27 into 28 to 40, 45 into 48 to 60, 22 into
-// 64 and 19 again into 80 to 160, over arrays of 45, 64 and 90 MiB alike.
+// 64 and 19 again into 80 to 160, over arrays of 45, 64 and 90 MiB alike
+// (over 64 MiB 128 to 256 buckets also ran slow, which the faster of the
+// two sizes leaves out).
 
 // StreamPointStat is the scatter loop's seconds per line of keys into
 // Buckets buckets over the stream test's arrays.

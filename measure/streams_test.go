@@ -43,6 +43,43 @@ func TestBucketsAt(t *testing.T) {
 	}
 }
 
+// TestScatterBuckets: into a count that is no power of two (12, 48) the
+// scatter leaves the keys grouped by bucket, stably, as a brute-force
+// grouping by ⌊v·b/2^32⌋ does, and each bucket's keys are the ones of
+// its twelfth (forty-eighth) of [0, 2^32).
+func TestScatterBuckets(t *testing.T) {
+	src := make([]uint32, 5000)
+	fillKeys(src, 11)
+	for _, b := range []int{12, 48} {
+		counts := make([]int, b+1)
+		for _, v := range src {
+			counts[bucketOf(v, b)+1]++
+		}
+		for d := 1; d < b; d++ {
+			counts[d] += counts[d-1]
+		}
+		dst := make([]uint32, len(src))
+		scatterBuckets(src, dst, append([]int(nil), counts[:b]...), b)
+		var want []uint32
+		for d := 0; d < b; d++ {
+			lo, hi := uint64(d)<<32/uint64(b), uint64(d+1)<<32/uint64(b)
+			for _, v := range src {
+				// v lies in bucket d when d·2^32/b ≤ v < (d+1)·2^32/b,
+				// rounded up as ⌊v·b/2^32⌋ = d requires.
+				if x := uint64(v) * uint64(b); x>>32 == uint64(d) {
+					want = append(want, v)
+					if uint64(v) < lo || uint64(v) > hi {
+						t.Fatalf("%d buckets: key %d in bucket %d outside [%d, %d]", b, v, d, lo, hi)
+					}
+				}
+			}
+		}
+		if !slices.Equal(dst, want) {
+			t.Errorf("%d buckets: the keys not grouped by bucket, stably", b)
+		}
+	}
+}
+
 // TestStreamBound: the most buckets within 1.5 times the fastest, plus
 // the read stream, on hand-made medians.
 func TestStreamBound(t *testing.T) {

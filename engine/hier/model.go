@@ -437,7 +437,7 @@ var kernelForms = map[string]kernelForm{
 		spread: func(s shape) (float64, float64) { return s.n, s.n * s.w },
 	},
 	"perm-twopass": {
-		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large; D's lines through the blocks, one stream each, cost the machine's stream curve's excess at their count, when it has one",
+		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large; D's lines through the blocks, one stream each, cost the machine's stream curve's excess at their count once D outgrows the last cache, when the curve reaches that count (else the streams bound decides)",
 		footprint: func(s shape) float64 { return 4 * s.n * s.w },
 		// Phase I and III: load, divide, load and bump the block's
 		// pointer, load or store, loop (8 ops and a division each);

@@ -407,6 +407,25 @@ func TestModelStreamCurve(t *testing.T) {
 	if withCurve.StreamCount != 32 || withCurve.StreamLines != 1<<19 {
 		t.Errorf("32 blocks: %g streams, %g lines; want 32 and 2^19", withCurve.StreamCount, withCurve.StreamLines)
 	}
+	// Predict shows it as a term of its own.
+	m := twoLevels()
+	m.Streams, m.StreamCost = 33, curve
+	b, err := Predict(m, "perm-twopass", mbram.Params{N: 1 << 22, W: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, term := range b.Terms {
+		if term.Name == "many streams" {
+			found = true
+			if term.Seconds != withCurve.Streaming || !strings.Contains(term.Formula, "through 32 streams at once") || !strings.Contains(term.Formula, "(12 ns a line)") {
+				t.Errorf("the many streams term: %g s, %q; want %g s through 32 streams at 12 ns a line", term.Seconds, term.Formula, withCurve.Streaming)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("Predict's terms %v have no many streams", b.Terms)
+	}
 	if few := seconds(17, curve, 1<<22); few.Seconds != withCurve.Seconds {
 		t.Errorf("a bound of 17 beside the curve: %g s; want the curve's %g", few.Seconds, withCurve.Seconds)
 	}

@@ -17,9 +17,10 @@ import (
 // distribution.count, .scatter, .put and .walk. A calibration also
 // writes the spread of each point of the memory latency curve at a power
 // of two (mem_latency_curve[16 MiB]) for comparing calibrations; Scaled
-// does not move those, memory's latency's spread standing for the curve,
-// nor the stream curve's two ends (stream_cost.fastest, .slowest), which
-// are there for the same comparison.
+// does not move those, memory's latency's spread standing for the curve;
+// of the stream curve's two ends (stream_cost.fastest, .slowest),
+// recorded for the same comparison, the slowest's spread moves the whole
+// curve (below), the fastest's nothing.
 //
 // It is how a prediction learns what the calibration's spreads mean for
 // it (engine/hier's Sensitivity): each parameter moved by its own spread,
@@ -28,6 +29,9 @@ import (
 //   - cache is the last level's size too, as WithLevels makes it.
 //   - A size stays a whole number of lines; one that would then break the
 //     hierarchy's order (ValidateLevels) is reported as not there.
+//   - stream_cost.slowest scales every point of the stream curve, and so
+//     its excess over its fastest point, which is what the model charges:
+//     the points' spreads are alike (0.8 to 2.8 % on the AMD guest).
 //   - distribution.X scales X at every point of the curve. A calibration
 //     records the curve's spread at its memory end only (the points past
 //     twice the last cache, pooled), and that share stands for the whole
@@ -55,6 +59,15 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 		return out, scale(&out.Beta2)
 	case "mispredict":
 		return out, scale(&out.M)
+	case "stream_cost.slowest":
+		if len(m.StreamCost) == 0 {
+			return m, false
+		}
+		out.StreamCost = slices.Clone(m.StreamCost)
+		for i := range out.StreamCost {
+			out.StreamCost[i].Scatter *= f
+		}
+		return out, true
 	case "mem_latency":
 		// The curve, when given, is what the model reads memory's
 		// latency from; the calibration's spread of the one number

@@ -15,9 +15,10 @@ import (
 // of many streams is not a step at that number: on the AMD guest of
 // docs/hierarchy.md the loop took 17 ns a line into 8 to 20 buckets, 27
 // into 28 to 40, 45 into 48 to 60, 22 into 64 and 19 again into 80 to
-// 160, at three sizes of arrays alike, and the two-pass permutation
-// product's phases through its blocks slowed in the same band of block
-// counts. The
+// 160, over arrays of 45, 64 and 90 MiB alike (over 64 MiB 128 to 256
+// buckets also ran slow, a placement calibration's faster of two sizes
+// leaves out), and the two-pass permutation product's phases through
+// its blocks slowed in the same band of block counts. The
 // hierarchy model prices the lines a kernel moves through many streams
 // at once at the curve's excess over its fastest point
 // (Machine.StreamExcess), so that what calibration measured at the
@@ -73,16 +74,13 @@ func curveCount(es *Errors, key, noun, need string, n, max int) (ok bool) {
 // StreamExcess is what a line moved through b streams at once costs
 // beyond a line of the fastest scatter of the machine's stream curve, in
 // seconds: the curve read between its points linearly in log b, less
-// its fastest point. Fewer buckets than the curve's first are streams
-// the core follows (0). ok is false when the machine has no curve or b
-// lies past its last point, where the curve says nothing.
+// its fastest point. ok is false when the machine has no curve or b lies
+// outside it, before its first point or past its last, where the curve
+// says nothing and Machine.Streams decides.
 func (m Machine) StreamExcess(b float64) (excess float64, ok bool) {
 	ps := m.StreamCost
-	if len(ps) < 2 || b > float64(ps[len(ps)-1].Buckets) {
+	if len(ps) < 2 || !(b >= float64(ps[0].Buckets) && b <= float64(ps[len(ps)-1].Buckets)) {
 		return 0, false
-	}
-	if b < float64(ps[0].Buckets) {
-		return 0, true
 	}
 	fastest := ps[0].Scatter
 	for _, p := range ps[1:] {

@@ -22,8 +22,8 @@ var streamCurve = []machine.StreamPoint{
 // fastest point (16 ns). By hand: 24 buckets lie log2(24/16) = 0.585 of
 // the way from 16 to 32, so 16 + 0.585·12 = 23.02 ns, an excess of
 // 7.02; 128 lies half way from 64 to 256 in log, 30 ns, excess 14.
-// Fewer buckets than the first point cost nothing more, more than the
-// last say nothing.
+// Counts outside the curve, fewer than its first or more than its last,
+// or no count at all, say nothing.
 func TestStreamExcess(t *testing.T) {
 	m := machine.Machine{StreamCost: streamCurve}
 	for _, c := range []struct {
@@ -31,7 +31,10 @@ func TestStreamExcess(t *testing.T) {
 		want float64
 		ok   bool
 	}{
-		{2, 0, true},
+		{2, 0, false},
+		{7.9, 0, false},
+		{math.NaN(), 0, false},
+		{math.Inf(1), 0, false},
 		{8, 2e-9, true},
 		{16, 0, true},
 		{24, 12e-9 * math.Log2(1.5), true},
