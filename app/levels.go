@@ -39,7 +39,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
 		{m.Streams > 0, "Streams ", strconv.Itoa(m.Streams), "sequential streams at once the core keeps beyond the caches: a distribution pass into b buckets streams when b + 1 is at most this"},
-		{len(m.StreamCost) > 0, "Stream curve ", streamCostText(m.StreamCost), "the scatter loop beyond the caches by the buckets it fills at once, per line of keys: the hierarchy model charges a kernel's lines through many streams at once (the two-pass product's blocks) the curve's excess over its fastest point"},
+		{len(m.StreamCost) > 0, "Stream curve ", streamCostText(m), "the scatter loop beyond the caches by the buckets it fills at once, per line of keys: the hierarchy model charges a kernel's lines through many streams at once (the two-pass product's blocks) the curve's excess over its fastest point"},
 		{m.LevelOverlap > 0, "Levels' transfers overlap ", "ω = " + strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64), "each level's fills but the longest's hide this share behind the longest (the ECM model's overlapping transfers, as on AMD Zen cores): a run's fills take the sum less ω times all but the longest"},
 		{m.WalkInFlight > 0, "A heap walk's lines in flight ", strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "lines of a walk down a heap the core fetches at once, running ahead on its guesses of the way: heapsort's walks wait in full for their first line past each cache and for this share of the latency step for each line below it"},
 		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
@@ -148,30 +148,16 @@ func latencyCurveText(ps []machine.LatencyPoint) string {
 		" (" + strconv.Itoa(len(ps)) + " points)"
 }
 
-// streamCostText sums up a stream curve by its fastest and slowest points
-// and its range of buckets.
-func streamCostText(ps []machine.StreamPoint) string {
+// streamCostText sums up m's stream curve by its fastest and slowest
+// points and its range of buckets.
+func streamCostText(m machine.Machine) string {
+	ps := m.StreamCost
 	if len(ps) == 0 {
 		return ""
 	}
-	fast, slow := streamCostEnds(ps)
+	fast, slow := m.StreamEnds()
 	return "fastest " + units.FormatSeconds(fast.Scatter) + " a line into " + strconv.Itoa(fast.Buckets) + " buckets, slowest " + units.FormatSeconds(slow.Scatter) +
 		" into " + strconv.Itoa(slow.Buckets) + ", from " + strconv.Itoa(ps[0].Buckets) + " to " + strconv.Itoa(ps[len(ps)-1].Buckets) + " buckets (" + strconv.Itoa(len(ps)) + " points)"
-}
-
-// streamCostEnds is the fastest and the slowest point of a stream curve
-// of one point or more.
-func streamCostEnds(ps []machine.StreamPoint) (fast, slow machine.StreamPoint) {
-	fast, slow = ps[0], ps[0]
-	for _, p := range ps[1:] {
-		if p.Scatter < fast.Scatter {
-			fast = p
-		}
-		if p.Scatter > slow.Scatter {
-			slow = p
-		}
-	}
-	return fast, slow
 }
 
 // distributionText sums up a distribution curve by its ends: the count and

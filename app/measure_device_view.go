@@ -241,7 +241,7 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		rows = append(rows, row("streams", "Streams", strconv.Itoa(m.Streams), "the scatter loop into 8 to 256 buckets: one read stream and the most buckets within 1.5× the fastest", "", float64(m.Streams)))
 	}
 	if n := len(m.StreamCost); n > 0 {
-		fast, slow := streamCostEnds(m.StreamCost)
+		fast, slow := m.StreamEnds()
 		rows = append(rows, row("stream-cost", "Stream curve", units.FormatSeconds(fast.Scatter)+" to "+units.FormatSeconds(slow.Scatter)+" a line",
 			"the same loop's median time a line at each bucket count, fastest into "+strconv.Itoa(fast.Buckets)+" buckets and slowest into "+strconv.Itoa(slow.Buckets)+" of "+strconv.Itoa(m.StreamCost[0].Buckets)+" to "+strconv.Itoa(m.StreamCost[n-1].Buckets)+": it prices the two-pass product's blocks",
 			spread("stream_cost.slowest"), slow.Scatter))

@@ -95,11 +95,8 @@ func Params(m machine.Machine) map[string]float64 {
 	// The stream curve by its two ends: its points apart would compare
 	// times a few percent apart in a band whose edges move with them.
 	if len(m.StreamCost) > 0 {
-		fast, slow := m.StreamCost[0].Scatter, m.StreamCost[0].Scatter
-		for _, q := range m.StreamCost[1:] {
-			fast, slow = min(fast, q.Scatter), max(slow, q.Scatter)
-		}
-		p["stream_cost.fastest"], p["stream_cost.slowest"] = fast, slow
+		fast, slow := m.StreamEnds()
+		p["stream_cost.fastest"], p["stream_cost.slowest"] = fast.Scatter, slow.Scatter
 	}
 	if m.L1Fill > 0 {
 		p["l1_fill"], p["l1_exposed"] = m.L1Fill, m.L1Exposed

@@ -967,7 +967,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 			Formula: fmt.Sprintf("%.4g reads spread over %s: the page walks of the translation buffer's misses there (%s a read), less those the levels' random rates were measured with", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(randomWalk(m, m.WalkReach(), e.SpreadSpan)))})
 	}
 	if e.Streaming > 0 {
-		x, _ := m.StreamExcess(e.StreamCount)
+		x := e.Streaming / e.StreamLines // Streaming > 0: lines too
 		b.Terms = append(b.Terms, mbram.Term{Name: "many streams", Seconds: e.Streaming,
 			Formula: fmt.Sprintf("%.4g lines through %.0f streams at once, at the machine's stream curve's excess over its fastest scatter there (%s a line)", e.StreamLines, e.StreamCount, units.FormatSeconds(x))})
 	}

@@ -82,10 +82,26 @@ func (m Machine) StreamExcess(b float64) (excess float64, ok bool) {
 	if len(ps) < 2 || !(b >= float64(ps[0].Buckets) && b <= float64(ps[len(ps)-1].Buckets)) {
 		return 0, false
 	}
-	fastest := ps[0].Scatter
-	for _, p := range ps[1:] {
-		fastest = min(fastest, p.Scatter)
-	}
+	fastest, _ := m.StreamEnds()
 	lo, hi, f := logBracket(ps, b, func(p StreamPoint) int64 { return int64(p.Buckets) })
-	return lo.Scatter + f*(hi.Scatter-lo.Scatter) - fastest, true
+	return lo.Scatter + f*(hi.Scatter-lo.Scatter) - fastest.Scatter, true
+}
+
+// StreamEnds is the fastest and the slowest point of the machine's
+// stream curve, the first of each when several tie; zero points when it
+// has none.
+func (m Machine) StreamEnds() (fast, slow StreamPoint) {
+	if len(m.StreamCost) == 0 {
+		return StreamPoint{}, StreamPoint{}
+	}
+	fast, slow = m.StreamCost[0], m.StreamCost[0]
+	for _, p := range m.StreamCost[1:] {
+		if p.Scatter < fast.Scatter {
+			fast = p
+		}
+		if p.Scatter > slow.Scatter {
+			slow = p
+		}
+	}
+	return fast, slow
 }
