@@ -377,6 +377,47 @@ func TestTwoPassTraffic(t *testing.T) {
 	}
 }
 
+// TestColumnSets: the line places of a 4 KiB page (64 of 64-byte lines)
+// a column's rows take, as a share of the page's, by hand: rows of 4096
+// and 8192 bytes all start at the same place (1 of 64); 6144 = 1.5 pages
+// alternates between two; 1024 and 3072 take four; 1000 bytes (gcd 8)
+// and 4768 (gcd 16) take every place; with 128-byte lines a page has 32.
+func TestColumnSets(t *testing.T) {
+	for _, tc := range []struct {
+		row, line, want float64
+	}{
+		{4096, 64, 1.0 / 64}, {8192, 64, 1.0 / 64}, {6144, 64, 2.0 / 64},
+		{1024, 64, 4.0 / 64}, {3072, 64, 4.0 / 64}, {512, 64, 8.0 / 64},
+		{1000, 64, 1}, {4768, 64, 1}, {4096, 128, 1.0 / 32},
+		{0, 64, 1}, {2.5, 64, 1}, // not a whole row: no claim
+	} {
+		if got := columnSets(tc.row, tc.line); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("columnSets(%g, %g) = %g, want %g", tc.row, tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestMatmulTrafficColumnPlaces: in a level of 1 MiB (16384 lines of 64
+// bytes) the product at n = 1000 keeps its column (1000 lines beside a
+// row's 63) and Q's lines come in once a row of P, n·⌈n²w/64⌉ random; at
+// n = 1024 the column's lines take one place in 64, (16384 − 64)/64 = 255
+// lines of the level, fewer than its 1024, and every read of Q misses:
+// n³ random.
+func TestMatmulTrafficColumnPlaces(t *testing.T) {
+	l := lvl{size: 1 << 20, line: 64, lines: 1 << 14}
+	for _, tc := range []struct {
+		n, rand float64
+	}{
+		{1000, 1000 * math.Ceil(1000*1000*4/64.0)},
+		{1024, 1024 * 1024 * 1024},
+	} {
+		got := matmulTraffic(shape{n: tc.n, w: 4}, l)
+		if math.Abs(got.Rand-tc.rand) > 1e-9*tc.rand {
+			t.Errorf("n = %g: %g random lines, want %g", tc.n, got.Rand, tc.rand)
+		}
+	}
+}
+
 // TestModelStreamCurve: on a machine with a stream curve the two-pass
 // product's lines through its blocks are streams at every level, and each
 // of D's lines, written in phase I and read in phase III, costs the
@@ -632,5 +673,36 @@ func TestHeapStepSeconds(t *testing.T) {
 	m.ComputeRate = 0
 	if got := HeapStepSeconds(m); got != 0 {
 		t.Errorf("with no rate: %g s, want 0", got)
+	}
+}
+
+// TestPredictFewPlaces: the product's warning where its column crowds into
+// a page's few line places. twoLevels' L2 has 16384 lines: at n = 1024
+// (rows of 4 KiB, one place) it holds (16384 − 64)/64 = 255 of the
+// column's 1024, under half, and the warning names them; at n = 512 (two
+// places) it holds 511 of 512 and at n = 1000 every place is open, and
+// neither warns.
+func TestPredictFewPlaces(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{1024, "put the column's 1024 lines in 1 of a page's 64 line places, so L2 holds 255 of them"},
+		{512, ""},
+		{1000, ""},
+	} {
+		b, err := Predict(twoLevels(), "matmul", mbram.DefaultParams(tc.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, w := range b.Warnings {
+			if strings.Contains(w, "line places") {
+				got = w
+			}
+		}
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("n = %d: warning %q, want one with %q", tc.n, got, tc.want)
+		}
 	}
 }
