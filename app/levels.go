@@ -42,6 +42,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{len(m.StreamCost) > 0, "Stream curve ", streamCostText(m), "the scatter loop beyond the caches by the buckets it fills at once, per line of keys: the hierarchy model charges a kernel's lines through many streams at once (the two-pass product's blocks) the curve's excess over its fastest point"},
 		{m.LevelOverlap > 0, "Levels' transfers overlap ", "ω = " + strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64), "each level's fills but the longest's hide this share behind the longest (the ECM model's overlapping transfers, as on AMD Zen cores): a run's fills take the sum less ω times all but the longest"},
 		{m.WalkInFlight > 0, "A heap walk's lines in flight ", strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "lines of a walk down a heap the core fetches at once, running ahead on its guesses of the way: heapsort's walks wait in full for their first line past each cache and for this share of the latency step for each line below it"},
+		{m.CrowdedRead > 0, "A crowded read ", units.FormatSeconds(m.CrowdedRead), "what a read takes beyond a first-level hit when its line sits at the same place in its page as the lines read around it: the hierarchy model charges a matrix column with rows a multiple of 4 KiB at least this a read"},
 		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
 	} {
 		if x.given {

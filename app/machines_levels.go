@@ -34,6 +34,7 @@ var hierFields = []struct{ key, label, hint string }{
 	{"compute_rate", "Compute rate (operations per second)", "optional; e.g. 4 G or 4e9"},
 	{"level_overlap", "Levels' transfers overlap ω", "optional, 0 to 1: 0 the levels' fills add up (Intel cores), 1 they hide behind the longest (AMD Zen cores)"},
 	{"walk_in_flight", "A heap walk's lines in flight", "optional, 1 to 64: how many lines of a walk down a heap the core fetches at once below its first line past a cache, which it waits for in full; empty: every line shared among as many as a line's keys allow (4 for 4-byte keys in 64 B)"},
+	{"crowded_read", "A crowded read", "optional: what a read takes beyond a first-level hit when its line sits at the same place in its 4 KiB page as the lines read around it (a matrix column with rows of 4 KiB), e.g. 1.9 ns; empty: such reads cost the levels' fills"},
 }
 
 // levelKey is the editor's key of one field of level row i; the input's id
@@ -73,7 +74,7 @@ func editorKey(field string, levels int) string {
 
 // levelTexts are the fields of m's levels and hierarchy numbers.
 func levelTexts(m machine.Machine) map[string]string {
-	vals := map[string]string{"mem_latency": "", "compute_rate": fieldRate(m.ComputeRate), "level_overlap": "", "walk_in_flight": ""}
+	vals := map[string]string{"mem_latency": "", "compute_rate": fieldRate(m.ComputeRate), "level_overlap": "", "walk_in_flight": "", "crowded_read": ""}
 	if m.LevelOverlap > 0 {
 		vals["level_overlap"] = strconv.FormatFloat(m.LevelOverlap, 'g', -1, 64)
 	}
@@ -82,6 +83,9 @@ func levelTexts(m machine.Machine) map[string]string {
 	}
 	if m.MemLatency > 0 {
 		vals["mem_latency"] = units.FieldSeconds(m.MemLatency)
+	}
+	if m.CrowdedRead > 0 {
+		vals["crowded_read"] = units.FieldSeconds(m.CrowdedRead)
 	}
 	for i, l := range m.Levels {
 		for k, v := range levelRow(l) {
@@ -123,6 +127,7 @@ func (p *machinesPage) readLevels(m *machine.Machine) {
 			{"compute_rate", units.ParseNumber, &m.ComputeRate},
 			{"level_overlap", units.ParseNumber, &m.LevelOverlap},
 			{"walk_in_flight", units.ParseNumber, &m.WalkInFlight},
+			{"crowded_read", units.ParseDuration, &m.CrowdedRead},
 		} {
 			*f.dst = 0
 			if t := text(f.key); t != "" {

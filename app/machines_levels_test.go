@@ -14,7 +14,7 @@ import (
 // rig is a measured machine that gives its hierarchy, core rates, spreads
 // and notes: everything the editor must keep.
 func rig() machine.Machine {
-	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9, LevelOverlap: 0.5, WalkInFlight: 2.18,
+	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9, LevelOverlap: 0.5, WalkInFlight: 2.18, CrowdedRead: 1.9e-9,
 		MemLatencyCurve: []machine.LatencyPoint{{Span: 64 << 20, Latency: 120e-9}, {Span: 1 << 30, Latency: 220e-9}},
 		CoreRates:       map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"}}
 	return m.WithLevels([]machine.Level{
@@ -51,6 +51,8 @@ func TestMachineEditorLevels(t *testing.T) {
 		{"level_overlap", "2", "the levels' overlap must be from 0"},
 		{"walk_in_flight", "many", "walk_in_flight:"},
 		{"walk_in_flight", "0.5", "a heap walk's lines in flight must be 0 (not measured) or from 1"},
+		{"crowded_read", "soon", "crowded_read:"},
+		{"crowded_read", "5 us", "a crowded read's time must be 0 (not measured) or above 0 and up to 1 µs"},
 	} {
 		saved := p.edit.text[c.key]
 		p.edit.typed(c.key, c.text)
@@ -109,7 +111,7 @@ func near(a, b machine.Machine) bool {
 	close := func(x, y float64) bool { return math.Abs(x-y) <= 1e-6*math.Abs(y) }
 	if len(a.Levels) != len(b.Levels) || a.C != b.C || a.B != b.B || a.Mu1 != b.Mu1 || !close(a.Beta1, b.Beta1) || !close(a.Beta2, b.Beta2) ||
 		!close(a.M, b.M) || !close(a.MemLatency, b.MemLatency) || !close(a.ComputeRate, b.ComputeRate) || len(a.CoreRates) != len(b.CoreRates) ||
-		a.LevelOverlap != b.LevelOverlap || a.WalkInFlight != b.WalkInFlight {
+		a.LevelOverlap != b.LevelOverlap || a.WalkInFlight != b.WalkInFlight || !close(a.CrowdedRead, b.CrowdedRead) {
 		return false
 	}
 	for i, l := range a.Levels {

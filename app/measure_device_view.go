@@ -265,6 +265,10 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		}
 		rows = append(rows, row("walk-in-flight", "A heap walk's lines in flight", walk, means, spread("walk_in_flight"), m.WalkInFlight))
 	}
+	if m.CrowdedRead > 0 {
+		rows = append(rows, row("crowded-read", "A crowded read", units.FormatSeconds(m.CrowdedRead),
+			m.Notes["crowded_read"]+": it prices a matrix column whose rows are a multiple of 4 KiB", spread("crowded_read"), m.CrowdedRead))
+	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),
 		app.THead().Body(app.Tr().Body(

@@ -78,6 +78,7 @@ type Steps struct {
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
 	walk         browserWalk  // the heap walk's state (browser_walk.go)
+	crowded      []float64    // seconds a crowded read, one per round (crowded.go)
 	base         *Result      // the machine before core rates, once the curves are done
 	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
 	rnd          []float64    // seconds per random read over the whole buffer
@@ -245,6 +246,15 @@ func (s *Steps) plan() {
 		}
 	}
 	s.planWalk()
+	for r := 0; r < s.tpRounds; r++ {
+		s.add(fmt.Sprintf("crowded reads, round %d of %d", r+1, s.tpRounds), func(ctx context.Context) error {
+			cr, err := crowdedRounds(ctx, s.buf, browserCrowdedReads, 1)
+			if err == nil {
+				s.crowded = append(s.crowded, cr.PerRead.Median)
+			}
+			return err
+		})
+	}
 	s.planCore()
 }
 
@@ -595,9 +605,16 @@ func (s *Steps) Result() (Result, error) {
 		}
 	}
 	s.walk = browserWalk{}
+	if len(s.crowded) > 0 {
+		cr := CrowdedResult{Lines: crowdedLines, PerRead: Summarize(s.crowded)}
+		res.Crowded = &cr
+		if why := setCrowdedRead(&m, cr); why != "" {
+			res.Warnings = append(res.Warnings, why)
+		}
+	}
 	// measured has checked the rest of the machine and said what was
-	// wrong with it; only the rates, the distribution curve and the
-	// walk are new here.
+	// wrong with it; only the rates, the distribution curve, the walk
+	// and the crowded reads are new here.
 	res.Machine = m
 	if err := m.Validate(); err != nil {
 		return res, errors.New("the measured machine is not valid: " + err.Error())

@@ -57,12 +57,15 @@ type Result struct {
 	// and memory's point (gather.go).
 	Gather *GatherResult `json:"gather,omitempty"`
 	// Walk is the walk down a heap past the last cache (walk.go).
-	Walk       *WalkResult `json:"walk,omitempty"`
-	Line       []LinePoint `json:"line_offsets"`
-	Sequential SeqResult   `json:"sequential"`
-	RandomTime Stat        `json:"random_access_seconds"`
-	Beta2      Stat        `json:"beta2"`
-	Mispredict Stat        `json:"mispredict"`
+	Walk *WalkResult `json:"walk,omitempty"`
+	// Crowded is the reads crowded into one place of their pages
+	// (crowded.go).
+	Crowded    *CrowdedResult `json:"crowded,omitempty"`
+	Line       []LinePoint    `json:"line_offsets"`
+	Sequential SeqResult      `json:"sequential"`
+	RandomTime Stat           `json:"random_access_seconds"`
+	Beta2      Stat           `json:"beta2"`
+	Mispredict Stat           `json:"mispredict"`
 	Detected   struct {
 		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
 		// CacheLatency is the fit to the latency curve, kept for
@@ -165,7 +168,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 3*pl.tpRounds + 5
+	total := pl.latReps + 3*pl.tpRounds + 6
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -347,6 +350,19 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 			}
 		} else {
 			res.Warnings = append(res.Warnings, err.Error()+"; walk_in_flight not set")
+		}
+		step("crowded reads")
+		cr, err := crowdedRounds(ctx, buf, crowdedReads, pl.tpRounds)
+		if err != nil && ctx.Err() != nil {
+			return res, err
+		}
+		if err == nil {
+			res.Crowded = &cr
+			if why := setCrowdedRead(&m, cr); why != "" {
+				res.Warnings = append(res.Warnings, why)
+			}
+		} else {
+			res.Warnings = append(res.Warnings, err.Error()+"; crowded_read not set")
 		}
 		step("core rates")
 		// In CoreKernels' order, each with the rates before it: the

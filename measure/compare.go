@@ -104,6 +104,9 @@ func Params(m machine.Machine) map[string]float64 {
 	if m.WalkInFlight > 0 {
 		p["walk_in_flight"] = m.WalkInFlight
 	}
+	if m.CrowdedRead > 0 {
+		p["crowded_read"] = m.CrowdedRead
+	}
 	return p
 }
 

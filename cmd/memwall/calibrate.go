@@ -141,6 +141,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if m.WalkInFlight > 0 {
 		fmt.Fprintf(stderr, "a heap walk's lines in flight: %.3g (%.1f%%; %s)\n", m.WalkInFlight, 100*m.Spread["walk_in_flight"], m.Notes["walk_in_flight"])
 	}
+	if m.CrowdedRead > 0 {
+		fmt.Fprintf(stderr, "a crowded read: %s (%.1f%%; %s)\n", units.FormatSeconds(m.CrowdedRead), 100*m.Spread["crowded_read"], m.Notes["crowded_read"])
+	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
 	}
@@ -260,7 +263,7 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10)
 	case name == "l1_exposed", name == "walk_in_flight":
 		return strconv.FormatFloat(v, 'g', 3, 64)
-	case name == "mispredict", name == "l1_fill", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."):
+	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"

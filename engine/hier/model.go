@@ -164,6 +164,12 @@ type Estimate struct {
 	// transfers overlap (Machine.LevelOverlap, HiddenBeside): the sum of
 	// the levels' Hidden, already taken off their Seconds and off
 	// Seconds.
+	// Crowded is what the kernel's CrowdedReads reads, crowded into one
+	// place of their pages (kernelForm.crowded), add to reach the
+	// machine's crowded read each (machine.Machine.CrowdedRead) beyond
+	// what the levels and the page walks charge, inside Seconds.
+	Crowded      float64 `json:"crowded_seconds,omitempty"`
+	CrowdedReads float64 `json:"crowded_reads,omitempty"`
 	LevelHidden  float64 `json:"level_hidden_seconds,omitempty"`
 	HiddenBehind string  `json:"hidden_behind,omitempty"`
 	Description  string  `json:"description"`
@@ -279,6 +285,20 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 		e.HiddenBehind = e.Levels[longestPart(parts)].Level.Name
 	}
 	e.Seconds -= e.LevelHidden
+	if kw.crowded != nil && m.CrowdedRead > 0 && len(levels) > 0 {
+		first := levels[0]
+		reads := kw.crowded(w, lvl{size: float64(first.Size), line: float64(first.Line), lines: float64(first.Lines())})
+		// A floor, not a sum: the crowded reads' fills from the levels
+		// and their page walks go on while they queue for the set.
+		charged := e.Translation
+		for _, le := range e.Levels {
+			charged += le.Seconds
+		}
+		if x := reads*m.CrowdedRead - charged; reads > 0 && x > 0 {
+			e.Crowded, e.CrowdedReads = x, reads
+			e.Seconds += x
+		}
+	}
 	if math.IsNaN(e.Seconds) || math.IsInf(e.Seconds, 0) || e.Seconds < 0 {
 		return Estimate{}, fmt.Errorf("%s: the hierarchy model gave %g s for n = %d; the workload is outside what it covers", kernelID, e.Seconds, p.N)
 	}
@@ -423,6 +443,11 @@ type kernelForm struct {
 	// (machine.StreamPoint): the curve's excess at count prices each
 	// beyond a stream's cost, where the levels charge them as streams.
 	manyStreams func(s shape) (lines, count float64)
+	// crowded is the kernel's reads whose lines take one place of their
+	// pages with the lines read around them and so miss the first level
+	// l (columnSets): each takes at least the machine's crowded read
+	// (machine.Machine.CrowdedRead).
+	crowded func(s shape, first lvl) float64
 }
 
 var kernelForms = map[string]kernelForm{
@@ -464,6 +489,7 @@ var kernelForms = map[string]kernelForm{
 		work:    func(s shape) Work { return Work{Ops: 8 * s.n * s.n * s.n} },
 		traffic: matmulTraffic,
 		walks:   matmulWalks,
+		crowded: matmulCrowded,
 	},
 	"quicksort": {
 		describe:  "log2 N balanced partition levels; those whose subarrays exceed a level stream through it (the MBRAM paper App. a, per level)",
@@ -760,6 +786,30 @@ func gcd(a, b uint64) uint64 {
 	return a
 }
 
+// matmulCrowded is the product's reads of Q, n³, when the column's rows
+// put its lines in one place of their pages (rows a multiple of 4 KiB)
+// and the first level l holds fewer of them than the column has (its
+// lines less a row's, over the places): every read of Q then misses l
+// into the one set the column has there. 0 otherwise, and where Q fits
+// in l with a row of P and R.
+//
+// Measured on the AMD guest of docs/hierarchy.md (2026-11-29), reads of
+// lines 4 KiB apart took 1.7 to 1.9 ns beyond an L1 hit whether 32 or
+// 1024 of them went round (L2 or L3 holding them), and reads 2 KiB apart
+// (two places) 0.35 to 0.45: the queue is one set's, so only one place
+// is charged it; two places the levels' fills price (columnSets).
+func matmulCrowded(s shape, l lvl) float64 {
+	n, w := s.n, s.w
+	row := n * w
+	if n*n*w+2*row <= l.size || columnSets(row, l.line)*walkPage/l.line != 1 {
+		return 0
+	}
+	if n <= (l.lines-math.Ceil(row/l.line))*columnSets(row, l.line) {
+		return 0
+	}
+	return n * n * n
+}
+
 // matmulWalks: each of the n³ reads of Q steps a row, n·w bytes, down a
 // column, and the column's walk comes round again for the next j. Its n
 // reads lie one to a page when a row is a page or longer, and share
@@ -1000,6 +1050,10 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		b.Terms = append(b.Terms, mbram.Term{Name: "many streams", Seconds: e.Streaming,
 			Formula: fmt.Sprintf("%.4g lines through %.0f streams at once, at the machine's stream curve's excess over its fastest scatter there (%s a line)", e.StreamLines, e.StreamCount, units.FormatSeconds(x))})
 	}
+	if e.Crowded > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "crowded column", Seconds: e.Crowded,
+			Formula: fmt.Sprintf("%.4g reads of a column whose lines take one place of their pages, at least the machine's crowded read (%s) each, beyond what the levels' fills and the page walks charge them", e.CrowdedReads, units.FormatSeconds(m.CrowdedRead))})
+	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)
 		if e.Work.CallMispredicts > 0 {
@@ -1011,7 +1065,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	if w := nearFit(e); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
-	if w := fewPlaces(kernelID, p, levels); w != "" {
+	if w := fewPlaces(kernelID, p, levels, m.CrowdedRead > 0); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
 	for i, le := range e.Levels {
@@ -1109,12 +1163,30 @@ func nearFit(e Estimate) string {
 // 2048 at 2.0, 1.4 and 3.2 times the estimate; at n = 512 the level
 // holds all but one of the column's lines and it ran at 0.96, so the
 // warning waits until the level holds under half.
-func fewPlaces(kernelID string, p mbram.Params, levels []machine.Level) string {
+//
+// A machine with a crowded read prices one place (matmulCrowded), and
+// there it warns only of a column of more than twice the lines the read
+// was timed over (machine.CrowdedLines): reads 4 KiB apart on the AMD
+// guest took 1.8 ns beyond a hit over 512 and 2.0 over 1024 lines, but
+// 3.9 over 2048, and the product at n = 2048 ran 1.75 times the
+// estimate that charged 1.9.
+func fewPlaces(kernelID string, p mbram.Params, levels []machine.Level, crowdedPriced bool) string {
 	if kernelID != "matmul" || len(levels) == 0 {
 		return ""
 	}
 	n, w := float64(p.N), float64(p.W)
 	row := n * w
+	avoid := ""
+	if line := float64(levels[0].Line); columnSets((n-1)*w, line)*walkPage/line > 2 && columnSets((n+1)*w, line)*walkPage/line > 2 {
+		avoid = fmt.Sprintf(" (n = %.0f or %.0f spreads the column over more places)", n-1, n+1)
+	}
+	if first := levels[0]; crowdedPriced && columnSets(row, float64(first.Line))*walkPage/float64(first.Line) == 1 && n*n*w+2*row > float64(first.Size) {
+		if n <= 2*machine.CrowdedLines {
+			return ""
+		}
+		return fmt.Sprintf("rows of %s put the column's %.0f lines in one place of their pages: the estimate charges each read of it at least the machine's crowded read, which was timed over %d such lines; over more the levels below lose some of them too, and the run can take up to twice as long%s",
+			units.FormatSize(int64(row)), n, machine.CrowdedLines, avoid)
+	}
 	for _, l := range levels {
 		line, lines := float64(l.Line), float64(l.Lines())
 		share := columnSets(row, line)
@@ -1125,10 +1197,6 @@ func fewPlaces(kernelID string, p mbram.Params, levels []machine.Level) string {
 		held := math.Floor((lines - rowLines) * share)
 		if n+rowLines > lines || held >= n/2 {
 			continue
-		}
-		avoid := ""
-		if columnSets((n-1)*w, line)*walkPage/line > 2 && columnSets((n+1)*w, line)*walkPage/line > 2 {
-			avoid = fmt.Sprintf(" (n = %.0f or %.0f spreads the column over more places)", n-1, n+1)
 		}
 		return fmt.Sprintf("rows of %s put the column's %.0f lines in %.0f of a page's %.0f line places, so %s holds %.0f of them where its size would hold all: the estimate charges their misses at the random rate of filling %s, but misses crowded into so few sets overlap less, and the run can take some times longer%s",
 			units.FormatSize(int64(row)), n, share*walkPage/line, walkPage/line, l.Name, held, l.Name, avoid)

@@ -3,6 +3,7 @@ package hier
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -704,5 +705,64 @@ func TestPredictFewPlaces(t *testing.T) {
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("n = %d: warning %q, want one with %q", tc.n, got, tc.want)
 		}
+	}
+}
+
+// TestModelCrowdedColumn: the product at n = 1024 (rows of 4 KiB, the
+// column in one place) on a machine whose L1 of 512 lines holds 7 of the
+// column there and whose L2 of 8 MiB holds Q. By hand: L1's fills are
+// P's and R's 3·65536 sequential lines at 400 GB/s and the n³ reads of Q
+// random at 200 GB/s, L2's Q, P and R once, 4·65536 lines at 40 GB/s:
+// 3.1457e-5 + 0.34359738 + 4.194304e-4 = 0.34404827 s. A crowded read of
+// 2 ns makes the n³ reads at least 2.147483648 s: 1.80343538 s more. At
+// 0.1 ns the levels charge more than the floor, and at n = 1000 (every
+// place open) nothing is crowded.
+func TestModelCrowdedColumn(t *testing.T) {
+	m := machine.Machine{Name: "c", Beta1: 40e9, Beta2: 20e9, Mu1: 2, M: 5e-9, ComputeRate: 1e10, CrowdedRead: 2e-9}
+	m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 400e9, Beta2: 200e9},
+		{Name: "L2", Size: 8 << 20, Line: 64, Beta1: 40e9, Beta2: 20e9},
+	})
+	e, err := Model(m, "matmul", mbram.DefaultParams(1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(e.Crowded-1.80343538) > 1e-8 || e.CrowdedReads != 1<<30 {
+		t.Errorf("crowded %.10g s over %g reads, want 1.80343538 s over 2^30", e.Crowded, e.CrowdedReads)
+	}
+	b, err := Predict(m, "matmul", mbram.DefaultParams(1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, term := range b.Terms {
+		found = found || term.Name == "crowded column" && term.Seconds == e.Crowded && strings.Contains(term.Formula, "(2 ns)")
+	}
+	for _, w := range b.Warnings {
+		if strings.Contains(w, "line places") {
+			t.Errorf("a machine with a crowded read warned: %q", w)
+		}
+	}
+	if !found {
+		t.Errorf("Predict's terms %v have no crowded column of %g s at 2 ns", b.Terms, e.Crowded)
+	}
+	// Twice the lines the crowded read was timed over (2·512) and more:
+	// the warning says the floor may fall short.
+	b, err = Predict(m, "matmul", mbram.DefaultParams(2048))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(b.Warnings, func(w string) bool {
+		return strings.Contains(w, "the column's 2048 lines in one place of their pages") && strings.Contains(w, "timed over 512 such lines") && strings.Contains(w, "(n = 2047 or 2049")
+	}) {
+		t.Errorf("n = 2048: warnings %q", b.Warnings)
+	}
+	m.CrowdedRead = 0.1e-9
+	if e, _ := Model(m, "matmul", mbram.DefaultParams(1024)); e.Crowded != 0 {
+		t.Errorf("at 0.1 ns a read: crowded %g s, want 0 (the levels charge more)", e.Crowded)
+	}
+	m.CrowdedRead = 2e-9
+	if e, _ := Model(m, "matmul", mbram.DefaultParams(1000)); e.Crowded != 0 {
+		t.Errorf("n = 1000: crowded %g s, want 0", e.Crowded)
 	}
 }

@@ -47,6 +47,7 @@ type fileMachine struct {
 	L1Exposed    json.RawMessage    `json:"l1_exposed"`
 	LevelOverlap json.RawMessage    `json:"level_overlap"`
 	WalkInFlight json.RawMessage    `json:"walk_in_flight"`
+	CrowdedRead  json.RawMessage    `json:"crowded_read"`
 	Spread       map[string]float64 `json:"spread"`
 	Notes        map[string]string  `json:"notes"`
 }
@@ -164,6 +165,9 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	if !isAbsent(f.WalkInFlight) {
 		field("walk_in_flight", f.WalkInFlight, units.ParseNumber, &m.WalkInFlight)
+	}
+	if !isAbsent(f.CrowdedRead) {
+		field("crowded_read", f.CrowdedRead, units.ParseDuration, &m.CrowdedRead)
 	}
 	if len(f.CoreRates) > 0 {
 		m.CoreRates = make(map[string]float64, len(f.CoreRates))

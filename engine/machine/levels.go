@@ -242,6 +242,10 @@ func (m Machine) validateHierarchy() Errors {
 	return es
 }
 
+// CrowdedLines is the lines, 4 KiB apart, whose reads Machine.CrowdedRead
+// is timed over (measure): 2 MiB, in L2 or L3 of current cores.
+const CrowdedLines = 512
+
 // MaxWalkInFlight bounds Machine.WalkInFlight: more lines in flight than
 // a core has miss buffers (a few dozen) cannot be.
 const MaxWalkInFlight = 64
@@ -255,7 +259,8 @@ const MaxL1Fill = 1e-6
 // or neither, on a machine with levels: the first one's fills) and of
 // LevelOverlap (0 to 1; with fewer than two levels it has nothing to
 // hide, and is kept, so that an edit that takes levels away and puts them
-// back loses nothing) and of WalkInFlight (0, or 1 to MaxWalkInFlight).
+// back loses nothing), of WalkInFlight (0, or 1 to MaxWalkInFlight) and
+// of CrowdedRead (0, or above 0 and up to MaxL1Fill).
 func (m Machine) ValidateOverlap() Errors {
 	var es Errors
 	add := es.Add
@@ -264,6 +269,9 @@ func (m Machine) ValidateOverlap() Errors {
 	}
 	if k := m.WalkInFlight; k != 0 && !(k >= 1 && k <= MaxWalkInFlight) {
 		add("walk_in_flight", "a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to %d; got %g", MaxWalkInFlight, k)
+	}
+	if r := m.CrowdedRead; math.IsNaN(r) || r < 0 || r > MaxL1Fill {
+		add("crowded_read", "a crowded read's time must be 0 (not measured) or above 0 and up to 1 µs (e.g. 1.9 ns); got %s", fmtTime(r))
 	}
 	if m.L1Fill == 0 && m.L1Exposed == 0 {
 		return es

@@ -118,6 +118,8 @@ func TestValidateLevelsRules(t *testing.T) {
 		{"under one line in flight", func(m *Machine) { m.WalkInFlight = 0.5 }, "walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got 0.5"},
 		{"more lines in flight than miss buffers", func(m *Machine) { m.WalkInFlight = 65 }, "walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got 65"},
 		{"lines in flight not a number", func(m *Machine) { m.WalkInFlight = math.NaN() }, "walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got NaN"},
+		{"a crowded read over a microsecond", func(m *Machine) { m.CrowdedRead = 2e-6 }, "crowded_read: a crowded read's time must be 0 (not measured) or above 0 and up to 1 µs (e.g. 1.9 ns); got 2 µs"},
+		{"a crowded read not a number", func(m *Machine) { m.CrowdedRead = math.NaN() }, "crowded_read: a crowded read's time must be 0 (not measured) or above 0 and up to 1 µs (e.g. 1.9 ns); got NaN"},
 		{"fill too slow", func(m *Machine) { m.L1Fill, m.L1Exposed = 2e-6, 0.2 }, "l1_fill: the first level's fill time must be 0 (not measured) or above 0 and up to 1 µs a line (e.g. 0.38 ns), given with l1_exposed; got 2 µs"},
 		{"overlap without levels", func(m *Machine) { m.Levels, m.L1Fill, m.L1Exposed = nil, 0.38e-9, 0.2 }, "l1_fill: the first level's fill time needs levels (it is the first level's); this machine has none"},
 	} {
@@ -164,6 +166,8 @@ func TestParseJSONLevels(t *testing.T) {
 		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"level_overlap":2`, 1), `level_overlap: the levels' overlap must be from 0 (the levels' fills one after the other) to 1 (the longest alone); got 2`},
 		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"walk_in_flight":"many"`, 1), `walk_in_flight: "many" does not start with a number`},
 		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"walk_in_flight":0.25`, 1), `walk_in_flight: a heap walk's lines in flight must be 0 (not measured) or from 1 (one at a time) to 64; got 0.25`},
+		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"crowded_read":"soon"`, 1), `crowded_read: "soon" does not start with a number`},
+		{strings.Replace(in, `"mem_latency":9e-8`, `"mem_latency":9e-8,"crowded_read":"-2 ns"`, 1), `crowded_read: a crowded read's time must be 0 (not measured) or above 0 and up to 1 µs (e.g. 1.9 ns); got -2 ns`},
 	} {
 		_, err := ParseJSON([]byte(c.in))
 		if err == nil || err.Error() != c.want {
@@ -172,9 +176,9 @@ func TestParseJSONLevels(t *testing.T) {
 	}
 	// The first level's overlap, with units or in base units, reads
 	// back; a bad one is named.
-	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,"level_overlap":"0.5","walk_in_flight":"2.18",`, 1)
+	over := strings.Replace(in, `"compute_rate":"4G",`, `"compute_rate":"4G","l1_fill":"0.38 ns","l1_exposed":0.175,"level_overlap":"0.5","walk_in_flight":"2.18","crowded_read":"1.9 ns",`, 1)
 	m, err = ParseJSON([]byte(over))
-	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 || m.LevelOverlap != 0.5 || m.WalkInFlight != 2.18 {
+	if err != nil || math.Abs(m.L1Fill-0.38e-9) > 1e-20 || m.L1Exposed != 0.175 || m.LevelOverlap != 0.5 || m.WalkInFlight != 2.18 || math.Abs(m.CrowdedRead-1.9e-9) > 1e-20 {
 		t.Fatalf("overlap: %+v %v", m, err)
 	}
 	if back, err := ParseJSON(m.JSON()); err != nil || !back.SameParameters(m) {

@@ -108,6 +108,17 @@ type Machine struct {
 	// shrinking heap. 0 means not measured: every line a share
 	// 1/log2(B/w), as far as the lines reach, at the heap's full size.
 	WalkInFlight float64 `json:"walk_in_flight,omitempty"`
+	// CrowdedRead is the seconds a read takes beyond a first-level hit
+	// when its line takes the same place in its 4 KiB page as the lines
+	// read around it (a matrix column whose rows are a multiple of
+	// 4 KiB): every cache finds a line's set partly from that place, so
+	// such lines share one set of the first level, and on some cores
+	// their fills queue there whichever level they come from.
+	// Calibration times independent reads of lines 4 KiB apart against
+	// reads of lines side by side (measure); the hierarchy model charges
+	// a column in one place at least this a read. 0 means not measured:
+	// such reads cost what the levels' fills give.
+	CrowdedRead float64 `json:"crowded_read,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -133,7 +144,7 @@ func (m Machine) SameParameters(o Machine) bool {
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
 		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams && slices.Equal(m.StreamCost, o.StreamCost) &&
 		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap &&
-		m.WalkInFlight == o.WalkInFlight
+		m.WalkInFlight == o.WalkInFlight && m.CrowdedRead == o.CrowdedRead
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

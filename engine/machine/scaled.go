@@ -81,6 +81,8 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 		return out, scale(&out.ComputeRate)
 	case "l1_fill":
 		return out, scale(&out.L1Fill)
+	case "crowded_read":
+		return out, scale(&out.CrowdedRead)
 	case "l1_exposed":
 		// A share: at most 1, where the fills wait for the work.
 		ok := scale(&out.L1Exposed)

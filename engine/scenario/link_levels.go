@@ -26,13 +26,16 @@ import (
 //	l1_overlap=0.38ns:0.17
 //	level_overlap=1
 //	walk_in_flight=2.18
+//	crowded_read=1.9ns
 //
 // l1_overlap is the first level's fill time a line and the exposed share
 // of the shorter of its fills and the core's work
 // (machine.Machine.L1Fill, L1Exposed); level_overlap is the share of the
 // levels' fills that hides behind the longest (machine.Machine.LevelOverlap);
 // walk_in_flight is the lines a walk down a heap keeps in flight
-// (machine.Machine.WalkInFlight). A point of the distribution curve is size:count:scatter, then :walk
+// (machine.Machine.WalkInFlight); crowded_read is the time a read
+// crowded into one place of its page takes beyond a first-level hit
+// (machine.Machine.CrowdedRead). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
 // A point of the stream curve is buckets:scatter (machine.StreamPoint).
@@ -43,7 +46,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -115,6 +118,9 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	}
 	if m.WalkInFlight > 0 {
 		add("walk_in_flight", strconv.FormatFloat(m.WalkInFlight, 'g', -1, 64))
+	}
+	if m.CrowdedRead > 0 {
+		add("crowded_read", exact(m.CrowdedRead, units.ParseDuration, durationForms))
 	}
 }
 
@@ -227,6 +233,14 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			ps = append(ps, Problem{Field: "walk_in_flight", Msg: err.Error() + "; " + keptValue("walk_in_flight", base)})
 		} else {
 			m.WalkInFlight = k
+		}
+	}
+	if v, ok := vals["crowded_read"]; ok {
+		// The value is checked with the machine (machine.Validate).
+		if d, err := units.ParseDuration(v); err != nil {
+			ps = append(ps, Problem{Field: "crowded_read", Msg: err.Error() + "; " + keptValue("crowded_read", base)})
+		} else {
+			m.CrowdedRead = d
 		}
 	}
 	return ps
@@ -453,6 +467,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.LevelOverlap = base.LevelOverlap
 	case key == "walk_in_flight":
 		m.WalkInFlight = base.WalkInFlight
+	case key == "crowded_read":
+		m.CrowdedRead = base.CrowdedRead
 	}
 }
 
@@ -514,6 +530,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the heap walk's lines in flight were left out", true
 		}
 		return "walk_in_flight = " + strconv.FormatFloat(base.WalkInFlight, 'g', -1, 64) + " of " + base.Name + " was used instead", true
+	case key == "crowded_read":
+		if base.CrowdedRead == 0 {
+			return "the crowded read's time was left out", true
+		}
+		return "crowded_read = " + units.FormatSeconds(base.CrowdedRead) + " of " + base.Name + " was used instead", true
 	}
 	return "", false
 }
