@@ -217,6 +217,57 @@ func TestKernelsNearFit(t *testing.T) {
 	b.noErrors(t, "kernels near fit")
 }
 
+// TestKernelsCrowdedColumn: the matrix product at n = 1024 on the AMD
+// guest's preset, whose rows of 4 KiB put Q's column in one place of its
+// pages: the page shows the total engine/hier computes and its crowded
+// column term at the preset's crowded read (1.9 ns); at n = 1536, two
+// places, the page shows the warning engine/hier gives.
+func TestKernelsCrowdedColumn(t *testing.T) {
+	needBrowser(t)
+	const id = "epyc-zen4-kvm-2vcpu"
+	m, ok := presets.Machine(id)
+	if !ok {
+		t.Fatal("no " + id + " preset")
+	}
+	want, err := hier.Model(m, "matmul", mbram.DefaultParams(1024))
+	if err != nil || !(want.Crowded > 0) {
+		t.Fatalf("engine: %+v, %v; want a crowded column term", want, err)
+	}
+	two, err := hier.Predict(m, "matmul", mbram.DefaultParams(1536))
+	if err != nil || len(two.Warnings) == 0 {
+		t.Fatalf("engine at n = 1536: %q, %v; want the places warning", two.Warnings, err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1024", "#other-total")
+	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
+		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	var rows [][]string
+	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
+	found := false
+	for _, r := range rows {
+		if r[0] == "crowded column" {
+			found = true
+			if !strings.Contains(r[1], units.FormatSeconds(want.Crowded)) || !strings.Contains(r[1], "crowded read (1.9 ns)") {
+				t.Errorf("the term reads %q; want %s at 1.9 ns a read", r[1], units.FormatSeconds(want.Crowded))
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no crowded column term among %q", rows)
+	}
+	b.screenshot(t, "kernels-crowded-column")
+	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
+	if got := b.text(t, "#warnings"); !strings.Contains(got, two.Warnings[len(two.Warnings)-1]) {
+		t.Errorf("the warnings read %q, want %q", got, two.Warnings[len(two.Warnings)-1])
+	}
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	b.screenshot(t, "kernels-crowded-column-phone")
+	b.noErrors(t, "kernels crowded column")
+}
+
 // TestKernelsLatencyCurve: heapsort of 2^27 keys on the 2026-11-28 Intel
 // guest's preset, whose memory latency curve reads 180 ns at the heap's
 // 512 MiB where its one number (read at 2 GiB) is 345: the page shows
