@@ -339,7 +339,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 			res.Warnings = append(res.Warnings, err.Error()+"; the last level's β2 is the throughput curve's")
 		}
 		step("heap walk")
-		wr, err := walkRounds(ctx, buf, m.Levels[0].Size, m.C, pl.tpRounds)
+		wr, err := walkRounds(ctx, buf, m.Levels[0].Size, m.C, walkRoundsPer*pl.tpRounds)
 		if err != nil && ctx.Err() != nil {
 			return res, err
 		}
