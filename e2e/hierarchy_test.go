@@ -165,19 +165,11 @@ func TestKernelsPageWalk(t *testing.T) {
 	if got, w := b.text(t, "#uncertainty"), fmt.Sprintf("± %.1f%% from the calibration's spreads", 100*r.Uncertainty); !strings.Contains(got, w) {
 		t.Errorf("the prediction's uncertainty reads %q, want %q", got, w)
 	}
-	var rows [][]string
-	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
-	found := false
-	for _, r := range rows {
-		if r[0] == "address translation" {
-			found = true
-			if !strings.Contains(r[1], units.FormatSeconds(want.Translation)) || !strings.Contains(r[1], "cycle of 2000 pages") {
-				t.Errorf("the term reads %q; want %s over a cycle of 2000 pages", r[1], units.FormatSeconds(want.Translation))
-			}
-		}
-	}
-	if !found {
+	rows := termRows(t, b)
+	if row, ok := termText(rows, "address translation"); !ok {
 		t.Errorf("no address translation term among %q", rows)
+	} else if !strings.Contains(row, units.FormatSeconds(want.Translation)) || !strings.Contains(row, "cycle of 2000 pages") {
+		t.Errorf("the term reads %q; want %s over a cycle of 2000 pages", row, units.FormatSeconds(want.Translation))
 	}
 	b.screenshot(t, "kernels-page-walk")
 	b.phone(t)
@@ -243,19 +235,11 @@ func TestKernelsCrowdedColumn(t *testing.T) {
 	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
 		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
 	}
-	var rows [][]string
-	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
-	found := false
-	for _, r := range rows {
-		if r[0] == "crowded column" {
-			found = true
-			if !strings.Contains(r[1], units.FormatSeconds(want.Crowded)) || !strings.Contains(r[1], "crowded read (1.9 ns)") {
-				t.Errorf("the term reads %q; want %s at 1.9 ns a read", r[1], units.FormatSeconds(want.Crowded))
-			}
-		}
-	}
-	if !found {
+	rows := termRows(t, b)
+	if row, ok := termText(rows, "crowded column"); !ok {
 		t.Errorf("no crowded column term among %q", rows)
+	} else if !strings.Contains(row, units.FormatSeconds(want.Crowded)) || !strings.Contains(row, "crowded read (1.9 ns)") {
+		t.Errorf("the term reads %q; want %s at 1.9 ns a read", row, units.FormatSeconds(want.Crowded))
 	}
 	b.screenshot(t, "kernels-crowded-column")
 	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
@@ -290,8 +274,7 @@ func TestKernelsLatencyCurve(t *testing.T) {
 	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
 		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
 	}
-	var rows [][]string
-	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
+	rows := termRows(t, b)
 	memory := "memory's latency " + units.FormatSeconds(want.MemLatency) + " (its curve at the data's 512 MiB)"
 	found := false
 	for _, r := range rows {
@@ -310,4 +293,23 @@ func TestKernelsLatencyCurve(t *testing.T) {
 	b.run(t, chromedp.Reload(), appReady("#other-total"))
 	b.screenshot(t, "kernels-latency-curve-phone")
 	b.noErrors(t, "kernels latency curve")
+}
+
+// termRows are the rows of the page's Breakdown: each term's name and
+// its row's whole text.
+func termRows(t *testing.T, b *browser) [][]string {
+	var rows [][]string
+	b.eval(t, `[...document.querySelectorAll("#terms tbody tr")].map(tr => [tr.querySelector("th").textContent, tr.textContent])`, &rows)
+	return rows
+}
+
+// termText is the text of the row of the term named name among rows,
+// and whether there is one.
+func termText(rows [][]string, name string) (string, bool) {
+	for _, r := range rows {
+		if r[0] == name {
+			return r[1], true
+		}
+	}
+	return "", false
 }

@@ -329,40 +329,28 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		plateaus := machine.PlateauPoints(machine.LevelSizes(m.Levels))
 		plateau := plateaus[len(plateaus)-1]
 		gr, err := gatherRounds(ctx, buf, int64(plateau), int64(machine.MemoryPoint(m.C)), pl.tpAccess, pl.tpRounds)
-		if err != nil && ctx.Err() != nil {
-			return res, err
-		}
-		if err == nil {
+		if err := res.optional(ctx, err, "the last level's β2 is the throughput curve's", func() string {
 			res.Gather = &gr
 			setGatherBeta2(&m, gr)
-		} else {
-			res.Warnings = append(res.Warnings, err.Error()+"; the last level's β2 is the throughput curve's")
+			return ""
+		}); err != nil {
+			return res, err
 		}
 		step("heap walk")
 		wr, err := walkRounds(ctx, buf, m.Levels[0].Size, m.C, walkRoundsPer*pl.tpRounds)
-		if err != nil && ctx.Err() != nil {
-			return res, err
-		}
-		if err == nil {
+		if err := res.optional(ctx, err, "walk_in_flight not set", func() string {
 			res.Walk = &wr
-			if why := setWalkInFlight(&m, wr); why != "" {
-				res.Warnings = append(res.Warnings, why)
-			}
-		} else {
-			res.Warnings = append(res.Warnings, err.Error()+"; walk_in_flight not set")
+			return setWalkInFlight(&m, wr)
+		}); err != nil {
+			return res, err
 		}
 		step("crowded reads")
 		cr, err := crowdedRounds(ctx, buf, crowdedReads, pl.tpRounds)
-		if err != nil && ctx.Err() != nil {
-			return res, err
-		}
-		if err == nil {
+		if err := res.optional(ctx, err, "crowded_read not set", func() string {
 			res.Crowded = &cr
-			if why := setCrowdedRead(&m, cr); why != "" {
-				res.Warnings = append(res.Warnings, why)
-			}
-		} else {
-			res.Warnings = append(res.Warnings, err.Error()+"; crowded_read not set")
+			return setCrowdedRead(&m, cr)
+		}); err != nil {
+			return res, err
 		}
 		step("core rates")
 		// In CoreKernels' order, each with the rates before it: the
@@ -493,4 +481,23 @@ func memNote(b int64) string {
 		return "unknown"
 	}
 	return units.FormatSize(b)
+}
+
+// optional records the outcome of a measurement the machine can do
+// without: err from a cancelled ctx ends the calibration (returned);
+// another err is a warning, with what it leaves as it was (unset); with
+// no err, apply sets the machine from the measurement and returns why it
+// did not, a warning too.
+func (res *Result) optional(ctx context.Context, err error, unset string, apply func() string) error {
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		res.Warnings = append(res.Warnings, err.Error()+"; "+unset)
+		return nil
+	}
+	if why := apply(); why != "" {
+		res.Warnings = append(res.Warnings, why)
+	}
+	return nil
 }

@@ -253,7 +253,7 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	var parts []float64 // the levels' independent fills (HiddenBeside)
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
-		lv := lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
+		lv := lvlOf(l)
 		if footprint <= float64(l.Size) {
 			le.Warm = true
 		} else {
@@ -286,8 +286,7 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	}
 	e.Seconds -= e.LevelHidden
 	if kw.crowded != nil && m.CrowdedRead > 0 && len(levels) > 0 {
-		first := levels[0]
-		reads := kw.crowded(w, lvl{size: float64(first.Size), line: float64(first.Line), lines: float64(first.Lines())})
+		reads := kw.crowded(w, lvlOf(levels[0]))
 		// A floor, not a sum: the crowded reads' fills from the levels
 		// and their page walks go on while they queue for the set.
 		charged := e.Translation
@@ -404,6 +403,11 @@ type shape struct {
 
 // lvl is one level as the forms read it: bytes, line bytes, lines.
 type lvl struct{ size, line, lines float64 }
+
+// lvlOf is level l as the kernels' traffic reads it.
+func lvlOf(l machine.Level) lvl {
+	return lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
+}
 
 type kernelForm struct {
 	describe  string
@@ -738,15 +742,14 @@ func twoPassTraffic(s shape, l lvl) Traffic {
 
 func matmulTraffic(s shape, l lvl) Traffic {
 	n, w := s.n, s.w
-	rowLines := math.Ceil(n * w / l.line)
 	var t Traffic
 	// P is read a row at a time, R written once: streams.
 	t.Seq += l.of(n*n*w) + 2*l.of(n*n*w)
 	switch {
-	case n*n*w+2*n*w <= l.size:
+	case qFits(s, l):
 		// Q fits beside a row of P and of R: it comes in once.
 		t.Seq += l.of(n * n * w)
-	case n <= (l.lines-rowLines)*columnSets(n*w, l.line):
+	case n <= columnHeld(s, l):
 		// Regime (1): a strip of columns (n lines) stays while the row is
 		// swept; every line of Q comes in once per row of P.
 		t.Rand += n * l.of(n*n*w)
@@ -771,12 +774,29 @@ func matmulTraffic(s shape, l lvl) Traffic {
 // 2048 (rows in 4, 2, 1, 2 and 1 places), and 0.90 to 1.07 at n = 384
 // and 768 (8 and 4 places, the column fitting still).
 func columnSets(row, line float64) float64 {
+	return columnPlaces(row, line) / (walkPage / line)
+}
+
+// columnPlaces is the line places of a page the column's lines take
+// (columnSets), page/line when the rows claim none.
+func columnPlaces(row, line float64) float64 {
 	places := walkPage / line
 	if !(row > 0) || row != math.Trunc(row) || places < 1 || row > 1<<50 {
-		return 1
+		return places
 	}
 	g := gcd(uint64(walkPage), uint64(row))
-	return math.Min(places, walkPage/float64(g)) / places
+	return math.Min(places, walkPage/float64(g))
+}
+
+// qFits says Q fits in level l beside a row of P and of R.
+func qFits(s shape, l lvl) bool { return s.n*s.n*s.w+2*s.n*s.w <= l.size }
+
+// columnHeld is how many of the column's lines level l holds while a
+// row is swept: its lines less a row's, in the line places the column
+// takes (columnSets).
+func columnHeld(s shape, l lvl) float64 {
+	row := s.n * s.w
+	return (l.lines - math.Ceil(row/l.line)) * columnSets(row, l.line)
 }
 
 func gcd(a, b uint64) uint64 {
@@ -799,15 +819,10 @@ func gcd(a, b uint64) uint64 {
 // (two places) 0.35 to 0.45: the queue is one set's, so only one place
 // is charged it; two places the levels' fills price (columnSets).
 func matmulCrowded(s shape, l lvl) float64 {
-	n, w := s.n, s.w
-	row := n * w
-	if n*n*w+2*row <= l.size || columnSets(row, l.line)*walkPage/l.line != 1 {
+	if qFits(s, l) || columnPlaces(s.n*s.w, l.line) != 1 || s.n <= columnHeld(s, l) {
 		return 0
 	}
-	if n <= (l.lines-math.Ceil(row/l.line))*columnSets(row, l.line) {
-		return 0
-	}
-	return n * n * n
+	return s.n * s.n * s.n
 }
 
 // matmulWalks: each of the n³ reads of Q steps a row, n·w bytes, down a
@@ -1175,31 +1190,31 @@ func fewPlaces(kernelID string, p mbram.Params, levels []machine.Level, crowdedP
 		return ""
 	}
 	n, w := float64(p.N), float64(p.W)
+	s := shape{n: n, w: w}
 	row := n * w
 	avoid := ""
-	if line := float64(levels[0].Line); columnSets((n-1)*w, line)*walkPage/line > 2 && columnSets((n+1)*w, line)*walkPage/line > 2 {
+	if line := float64(levels[0].Line); columnPlaces((n-1)*w, line) > 2 && columnPlaces((n+1)*w, line) > 2 {
 		avoid = fmt.Sprintf(" (n = %.0f or %.0f spreads the column over more places)", n-1, n+1)
 	}
-	if first := levels[0]; crowdedPriced && columnSets(row, float64(first.Line))*walkPage/float64(first.Line) == 1 && n*n*w+2*row > float64(first.Size) {
+	if first := lvlOf(levels[0]); crowdedPriced && columnPlaces(row, first.line) == 1 && !qFits(s, first) {
 		if n <= 2*machine.CrowdedLines {
 			return ""
 		}
 		return fmt.Sprintf("rows of %s put the column's %.0f lines in one place of their pages: the estimate charges each read of it at least the machine's crowded read, which was timed over %d such lines; over more the levels below lose some of them too, and the run can take up to twice as long%s",
 			units.FormatSize(int64(row)), n, machine.CrowdedLines, avoid)
 	}
-	for _, l := range levels {
-		line, lines := float64(l.Line), float64(l.Lines())
-		share := columnSets(row, line)
-		rowLines := math.Ceil(row / line)
-		if share*walkPage/line > 2 || n*n*w+2*row <= float64(l.Size) {
+	for _, level := range levels {
+		l := lvlOf(level)
+		places := columnPlaces(row, l.line)
+		if places > 2 || qFits(s, l) {
 			continue
 		}
-		held := math.Floor((lines - rowLines) * share)
-		if n+rowLines > lines || held >= n/2 {
+		held := math.Floor(columnHeld(s, l))
+		if n+math.Ceil(row/l.line) > l.lines || held >= n/2 {
 			continue
 		}
 		return fmt.Sprintf("rows of %s put the column's %.0f lines in %.0f of a page's %.0f line places, so %s holds %.0f of them where its size would hold all: the estimate charges their misses at the random rate of filling %s, but misses crowded into so few sets overlap less, and the run can take some times longer%s",
-			units.FormatSize(int64(row)), n, share*walkPage/line, walkPage/line, l.Name, held, l.Name, avoid)
+			units.FormatSize(int64(row)), n, places, walkPage/l.line, level.Name, held, level.Name, avoid)
 	}
 	return ""
 }

@@ -130,6 +130,19 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 // machine.WithLevels does.
 func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Machine) Problems {
 	var ps Problems
+	// A number key: its value is checked with the machine
+	// (machine.Validate), a value that does not read is named here.
+	number := func(key string, parse func(string) (float64, error), dst *float64) {
+		v, ok := vals[key]
+		if !ok {
+			return
+		}
+		if x, err := parse(v); err != nil {
+			ps = append(ps, Problem{Field: key, Msg: err.Error() + "; " + keptValue(key, base)})
+		} else {
+			*dst = x
+		}
+	}
 	if v, ok := vals["levels"]; ok {
 		levels, p := parseLevels(v)
 		if p != nil {
@@ -144,31 +157,9 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			}
 		}
 	}
-	if v, ok := vals["mem_latency"]; ok {
-		d, err := units.ParseDuration(v)
-		if err != nil {
-			ps = append(ps, Problem{Field: "mem_latency", Msg: err.Error() + "; " + keptValue("mem_latency", base)})
-		} else {
-			m.MemLatency = d
-		}
-	}
-	if v, ok := vals["mem_latency_curve"]; ok {
-		pts, p := parseLatencyCurve(v)
-		if p != nil {
-			p.Msg += "; " + keptValue("mem_latency_curve", base)
-			ps = append(ps, *p)
-		} else {
-			m.MemLatencyCurve = pts
-		}
-	}
-	if v, ok := vals["compute_rate"]; ok {
-		r, err := units.ParseNumber(v)
-		if err != nil {
-			ps = append(ps, Problem{Field: "compute_rate", Msg: err.Error() + "; " + keptValue("compute_rate", base)})
-		} else {
-			m.ComputeRate = r
-		}
-	}
+	number("mem_latency", units.ParseDuration, &m.MemLatency)
+	ps = applyCurve(vals, "mem_latency_curve", parseLatencyCurve, &m.MemLatencyCurve, base, ps)
+	number("compute_rate", units.ParseNumber, &m.ComputeRate)
 	if v, ok := vals["core_rates"]; ok {
 		rates, err := parseCoreRates(v)
 		if err != nil {
@@ -177,15 +168,7 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			m.CoreRates = rates
 		}
 	}
-	if v, ok := vals["distribution"]; ok {
-		pts, p := parseDistribution(v)
-		if p != nil {
-			p.Msg += "; " + keptValue("distribution", base)
-			ps = append(ps, *p)
-		} else {
-			m.Distribution = pts
-		}
-	}
+	ps = applyCurve(vals, "distribution", parseDistribution, &m.Distribution, base, ps)
 	if v, ok := vals["streams"]; ok {
 		// The count is checked with the machine (machine.Validate).
 		if n, err := units.ParseCount(v); err != nil {
@@ -194,15 +177,7 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			m.Streams = int(min(n, machine.MaxStreams+1))
 		}
 	}
-	if v, ok := vals["stream_cost"]; ok {
-		pts, p := parseStreamCost(v)
-		if p != nil {
-			p.Msg += "; " + keptValue("stream_cost", base)
-			ps = append(ps, *p)
-		} else {
-			m.StreamCost = pts
-		}
-	}
+	ps = applyCurve(vals, "stream_cost", parseStreamCost, &m.StreamCost, base, ps)
 	if v, ok := vals["l1_overlap"]; ok {
 		// The values are checked with the machine (machine.Validate).
 		fill, exposed, found := strings.Cut(v, ":")
@@ -219,30 +194,26 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 			m.L1Fill, m.L1Exposed = f, k
 		}
 	}
-	if v, ok := vals["level_overlap"]; ok {
-		// The value is checked with the machine (machine.Validate).
-		if w, err := units.ParseNumber(v); err != nil {
-			ps = append(ps, Problem{Field: "level_overlap", Msg: err.Error() + "; " + keptValue("level_overlap", base)})
-		} else {
-			m.LevelOverlap = w
-		}
+	number("level_overlap", units.ParseNumber, &m.LevelOverlap)
+	number("walk_in_flight", units.ParseNumber, &m.WalkInFlight)
+	number("crowded_read", units.ParseDuration, &m.CrowdedRead)
+	return ps
+}
+
+// applyCurve reads the curve key of vals, when given, into dst; a curve
+// that does not read is named in a problem added to ps, and dst keeps
+// base's value.
+func applyCurve[P any](vals map[string]string, key string, parse func(string) ([]P, *Problem), dst *[]P, base machine.Machine, ps Problems) Problems {
+	v, ok := vals[key]
+	if !ok {
+		return ps
 	}
-	if v, ok := vals["walk_in_flight"]; ok {
-		// The value is checked with the machine (machine.Validate).
-		if k, err := units.ParseNumber(v); err != nil {
-			ps = append(ps, Problem{Field: "walk_in_flight", Msg: err.Error() + "; " + keptValue("walk_in_flight", base)})
-		} else {
-			m.WalkInFlight = k
-		}
+	pts, p := parse(v)
+	if p != nil {
+		p.Msg += "; " + keptValue(key, base)
+		return append(ps, *p)
 	}
-	if v, ok := vals["crowded_read"]; ok {
-		// The value is checked with the machine (machine.Validate).
-		if d, err := units.ParseDuration(v); err != nil {
-			ps = append(ps, Problem{Field: "crowded_read", Msg: err.Error() + "; " + keptValue("crowded_read", base)})
-		} else {
-			m.CrowdedRead = d
-		}
-	}
+	*dst = pts
 	return ps
 }
 
