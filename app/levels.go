@@ -35,6 +35,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 	}{
 		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), memLatencyMeans(m)},
 		{len(m.MemLatencyCurve) > 0, "Memory latency by span ", latencyCurveText(m.MemLatencyCurve), "a dependent load's wait when the data span that much, its translation included: the hierarchy model charges a kernel's dependent lines from memory the latency at its data's size"},
+		{reachBelow(m), "A chase's reach ", reachText(m), "how much of the last cache a chain of dependent reads finds, where the latency curve has risen halfway to memory's (a share of a cache that other cores or tenants fill keeps less of a chase than of a scan): the hierarchy model's heapsort walks find the level only this far"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
@@ -137,6 +138,21 @@ func memLatencyMeans(m machine.Machine) string {
 		return "what a dependent load waits for a line from memory, one number; the model reads the curve below instead"
 	}
 	return "what a dependent load waits for a line from memory"
+}
+
+// reachBelow says m's latency curve puts a chase's reach below its last
+// level's size (machine.Machine.DependentReach).
+func reachBelow(m machine.Machine) bool {
+	return len(m.Levels) > 0 && m.DependentReach() < float64(m.Levels[len(m.Levels)-1].Size)
+}
+
+// reachText is a chase's reach into m's last level, beside the level's size.
+func reachText(m machine.Machine) string {
+	if len(m.Levels) == 0 {
+		return ""
+	}
+	l := m.Levels[len(m.Levels)-1]
+	return units.FormatSize(int64(m.DependentReach())) + " of " + l.Name + "'s " + units.FormatSize(l.Size)
 }
 
 // latencyCurveText sums up a memory latency curve by its ends.

@@ -63,14 +63,24 @@ func Params(m machine.Machine) map[string]float64 {
 	if m.ComputeRate > 0 {
 		p["compute_rate"] = m.ComputeRate
 	}
-	// The memory latency curve at the powers of two it spans: its points
-	// follow each calibration's cache, and a span read between them
-	// compares the same memory.
+	// The memory latency curve at the powers of two it spans from the
+	// last level's size: its points follow each calibration's cache, and
+	// a span read between them compares the same memory. Below the level
+	// the curve says how far a chase finds it, and that reach is what
+	// the model reads there (machine.Machine.DependentReach), so it is
+	// compared in place of those points.
 	if n := len(m.MemLatencyCurve); n >= 2 {
+		from := m.MemLatencyCurve[0].Span
+		if k := len(m.Levels); k > 0 {
+			from = max(from, m.Levels[k-1].Size)
+		}
 		for s := int64(1) << 20; s <= m.MemLatencyCurve[n-1].Span; s *= 2 {
-			if s >= m.MemLatencyCurve[0].Span {
+			if s >= from {
 				p[LatencyCurveParam(s)] = m.MemLatencyAt(float64(s))
 			}
+		}
+		if k := len(m.Levels); k > 0 && m.MemLatencyCurve[0].Span < m.Levels[k-1].Size {
+			p["dependent_reach"] = m.DependentReach()
 		}
 	}
 	for k, v := range m.CoreRates {

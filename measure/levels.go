@@ -489,7 +489,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 				// which stops at 32 MiB, would hold a last cache's hits
 				// at its end and charge them to every larger span.
 				latC := latencyCurveOf(lat)
-				f.latencyCurve = beyondCache(fastestCurve(latC), c, f.levels[n-1].Latency)
+				f.latencyCurve = beyondCache(fastestCurve(latC), medianCurve(latC), c, f.levels[n-1].Latency)
 				for k, v := range curveSpreads(latC, f.latencyCurve) {
 					f.spread[k] = v
 				}
@@ -499,10 +499,11 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	return f
 }
 
-// beyondCache is the latency curve cv (one round) from the last cache's
-// size c on, as memory's latency by span (machine.LatencyPoint): each
-// point's time as measured, at least the last level's own latency
-// lastLat; nil when fewer than two points lie there.
+// beyondCache is the latency curve from a quarter of the last cache's
+// size c on, as memory's latency by span (machine.LatencyPoint): from c
+// on the fastest round's time (fastest), below it the median round's
+// (median), each at least the last level's own latency lastLat; nil when
+// fewer than two points lie past c.
 //
 // The points are taken as they are, the last cache's hits in them
 // included (a chase at 2·C still finds up to half its lines there):
@@ -512,19 +513,45 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 // and 1.00 of the estimate with heaps of 384 and 512 MiB; with the hits
 // taken out, (t − lastLat·C/S)/(1 − C/S), at 0.97, and a heap of 2 GiB
 // at 0.78 to 0.87 where it had run at 0.81 to 0.89 (docs/hierarchy.md).
-func beyondCache(cv curve, c, lastLat float64) []machine.LatencyPoint {
+//
+// The points below c say how far into the last cache a chase still finds
+// its lines (machine.Machine.DependentReach): a share of a cache that
+// other tenants fill keeps less of a chase than the throughput curve,
+// which sizes the level, reads, and how much less changes from round to
+// round with what they run. There a round is a sample of the neighbours,
+// and a sort that runs for seconds meets their typical traffic, the
+// median round's; on the development guest one round found the chase's
+// lines at 5.7 MiB in 21 ns, the others in 127. Where a curve would have
+// more points than a machine file takes, the lowest of those go first.
+func beyondCache(fastest, median curve, c, lastLat float64) []machine.LatencyPoint {
 	var out []machine.LatencyPoint
-	for i, s := range cv.size {
-		if s < c || len(cv.rounds) == 0 || !(cv.rounds[0][i] > 0) {
+	past := 0
+	for i, s := range fastest.size {
+		cv := fastest
+		if s < c {
+			cv = median
+		}
+		if s < c/chaseBelow || len(cv.rounds) == 0 || i >= len(cv.rounds[0]) || !(cv.rounds[0][i] > 0) {
 			continue
+		}
+		if s >= c {
+			past++
 		}
 		out = append(out, machine.LatencyPoint{Span: int64(s), Latency: round3g(math.Max(cv.rounds[0][i], lastLat))})
 	}
-	if len(out) < 2 || len(out) > machine.MaxLatencyPoints {
+	for len(out) > machine.MaxLatencyPoints && float64(out[0].Span) < c {
+		out = out[1:]
+	}
+	if past < 2 || len(out) > machine.MaxLatencyPoints {
 		return nil
 	}
 	return out
 }
+
+// chaseBelow is how far below the last cache's size the memory latency
+// curve starts (beyondCache): a quarter, where a chase still finds the
+// level on the development guest with its neighbours busiest.
+const chaseBelow = 4
 
 // curveSpreads is the spread over cv's rounds of each point of the
 // memory latency curve pts at a power of two, keyed as Compare names the

@@ -260,7 +260,9 @@ func TestCompare(t *testing.T) {
 // a point without one reports memory's latency's. By hand: rounds of
 // 40, 120 and 100 ns at 16 MiB have quartiles 70 and 110 about a median
 // of 100 (0.4); 150, 160 and 155 ns at 32 MiB 152.5 and 157.5 about 155
-// (0.032); 20 MiB is not a power of two, 8 MiB below the 12 MiB cache.
+// (0.032); 15, 16 and 17 ns at 8 MiB, a point below the 12 MiB cache
+// that the curve keeps from a quarter of it on, 15.5 and 16.5 about 16
+// (0.0625, rounded to 0.063); 20 MiB is not a power of two.
 func TestCurveSpreads(t *testing.T) {
 	const mi = 1 << 20
 	cv := curve{size: []float64{8 * mi, 16 * mi, 20 * mi, 32 * mi}, rounds: [][]float64{
@@ -268,9 +270,9 @@ func TestCurveSpreads(t *testing.T) {
 		{16e-9, 120e-9, 140e-9, 160e-9},
 		{17e-9, 100e-9, 135e-9, 155e-9},
 	}}
-	pts := beyondCache(fastestCurve(cv), 12*mi, 15e-9)
+	pts := beyondCache(fastestCurve(cv), medianCurve(cv), 12*mi, 15e-9)
 	got := curveSpreads(cv, pts)
-	want := map[string]float64{"mem_latency_curve[16 MiB]": 0.4, "mem_latency_curve[32 MiB]": 0.032}
+	want := map[string]float64{"mem_latency_curve[8 MiB]": 0.063, "mem_latency_curve[16 MiB]": 0.4, "mem_latency_curve[32 MiB]": 0.032}
 	if len(got) != len(want) {
 		t.Fatalf("spreads %v, want %v", got, want)
 	}
@@ -333,8 +335,9 @@ func TestReduceCurves(t *testing.T) {
 // when the latency curve reaches memReach times the last cache and not
 // when it stops short. The synthetic latency curve (fitCurves) jumps to
 // 100 ns past its 16 MiB cache, so a read anywhere past the step gives
-// 100 ns exactly, and the curve by span is 100 ns from 16 MiB·2^(1/4) to
-// its end, four points a doubling.
+// 100 ns exactly, and the curve by span starts at 4 MiB, a quarter of the
+// cache (beyondCache), and is 100 ns from 16 MiB·2^(1/4) to its end, four
+// points a doubling.
 func TestMemLatencyReach(t *testing.T) {
 	for _, c := range []struct {
 		reach float64 // the curves' end, in last caches
@@ -363,9 +366,12 @@ func TestMemLatencyReach(t *testing.T) {
 			t.Errorf("curves to %g·C: curve by span %v does not reach the curves' end", c.reach, cv)
 		}
 		for _, p := range cv {
-			if p.Span < 16<<20 || (p.Span > 17<<20 && math.Abs(p.Latency-100e-9) > 1e-12) {
-				t.Errorf("curves to %g·C: point %+v, want 100 ns past 16 MiB", c.reach, p)
+			if p.Span < 4<<20 || (p.Span > 17<<20 && math.Abs(p.Latency-100e-9) > 1e-12) {
+				t.Errorf("curves to %g·C: point %+v, want points from a quarter of the 16 MiB cache and 100 ns past it", c.reach, p)
 			}
+		}
+		if cv[0].Span > 5<<20 {
+			t.Errorf("curves to %g·C: the curve starts at %d B, want at a quarter of the 16 MiB cache", c.reach, cv[0].Span)
 		}
 	}
 }
@@ -634,21 +640,27 @@ func TestFitLevelsOverlapQuietRounds(t *testing.T) {
 	}
 }
 
-// TestBeyondCache: the points from the last cache's size on, as measured
-// but never under the last level's own latency (a round that came in
-// under it at 256 MiB is raised to it), and none when fewer than two lie
-// there.
+// TestBeyondCache: the points from a quarter of the last cache's size on
+// (64 MiB of 256: the one at 32 MiB left out), below the cache the
+// median round's (64 MiB: 40, 150 and 160 ns, median 150; 128 MiB: 150,
+// 160 and 170) and from it on the fastest's, never under the last
+// level's own latency (rounds that came in under it at 256 MiB are
+// raised to it), and none when fewer than two lie past the cache.
 func TestBeyondCache(t *testing.T) {
-	cv := curve{size: []float64{64 << 20, 128 << 20, 256 << 20, 512 << 20, 1 << 30},
-		rounds: [][]float64{{140e-9, 150e-9, 130e-9, 188e-9, 222e-9}}}
-	got := beyondCache(cv, 256<<20, 138e-9)
-	want := []machine.LatencyPoint{{Span: 256 << 20, Latency: 138e-9}, {Span: 512 << 20, Latency: 188e-9}, {Span: 1 << 30, Latency: 222e-9}}
+	cv := curve{size: []float64{32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20, 1 << 30},
+		rounds: [][]float64{
+			{30e-9, 40e-9, 150e-9, 130e-9, 188e-9, 222e-9},
+			{31e-9, 150e-9, 160e-9, 135e-9, 190e-9, 230e-9},
+			{32e-9, 160e-9, 170e-9, 136e-9, 200e-9, 240e-9},
+		}}
+	got := beyondCache(fastestCurve(cv), medianCurve(cv), 256<<20, 138e-9)
+	want := []machine.LatencyPoint{{Span: 64 << 20, Latency: 150e-9}, {Span: 128 << 20, Latency: 160e-9}, {Span: 256 << 20, Latency: 138e-9}, {Span: 512 << 20, Latency: 188e-9}, {Span: 1 << 30, Latency: 222e-9}}
 	if !slices.EqualFunc(got, want, func(a, b machine.LatencyPoint) bool {
 		return a.Span == b.Span && math.Abs(a.Latency-b.Latency) < 1e-18
 	}) {
 		t.Errorf("beyondCache = %+v, want %+v", got, want)
 	}
-	if got := beyondCache(cv, 1<<30, 138e-9); got != nil {
+	if got := beyondCache(fastestCurve(cv), medianCurve(cv), 1<<30, 138e-9); got != nil {
 		t.Errorf("one point past the cache: %+v, want none", got)
 	}
 }

@@ -113,6 +113,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		a, z := m.MemLatencyCurve[0], m.MemLatencyCurve[n-1]
 		fmt.Fprintf(stderr, "memory latency by span: %s at %s → %s at %s (%d points)\n",
 			units.FormatSeconds(a.Latency), units.FormatSize(a.Span), units.FormatSeconds(z.Latency), units.FormatSize(z.Span), n)
+		if l := len(m.Levels); l > 0 && a.Span < m.Levels[l-1].Size {
+			fmt.Fprintf(stderr, "a chase finds %s of %s's %s (its latency halfway to memory's there)\n",
+				units.FormatSize(int64(m.DependentReach())), m.Levels[l-1].Name, units.FormatSize(m.Levels[l-1].Size))
+		}
 	}
 	if m.ComputeRate > 0 {
 		fmt.Fprintf(stderr, "compute rate %.3g/s (median of %d kernels' core rates)\n", m.ComputeRate, len(m.CoreRates))
@@ -255,7 +259,7 @@ func paramValue(name string, v float64) string {
 	switch {
 	case strings.HasSuffix(name, "beta1"), strings.HasSuffix(name, "beta2"):
 		return units.FormatBandwidth(v)
-	case name == "cache", strings.HasSuffix(name, ".size"):
+	case name == "cache", name == "dependent_reach", strings.HasSuffix(name, ".size"):
 		return units.FormatSize(int64(v))
 	case name == "line":
 		return strconv.FormatInt(int64(v), 10) + " B"

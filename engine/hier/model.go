@@ -96,6 +96,10 @@ type LevelEstimate struct {
 	// Hidden is what the level's independent fills hide behind the
 	// longest level's (HiddenBeside), taken off Seconds.
 	Hidden float64 `json:"hidden_seconds,omitempty"`
+	// Reach is the bytes of the last level a kernel's chain of dependent
+	// reads finds there (kernelForm.chain, machine.Machine.DependentReach)
+	// when that is less than its size; 0 otherwise.
+	Reach float64 `json:"dependent_reach_bytes,omitempty"`
 }
 
 // Estimate is the hierarchy model's prediction of one kernel.
@@ -254,7 +258,13 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvlOf(l)
-		if footprint <= float64(l.Size) {
+		if kw.chain {
+			lv = chainLvl(m, levels, i)
+			if lv.size < float64(l.Size) {
+				le.Reach = lv.size
+			}
+		}
+		if footprint <= lv.size {
 			le.Warm = true
 		} else {
 			le.Traffic = traffic(w, lv)
@@ -409,6 +419,20 @@ func lvlOf(l machine.Level) lvl {
 	return lvl{size: float64(l.Size), line: float64(l.Line), lines: float64(l.Lines())}
 }
 
+// chainLvl is level i of levels, m's, as a chain of dependent reads finds
+// it: the last level only up to the machine's DependentReach, which its
+// latency curve gives where a chase leaves the level before the level's
+// size (a share of a cache other tenants fill too).
+func chainLvl(m machine.Machine, levels []machine.Level, i int) lvl {
+	lv := lvlOf(levels[i])
+	if i == len(levels)-1 {
+		if r := m.DependentReach(); r > 0 && r < lv.size {
+			lv.size, lv.lines = r, math.Floor(r/lv.line)
+		}
+	}
+	return lv
+}
+
 type kernelForm struct {
 	describe  string
 	footprint func(s shape) float64
@@ -417,6 +441,10 @@ type kernelForm struct {
 	// depInFlight is how many of the kernel's dependent lines are
 	// fetched at once (nil: one, each waits for the whole step).
 	depInFlight func(s shape, l lvl) float64
+	// chain says the kernel's misses are a chain of dependent reads (a
+	// walk down a heap): the last level holds for them what a chase finds
+	// there (chainLvl).
+	chain bool
 	// passes are a distribution sort's passes, and rest the traffic of
 	// what it does besides them: on a machine with a distribution
 	// curve the passes are priced off the curve (passTimes) and only
@@ -522,6 +550,7 @@ var kernelForms = map[string]kernelForm{
 		work:        heapWork,
 		traffic:     heapTraffic,
 		depInFlight: heapLinesAhead,
+		chain:       true,
 	},
 	"bucket": {
 		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured)",
@@ -1110,6 +1139,9 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 				f += " (its curve at the data's " + units.FormatSize(e.Footprint) + ")"
 			}
 		}
+		if le.Reach > 0 {
+			f += fmt.Sprintf("; the dependent reads find %s of %s's %s, where a chase leaves it on the latency curve", units.FormatSize(int64(le.Reach)), le.Level.Name, units.FormatSize(le.Level.Size))
+		}
 		if le.Hidden > 0 {
 			f += fmt.Sprintf("; %s of its %s hidden behind %s's fills (the levels' transfers overlap, ω = %.3g)",
 				units.FormatSeconds(le.Hidden), units.FormatSeconds(le.Seconds+le.Hidden), e.HiddenBehind, m.LevelOverlap)
@@ -1246,7 +1278,7 @@ func WalkInFlightOf(m machine.Machine, keys, steps, perWalk, perStep, memLatency
 	// wait a k-th each (walkExposed); seq: the write-backs' seconds.
 	first, below, seq := 0.0, 0.0, 0.0
 	for i, l := range levels {
-		miss := heapDepthsPast(keys, w, float64(l.Size))
+		miss := heapDepthsPast(keys, w, chainLvl(m, levels, i).size)
 		next := nextLatency(m, levels, i, span)
 		if i == len(levels)-1 && memLatency > 0 {
 			next = memLatency

@@ -766,3 +766,59 @@ func TestModelCrowdedColumn(t *testing.T) {
 		t.Errorf("n = 1000: crowded %g s, want 0", e.Crowded)
 	}
 }
+
+// TestModelDependentReach: heapsort's walks find the last level only up
+// to the machine's DependentReach. On a machine whose 8 MiB L3 a chase
+// leaves at 4 MiB·√2 (2^22.5 B, machine.TestDependentReach's curve), a
+// heap of 2^22 keys (16 MiB) has lg N − log2(2^22.5/4) = 22 − 20.5 = 1.5
+// depths past L3, where the level's size gives 22 − 21 = 1: 1.5·N
+// dependent lines and as many write-backs (no walk_in_flight, so no
+// shrinking). A heap of 1.5·2^20 keys (6 MiB), which fits L3 but not the
+// reach, moves log2(1.5) + 20 − 20.5 depths' lines where the level alone
+// was warm. WalkInFlightOf reads the walk on the same terms: the machine
+// with the reach gives what one whose L3 is the reach's size gives.
+func TestModelDependentReach(t *testing.T) {
+	const mi = 1 << 20
+	levels := []machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 128e9, Beta2: 64e9, Latency: 1e-9},
+		{Name: "L2", Size: 1 * mi, Line: 64, Beta1: 64e9, Beta2: 32e9, Latency: 4e-9},
+		{Name: "L3", Size: 8 * mi, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 15e-9},
+	}
+	tail := []machine.LatencyPoint{{Span: 16 * mi, Latency: 135e-9}, {Span: 32 * mi, Latency: 150e-9}}
+	plain := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 150e-9, ComputeRate: 1e10, MemLatencyCurve: tail}.WithLevels(levels)
+	reach := plain
+	reach.MemLatencyCurve = append([]machine.LatencyPoint{{Span: 2 * mi, Latency: 15e-9}, {Span: 4 * mi, Latency: 25e-9}, {Span: 8 * mi, Latency: 125e-9}}, tail...)
+	r := 4 * mi * math.Sqrt2
+	for _, c := range []struct {
+		name       string
+		m          machine.Machine
+		n          int64
+		dep, reach float64
+		warm       bool
+	}{
+		{"the level's size", plain, 1 << 22, 1 << 22, 0, false},
+		{"the reach", reach, 1 << 22, 1.5 * (1 << 22), r, false},
+		{"a heap in the level", plain, 3 << 19, 0, 0, true},
+		{"a heap past the reach", reach, 3 << 19, (3 << 19) * (math.Log2(1.5) + 20 - 20.5), r, false},
+	} {
+		e, err := Model(c.m, "heapsort", mbram.Params{N: c.n, W: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l3 := e.Levels[2]
+		if math.Abs(l3.Traffic.Dep-c.dep) > 1e-6*math.Max(c.dep, 1) || math.Abs(l3.Traffic.Seq-c.dep) > 1e-6*math.Max(c.dep, 1) ||
+			math.Abs(l3.Reach-c.reach) > 1e-6*math.Max(c.reach, 1) || l3.Warm != c.warm {
+			t.Errorf("%s: L3 dependent %g, write-backs %g, reach %g, warm %v; want %g, %g, %g, %v",
+				c.name, l3.Traffic.Dep, l3.Traffic.Seq, l3.Reach, l3.Warm, c.dep, c.dep, c.reach, c.warm)
+		}
+	}
+	sized := plain
+	sized.Levels = append([]machine.Level(nil), levels...)
+	sized.Levels[2].Size = int64(r)
+	sized.C = int64(r)
+	got, ok1 := WalkInFlightOf(reach, 1<<25, 24, 600e-9, 5e-9, 0)
+	want, ok2 := WalkInFlightOf(sized, 1<<25, 24, 600e-9, 5e-9, 0)
+	if !ok1 || !ok2 || math.Abs(got-want) > 1e-6*want { // the sized L3 is the reach in whole bytes
+		t.Errorf("WalkInFlightOf with the reach %g (%v), with L3 of the reach's size %g (%v)", got, ok1, want, ok2)
+	}
+}

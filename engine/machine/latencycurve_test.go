@@ -128,3 +128,52 @@ func TestScaledLatencyCurve(t *testing.T) {
 		t.Error("a curve without the one number is not scaled")
 	}
 }
+
+// TestDependentReach: the span where the curve has risen halfway from the
+// last level's latency (15 ns) to memory's at twice the level's 8 MiB
+// (135 ns at 16 MiB): 75 ns, half way from 25 ns at 4 MiB to 125 at
+// 8 MiB, so 4 MiB·√2 in log span. A curve past 75 ns at its first point
+// reaches that point; one that stays under 75 ns below the level, or
+// starts at it (a calibration before the curve went below the cache),
+// reaches the whole level; a machine without a curve too, and one
+// without levels reaches nothing. Without the level's latency the rise
+// is read from the curve's first point.
+func TestDependentReach(t *testing.T) {
+	const mi = 1 << 20
+	m := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 150e-9}.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 128e9, Beta2: 64e9, Latency: 1e-9},
+		{Name: "L2", Size: 1 * mi, Line: 64, Beta1: 64e9, Beta2: 32e9, Latency: 4e-9},
+		{Name: "L3", Size: 8 * mi, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 15e-9},
+	})
+	tail := []machine.LatencyPoint{{Span: 16 * mi, Latency: 135e-9}, {Span: 32 * mi, Latency: 150e-9}}
+	for _, c := range []struct {
+		name  string
+		curve []machine.LatencyPoint
+		noLat bool
+		want  float64
+	}{
+		{"halfway at 4 MiB·√2", []machine.LatencyPoint{{Span: 2 * mi, Latency: 15e-9}, {Span: 4 * mi, Latency: 25e-9}, {Span: 8 * mi, Latency: 125e-9}}, false, 4 * mi * math.Sqrt2},
+		{"past halfway at its first point", []machine.LatencyPoint{{Span: 4 * mi, Latency: 90e-9}, {Span: 8 * mi, Latency: 125e-9}}, false, 4 * mi},
+		{"under halfway below the level", []machine.LatencyPoint{{Span: 2 * mi, Latency: 15e-9}, {Span: 4 * mi, Latency: 18e-9}, {Span: 8 * mi, Latency: 20e-9}}, false, 8 * mi},
+		{"from the level on", []machine.LatencyPoint{{Span: 8 * mi, Latency: 20e-9}}, false, 8 * mi},
+		// Without L3's latency the rise starts at 2 MiB's 35 ns: halfway
+		// to 135 is 85, a step of 60 ns of 100 from 4 MiB's 25 ns.
+		{"from the first point", []machine.LatencyPoint{{Span: 2 * mi, Latency: 35e-9}, {Span: 4 * mi, Latency: 25e-9}, {Span: 8 * mi, Latency: 125e-9}}, true, 4 * mi * math.Pow(2, 0.6)},
+	} {
+		mc := m
+		mc.Levels = append([]machine.Level(nil), m.Levels...)
+		if c.noLat {
+			mc.Levels[2].Latency = 0
+		}
+		mc.MemLatencyCurve = append(append([]machine.LatencyPoint(nil), c.curve...), tail...)
+		if got := mc.DependentReach(); math.Abs(got-c.want) > 1e-6*c.want {
+			t.Errorf("%s: %g B, want %g", c.name, got, c.want)
+		}
+	}
+	if got := m.DependentReach(); got != 8*mi {
+		t.Errorf("without a curve: %g B, want the level's 8 MiB", got)
+	}
+	if got := (machine.Machine{MemLatencyCurve: tail}).DependentReach(); got != 0 {
+		t.Errorf("without levels: %g B, want 0", got)
+	}
+}
