@@ -493,6 +493,9 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 				for k, v := range curveSpreads(latC, f.latencyCurve) {
 					f.spread[k] = v
 				}
+				if v, ok := reachSpread(latC, f.latencyCurve, f.levels[:n], c); ok {
+					f.spread["dependent_reach"] = v
+				}
 			}
 		}
 	}
@@ -581,6 +584,34 @@ func curveSpreads(cv curve, pts []machine.LatencyPoint) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// reachSpread is the spread over cv's rounds of a chase's reach into
+// the last of levels (machine.Machine.DependentReach) off the curve pts:
+// each round's reach with its own points below the last cache's size c in
+// place of the median round's. It reports false when pts do not reach
+// below c, where the reach is the level's size whatever the rounds read.
+func reachSpread(cv curve, pts []machine.LatencyPoint, levels []machine.Level, c float64) (float64, bool) {
+	if len(pts) == 0 || len(levels) == 0 || float64(pts[0].Span) >= c {
+		return 0, false
+	}
+	lastLat := levels[len(levels)-1].Latency
+	var reaches []float64
+	for _, r := range cv.rounds {
+		own := slices.Clone(pts)
+		for j := range own {
+			if float64(own[j].Span) >= c {
+				break
+			}
+			for i, s := range cv.size {
+				if int64(s) == own[j].Span && i < len(r) && r[i] > 0 {
+					own[j].Latency = round3g(math.Max(r[i], lastLat))
+				}
+			}
+		}
+		reaches = append(reaches, machine.Machine{Levels: levels, MemLatencyCurve: own}.DependentReach())
+	}
+	return positiveSpread(reaches), true
 }
 
 // memReach is how far past the last cache the latency curve must reach

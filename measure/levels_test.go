@@ -664,3 +664,32 @@ func TestBeyondCache(t *testing.T) {
 		t.Errorf("one point past the cache: %+v, want none", got)
 	}
 }
+
+// TestReachSpread: each round's reach with its own points below the 8 MiB
+// cache, the points from it on as the curve has them (125 ns at 8 MiB, 135
+// at 16: halfway from the level's 15 ns is 75). Round 0 reads 25 ns at 4
+// MiB, so half way to 125 at 8 MiB: 4 MiB·√2; round 1 reads 15 there, 60
+// of 110 ns on: 4 MiB·2^(6/11) = 5.838 MiB; round 2 reads 100 ns at 2
+// MiB, past halfway at the curve's first point: 2 MiB. The quartiles of
+// three are the midpoints about the median, so the spread is
+// (5.838 − 2)/(2·5.657) = 0.339. A curve from the cache on gives none.
+func TestReachSpread(t *testing.T) {
+	const mi = 1 << 20
+	levels := []machine.Level{
+		{Name: "L2", Size: 1 * mi, Line: 64, Beta1: 64e9, Beta2: 32e9, Latency: 4e-9},
+		{Name: "L3", Size: 8 * mi, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 15e-9},
+	}
+	cv := curve{size: []float64{2 * mi, 4 * mi, 8 * mi, 16 * mi}, rounds: [][]float64{
+		{15e-9, 25e-9, 125e-9, 135e-9},
+		{15e-9, 15e-9, 130e-9, 140e-9},
+		{100e-9, 110e-9, 140e-9, 150e-9},
+	}}
+	pts := []machine.LatencyPoint{{Span: 2 * mi, Latency: 15e-9}, {Span: 4 * mi, Latency: 25e-9}, {Span: 8 * mi, Latency: 125e-9}, {Span: 16 * mi, Latency: 135e-9}}
+	got, ok := reachSpread(cv, pts, levels, 8*mi)
+	if !ok || math.Abs(got-0.339) > 1e-9 {
+		t.Errorf("reachSpread = %g, %v; want 0.339", got, ok)
+	}
+	if _, ok := reachSpread(cv, pts[2:], levels, 8*mi); ok {
+		t.Error("a curve from the cache on gave a spread of the reach")
+	}
+}

@@ -20,7 +20,9 @@ import (
 // does not move those, memory's latency's spread standing for the curve;
 // of the stream curve's two ends (stream_cost.fastest, .slowest),
 // recorded for the same comparison, the slowest's spread moves the whole
-// curve (below), the fastest's nothing.
+// curve (below), the fastest's nothing; nor does Scaled move a chase's
+// reach (dependent_reach, DependentReach), read off the curve's points
+// below the last cache and recorded for comparing calibrations too.
 //
 // It is how a prediction learns what the calibration's spreads mean for
 // it (engine/hier's Sensitivity): each parameter moved by its own spread,
