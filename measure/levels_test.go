@@ -693,3 +693,35 @@ func TestReachSpread(t *testing.T) {
 		t.Error("a curve from the cache on gave a spread of the reach")
 	}
 }
+
+// TestParamsReach: a curve that reaches below the last level is compared
+// by its reach (machine.Machine.DependentReach; by hand 4 MiB·√2, as in
+// TestReachSpread's round 0) and by its points from the level's 8 MiB
+// on, not by the points below it; a curve from the level on has no
+// reach to compare.
+func TestParamsReach(t *testing.T) {
+	const mi = 1 << 20
+	m := machine.Machine{Name: "t", Beta1: 40e9, Beta2: 5e9, Mu1: 2, M: 8e-9, MemLatency: 150e-9}.WithLevels([]machine.Level{
+		{Name: "L2", Size: 1 * mi, Line: 64, Beta1: 64e9, Beta2: 32e9, Latency: 4e-9},
+		{Name: "L3", Size: 8 * mi, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 15e-9},
+	})
+	m.MemLatencyCurve = []machine.LatencyPoint{{Span: 2 * mi, Latency: 15e-9}, {Span: 4 * mi, Latency: 25e-9}, {Span: 8 * mi, Latency: 125e-9}, {Span: 16 * mi, Latency: 135e-9}}
+	p := Params(m)
+	if got, want := p["dependent_reach"], 4*mi*math.Sqrt2; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("dependent_reach %g, want %g", got, want)
+	}
+	for _, k := range []string{"mem_latency_curve[2 MiB]", "mem_latency_curve[4 MiB]"} {
+		if _, ok := p[k]; ok {
+			t.Errorf("%s compared: a point below the last level", k)
+		}
+	}
+	for _, k := range []string{"mem_latency_curve[8 MiB]", "mem_latency_curve[16 MiB]"} {
+		if _, ok := p[k]; !ok {
+			t.Errorf("%s not compared", k)
+		}
+	}
+	m.MemLatencyCurve = m.MemLatencyCurve[2:]
+	if v, ok := Params(m)["dependent_reach"]; ok {
+		t.Errorf("a curve from the level on compared a reach of %g", v)
+	}
+}
