@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,17 +167,8 @@ func TestKernelsPageWalk(t *testing.T) {
 	if got, w := b.text(t, "#uncertainty"), fmt.Sprintf("± %.1f%% from the calibration's spreads", 100*r.Uncertainty); !strings.Contains(got, w) {
 		t.Errorf("the prediction's uncertainty reads %q, want %q", got, w)
 	}
-	rows := termRows(t, b)
-	if row, ok := termText(rows, "address translation"); !ok {
-		t.Errorf("no address translation term among %q", rows)
-	} else if !strings.Contains(row, units.FormatSeconds(want.Translation)) || !strings.Contains(row, "cycle of 2000 pages") {
-		t.Errorf("the term reads %q; want %s over a cycle of 2000 pages", row, units.FormatSeconds(want.Translation))
-	}
-	b.screenshot(t, "kernels-page-walk")
-	b.phone(t)
-	b.run(t, chromedp.Reload(), appReady("#other-total"))
-	b.screenshot(t, "kernels-page-walk-phone")
-	b.noErrors(t, "kernels page walk")
+	wantTerm(t, termRows(t, b), "address translation", units.FormatSeconds(want.Translation), "cycle of 2000 pages")
+	kernelsShots(t, b, "kernels-page-walk")
 }
 
 // TestKernelsNearFit: the permutation product whose arrays are a little
@@ -203,11 +195,7 @@ func TestKernelsNearFit(t *testing.T) {
 	if got := b.text(t, "#warnings"); !strings.Contains(got, want.Warnings[0]) {
 		t.Errorf("the warnings read %q, want %q", got, want.Warnings[0])
 	}
-	b.screenshot(t, "kernels-near-fit")
-	b.phone(t)
-	b.run(t, chromedp.Reload(), appReady("#other-total"))
-	b.screenshot(t, "kernels-near-fit-phone")
-	b.noErrors(t, "kernels near fit")
+	kernelsShots(t, b, "kernels-near-fit")
 }
 
 // TestKernelsCrowdedColumn: the matrix product at n = 1024 on the AMD
@@ -236,12 +224,7 @@ func TestKernelsCrowdedColumn(t *testing.T) {
 	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
 		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
 	}
-	rows := termRows(t, b)
-	if row, ok := termText(rows, "crowded column"); !ok {
-		t.Errorf("no crowded column term among %q", rows)
-	} else if !strings.Contains(row, units.FormatSeconds(want.Crowded)) || !strings.Contains(row, "crowded read (1.9 ns)") {
-		t.Errorf("the term reads %q; want %s at 1.9 ns a read", row, units.FormatSeconds(want.Crowded))
-	}
+	wantTerm(t, termRows(t, b), "crowded column", units.FormatSeconds(want.Crowded), "crowded read (1.9 ns)")
 	b.screenshot(t, "kernels-crowded-column")
 	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
 	if got := b.text(t, "#warnings"); !strings.Contains(got, two.Warnings[len(two.Warnings)-1]) {
@@ -289,11 +272,7 @@ func TestKernelsLatencyCurve(t *testing.T) {
 	if got := b.text(t, "main"); !strings.Contains(got, "Memory latency by span") {
 		t.Errorf("the machine's levels do not list its latency curve")
 	}
-	b.screenshot(t, "kernels-latency-curve")
-	b.phone(t)
-	b.run(t, chromedp.Reload(), appReady("#other-total"))
-	b.screenshot(t, "kernels-latency-curve-phone")
-	b.noErrors(t, "kernels latency curve")
+	kernelsShots(t, b, "kernels-latency-curve")
 }
 
 // termRows are the rows of the page's Breakdown: each term's name and
@@ -304,15 +283,33 @@ func termRows(t *testing.T, b *browser) [][]string {
 	return rows
 }
 
-// termText is the text of the row of the term named name among rows,
-// and whether there is one.
-func termText(rows [][]string, name string) (string, bool) {
-	for _, r := range rows {
-		if r[0] == name {
-			return r[1], true
+// wantTerm wants the Breakdown's term name among rows, its formula
+// holding each of parts.
+func wantTerm(t *testing.T, rows [][]string, name string, parts ...string) {
+	t.Helper()
+	i := slices.IndexFunc(rows, func(r []string) bool { return r[0] == name })
+	if i < 0 {
+		t.Errorf("no %s term among %q", name, rows)
+		return
+	}
+	row := rows[i][1]
+	for _, p := range parts {
+		if !strings.Contains(row, p) {
+			t.Errorf("the %s term reads %q; want %q in it", name, row, p)
 		}
 	}
-	return "", false
+}
+
+// kernelsShots takes the Kernels page's screenshots under name, on the
+// desktop and, reloaded, at a phone's size, and wants no errors in the
+// page's console.
+func kernelsShots(t *testing.T, b *browser, name string) {
+	t.Helper()
+	b.screenshot(t, name)
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	b.screenshot(t, name+"-phone")
+	b.noErrors(t, strings.ReplaceAll(name, "-", " "))
 }
 
 // TestKernelsDependentReach: heapsort of 2^22 keys (a heap of 16 MiB) on
@@ -344,17 +341,9 @@ func TestKernelsDependentReach(t *testing.T) {
 	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
 		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
 	}
-	found := "the dependent reads find " + units.FormatSize(int64(reach)) + " of L3's " + units.FormatSize(l3.Size)
-	rows := termRows(t, b)
-	if row, ok := termText(rows, "L3 ← memory"); !ok || !strings.Contains(row, found) {
-		t.Errorf("the memory term reads %q (%v); want %q", row, ok, found)
-	}
+	wantTerm(t, termRows(t, b), "L3 ← memory", "the dependent reads find "+units.FormatSize(int64(reach))+" of L3's "+units.FormatSize(l3.Size))
 	if got := b.text(t, "main"); !strings.Contains(got, "A chase's reach "+units.FormatSize(int64(reach))) {
 		t.Errorf("the machine's levels do not list the chase's reach %s", units.FormatSize(int64(reach)))
 	}
-	b.screenshot(t, "kernels-dependent-reach")
-	b.phone(t)
-	b.run(t, chromedp.Reload(), appReady("#other-total"))
-	b.screenshot(t, "kernels-dependent-reach-phone")
-	b.noErrors(t, "kernels dependent reach")
+	kernelsShots(t, b, "kernels-dependent-reach")
 }

@@ -79,7 +79,7 @@ func Params(m machine.Machine) map[string]float64 {
 				p[LatencyCurveParam(s)] = m.MemLatencyAt(float64(s))
 			}
 		}
-		if k := len(m.Levels); k > 0 && m.MemLatencyCurve[0].Span < m.Levels[k-1].Size {
+		if m.CurveBelowCache() {
 			p["dependent_reach"] = m.DependentReach()
 		}
 	}

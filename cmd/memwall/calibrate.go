@@ -113,7 +113,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		a, z := m.MemLatencyCurve[0], m.MemLatencyCurve[n-1]
 		fmt.Fprintf(stderr, "memory latency by span: %s at %s → %s at %s (%d points)\n",
 			units.FormatSeconds(a.Latency), units.FormatSize(a.Span), units.FormatSeconds(z.Latency), units.FormatSize(z.Span), n)
-		if l := len(m.Levels); l > 0 && a.Span < m.Levels[l-1].Size {
+		if l := len(m.Levels); m.CurveBelowCache() {
 			fmt.Fprintf(stderr, "a chase finds %s of %s's %s (its latency halfway to memory's there)\n",
 				units.FormatSize(int64(m.DependentReach())), m.Levels[l-1].Name, units.FormatSize(m.Levels[l-1].Size))
 		}

@@ -87,10 +87,10 @@ func (m Machine) DependentReach() float64 {
 	}
 	last := m.Levels[len(m.Levels)-1]
 	size := float64(last.Size)
-	ps := m.MemLatencyCurve
-	if len(ps) < 2 || float64(ps[0].Span) >= size {
+	if !m.CurveBelowCache() {
 		return size
 	}
+	ps := m.MemLatencyCurve
 	lo := last.Latency
 	if !(lo > 0) {
 		lo = ps[0].Latency
@@ -114,4 +114,12 @@ func (m Machine) DependentReach() float64 {
 		return math.Min(size, float64(q.Span)*math.Pow(float64(p.Span)/float64(q.Span), f))
 	}
 	return size
+}
+
+// CurveBelowCache says m's latency curve (two points or more) starts
+// below its last level's size, so that DependentReach reads the level's
+// reach off it.
+func (m Machine) CurveBelowCache() bool {
+	n := len(m.Levels)
+	return n > 0 && len(m.MemLatencyCurve) >= 2 && m.MemLatencyCurve[0].Span < m.Levels[n-1].Size
 }
