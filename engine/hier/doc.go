@@ -44,8 +44,8 @@
 // 1..z; taking its line off the list moves every line before it one
 // place down, so the line at each boundary j < z leaves level j (its
 // zone grows by one) and the boundary moves to the line before it: a few
-// pointer moves per level, no logarithm. The list's nodes are 16 bytes
-// each, at most one per line of the last level (zones.go).
+// pointer moves per level, no logarithm. The list runs through the
+// lines' own slots, which hold its links (zones.go).
 //
 // # Stack distances and the miss curve (Config.Curves)
 //
@@ -81,15 +81,15 @@
 // there): an access to one of them has its rank for distance and touches
 // nothing else but, for a write, its line's dirty bits; the line that
 // leaves the four takes the next position of the time line, or the front
-// of the list, where it belongs. A line's state (position and dirty
-// bits) is 8 bytes, and 4 more for each level (its latest fill into the
+// of the list, where it belongs. A line's state (position or the list's
+// links, its zone and dirty bits) is 12 bytes, and 4 more for each level (its latest fill into the
 // level, for the stream rule, and whether that fill was sequential), in
 // pages of 256 consecutive lines, found through a flat table of page
 // numbers (4 bytes a page number up to the highest, at most 4 MiB) or,
-// past it, a small hash table of pages, so an array's lines share pages; with the list's 16-byte node
-// or the histogram's 4-byte bin a line of three levels costs 24 to 36
-// bytes when its page is full, and at worst a page's 5 KiB when the
-// accessed lines are scattered one per 256. The histogram's increments are queued and applied 64 at a
+// past it, a small hash table of pages, so an array's lines share pages; a
+// line of three levels costs 24 bytes when its page is full (28 with the
+// histogram's 4-byte bin), and at worst a page's 6 KiB when the accessed
+// lines are scattered one per 256. The histogram's increments are queued and applied 64 at a
 // time, which lets the host overlap their cache misses; its bins are
 // added into 64-bit ones before any can overflow. Nothing allocates per
 // access once the pages, the list, the time line and the histogram have
@@ -98,9 +98,9 @@
 // # Cost
 //
 // Under callgrind, the permutation product at N = 2^22 through three
-// levels of 64-byte lines (BenchmarkPermTrace) takes about 167
-// instructions a simulated access by default, 120 through one level
-// (BenchmarkPermTraceOneLevel) and 269 with the distances
+// levels of 64-byte lines (BenchmarkPermTrace) takes about 163
+// instructions a simulated access by default, 111 through one level
+// (BenchmarkPermTraceOneLevel) and 274 with the distances
 // (BenchmarkPermTraceCurves); engine/sim takes 112 for its one level,
 // its kernel's loop included. Batch queues the fills of its far accesses
 // and counts them a level at a time (fills.go), so that each level's
@@ -109,18 +109,21 @@
 // hash and no ring. While Batch runs, the recent set is kept by each
 // line's last access rather than in order, so that an access to it
 // writes one stamp instead of moving the set, and its counts of writes
-// and dependent accesses are kept in registers. Of the 167, about 49 are
+// and dependent accesses are kept in registers. Of the 163, about 49 are
 // the levels' fills (some 51 instructions a fill of a level, 2.6 fills a
-// far access), 52 the far accesses' lookups of their slots and moves on
-// the zones' list (about 138 each, three accesses in eight being far
-// here), and 59 the loop over the accesses, the recent set and the
-// queue. Earlier versions took 176 (the pages found by hash alone), 198
+// far access), 48 the far accesses' lookups of their slots and moves on
+// the zones' list (about 129 each, three accesses in eight being far
+// here), and 57 the loop over the accesses, the recent set and the
+// queue. Earlier versions took 167 and 121 through one level (the list
+// of its own nodes, 16 bytes each, a node's line found through its
+// slot; the list through the slots saves that step, and a list with no
+// boundary, one level, returns before it looks for them), 176 (the pages found by hash alone), 198
 // (with a ring of each level's last K fills and a hashed filter of their
 // ends, and the recent set in order), 214 (before the scans' fills stayed
 // in the fills' loop), 247 (before the queue) and 322 (the distances on
 // every access, before the zones).
 //
-// Measured and set aside, each against the 167: a filter of the fills
+// Measured and set aside, each against the 167 of the list of nodes: a filter of the fills
 // far from every stream, which skips the rule for them, either at once
 // (the others counted a fill at a time, 166 to 174) or in the queue (163,
 // and 128 through one level); the list as a time line of entries cleared
@@ -137,7 +140,13 @@
 // of docs/hierarchy.md the permutation product through three levels took
 // 13.0 ns a simulated access at N = 2^16 (13.8 with the ring), 16.1 at
 // 2^18 (16.9), 22.5 at 2^20 (22.9) and 28.2 at 2^22 (26.3), where the
-// tables hold 786 432 lines. The instructions are the measure here, as
+// tables hold 786 432 lines. The list through the slots made the slot 12
+// bytes where it was 8, for the distances too: on the AMD guest (the
+// fastest of three runs of four) three levels went from 23.4 to 21.3 ns a
+// simulated access, one level from 10.2 to 11.3 and the distances from
+// 45.0 to 50.1 (their instructions from 269 to 274, a slot's index now
+// a multiply by 12); the list's links kept apart from the slots, which
+// stay 8 bytes, took 113 and 166 instructions. The instructions are the measure here, as
 // they do not change with the host; the runs the tool makes most, of
 // programs at sizes it extrapolates from, are the small ones.
 //

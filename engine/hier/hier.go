@@ -188,13 +188,15 @@ func (s *Sim) Footprint() int64 {
 
 // Reset empties the caches and the counts, keeping the memory.
 func (s *Sim) Reset() {
-	for i := range s.stacks {
-		s.stacks[i].reset()
-	}
+	// The levels first: a stack's reset gives their ends the head's page
+	// (stack.headPage).
 	for i := range s.lv {
 		s.lv[i].LevelCounts = LevelCounts{}
 		s.lv[i].fills = 0
 		s.lv[i].resetStreams()
+	}
+	for i := range s.stacks {
+		s.stacks[i].reset()
 	}
 	s.reads, s.writes, s.deps, s.ops = 0, 0, 0, 0
 }
@@ -376,9 +378,8 @@ func (s *Sim) batchZones(ops []uint64) {
 		if stamp[3] < stamp[v] {
 			v = 3
 		}
-		n, si := k.zoneMove(line, k.rslot[v])
+		n, si, e := k.zoneMove(line, k.rslot[v])
 		k.rline[v], k.rslot[v], stamp[v] = line, si, i
-		e := &k.slots[si]
 		if n > 0 {
 			// k.queueFill(e, si, line, n, op)
 			mask := uint8(1<<uint(n&15) - 1)

@@ -2,16 +2,24 @@ package hier
 
 import "math/bits"
 
-// slot is the state of one line ever accessed: its position on the time
-// line (or its node on the zones' list), whether it is in use, and a bit
-// for each level of the stack (bit j for its j-th level), dirty: written
-// since the line was last filled into that level. 8 bytes; each level
-// keeps its own word per slot besides (level.ends).
+// slot is the state of one line ever accessed: its place on the time
+// line, or its neighbours on the zones' list (zones.go), whether it is in
+// use, a bit for each level of the stack (bit j for its j-th level),
+// dirty: written since the line was last filled into that level, and its
+// zone on the list. 12 bytes; each level keeps its own word per slot
+// besides (level.ends).
 type slot struct {
-	pos   uint32
+	// pos is the line's position on the time line (Config.Curves), or
+	// else the slot of the line before it on the zones' list.
+	pos uint32
+	// next is the slot of the line after it on the zones' list.
+	next  uint32
 	used  bool
 	dirty uint8
-	_     [2]uint8
+	// zone is 1 + the number of the stack's levels the line lies outside
+	// of while it is on the zones' list, 0 while it is not.
+	zone uint8
+	_    uint8
 }
 
 // noLine marks the absence of a most recently used line: lines are
@@ -158,6 +166,7 @@ func (k *stack) setLevels(lv []level) {
 	k.all = uint8(1)<<len(lv) - 1
 	if !k.curves {
 		k.zones = newZones(lv)
+		k.headPage()
 	}
 }
 
@@ -186,7 +195,7 @@ func (k *stack) reset() {
 	k.dlast = noLine
 	k.rline = [recentLen]uint64{noLine, noLine, noLine, noLine}
 	if !k.curves {
-		k.zones.reset()
+		k.headPage()
 	}
 }
 

@@ -12,27 +12,27 @@ package hier
 // the boundary moves to the line before it: O(levels) pointer moves, no
 // logarithm, and memory for the last level's lines only.
 
-// node is a line on the list: its neighbours, its slot (an index into
-// stack.slots) and its zone. Node 0 is the list's head, so that the list
-// is circular and index 0 means "not on the list" in slot.pos.
-type node struct {
-	prev, next uint32
-	slot       uint32
-	zone       uint8
-}
+// The list is threaded through the lines' slots (stack.slots): a slot's
+// pos is the slot of the line before it on the list and next the one
+// after, and its zone is 1 + the stack's levels it lies outside of, 0
+// for a line off the list. Slot 0 is the list's head, so that the list
+// is circular: in this mode the stack's first page of slots is the
+// head's and holds no line (headPage).
 
 // zones is the list of one stack.
 type zones struct {
-	nodes []node // nodes[0] is the head; grows up to cap+1 nodes
-	// cap is the lines the list holds once full, the last level's lines
-	// but the recent set's (0 or less when the last level holds no more).
-	cap int
+	// n is the lines on the list, and cap the lines it holds once full,
+	// the last level's lines but the recent set's (0 or less when the
+	// last level holds no more).
+	n, cap int
 	// z0 is the zone of the list's first line: the levels of at most
-	// recentLen lines, which a line leaving the recent set lies outside of.
-	z0 int
-	// bnd[j], for z0 ≤ j < last level, is the last node inside level j,
-	// 0 until the list reaches the level's place: the list's length then
-	// is reach[j], the level's lines but the recent set's.
+	// recentLen lines, which a line leaving the recent set lies outside of;
+	// last is the last level's index, past the last boundary.
+	z0, last int
+	// bnd[j], for z0 ≤ j < last level, is the slot of the last line
+	// inside level j, 0 until the list reaches the level's place: the
+	// list's length then is reach[j], the level's lines but the recent
+	// set's.
 	bnd   [8]uint32
 	reach [8]int
 }
@@ -40,6 +40,7 @@ type zones struct {
 func newZones(lv []level) zones {
 	var z zones
 	last := len(lv) - 1
+	z.last = last
 	z.cap = int(min(lv[last].lines-recentLen, 1<<31))
 	for z.z0 < len(lv) && lv[z.z0].lines <= recentLen {
 		z.z0++
@@ -47,17 +48,19 @@ func newZones(lv []level) zones {
 	for j := range lv {
 		z.reach[j] = int(min(lv[j].lines-recentLen, 1<<31))
 	}
-	z.reset()
 	return z
 }
 
-func (z *zones) reset() {
-	if z.nodes == nil {
-		z.nodes = make([]node, 1, 64)
+// headPage empties the list: its slots hold the head alone, on a page of
+// its own that no line's page number reaches (stack.page numbers the
+// lines' pages from 1 on).
+func (k *stack) headPage() {
+	k.slots = append(k.slots[:0], make([]slot, pageLen)...)
+	for j := range k.lv {
+		k.lv[j].addPage()
 	}
-	z.nodes = z.nodes[:1]
-	z.nodes[0] = node{}
-	z.bnd = [8]uint32{}
+	k.n = 0
+	k.bnd = [8]uint32{}
 }
 
 // farZone records an access to line, which is not among the first three
@@ -77,7 +80,7 @@ func (k *stack) farZone(line uint64) (int, int) {
 		k.enterRecent(k.nr-1, line, si)
 		return len(k.lv), si
 	}
-	missed, si := k.zoneMove(line, k.rslot[recentLen-1])
+	missed, si, _ := k.zoneMove(line, k.rslot[recentLen-1])
 	k.enterRecent(recentLen-1, line, si)
 	return missed, si
 }
@@ -96,9 +99,10 @@ func (k *stack) slotOf(line uint64) int {
 // zoneMove records an access to line, which is not in the full recent
 // set, as the line in slot out leaves the set for the front of the list:
 // it takes line off the list if it is there, and moves the boundaries it
-// passed. It returns how many of the stack's levels the access misses and
-// the line's slot's index; the recent set is the caller's to update.
-func (k *stack) zoneMove(line uint64, out int) (int, int) {
+// passed. It returns how many of the stack's levels the access misses,
+// the line's slot's index and the slot; the recent set is the caller's
+// to update.
+func (k *stack) zoneMove(line uint64, out int) (int, int, *slot) {
 	// The page's index: k.page(pn), its flat directory written out.
 	pn := line >> pageBits
 	pi := -1
@@ -109,84 +113,84 @@ func (k *stack) zoneMove(line uint64, out int) (int, int) {
 		pi = k.page(pn)
 	}
 	si := pi<<pageBits | int(line&(pageLen-1))
-	e := &k.slots[si]
+	sl := k.slots
+	e := &sl[si]
 	if !e.used {
 		// A first access: the run's footprint grows (Sim.Footprint).
 		e.used = true
 		k.count++
 	}
-	nd := k.nodes
 	missed := len(k.lv) // a line not on the list: beyond the last level
-	free := e.pos
-	moved := -1 // the boundary that was the line itself
-	if free != 0 {
-		// Off the list, to enter the recent set.
-		x := &nd[free]
-		missed = int(x.zone)
-		if missed < len(k.lv)-1 && k.bnd[missed] == free {
+	moved := -1         // the boundary that was the line itself
+	grew := false
+	if z := e.zone; z != 0 {
+		// Off the list, to enter the recent set; the line leaving the
+		// set takes its place in the count.
+		missed = int(z) - 1
+		if missed < len(k.lv)-1 && k.bnd[missed&7] == uint32(si) {
 			// The line was the last inside level `missed`: the line
 			// before it takes its place (the line pushed to the front,
 			// below, when there is none).
 			moved = missed
-			k.bnd[missed] = x.prev
+			k.bnd[missed&7] = e.pos
 		}
-		nd[x.prev].next = x.next
-		nd[x.next].prev = x.prev
-		e.pos = 0
-	}
-	grew := false
-	if free == 0 {
-		switch n := len(nd) - 1; {
-		case n < k.cap:
-			// The list grows by one node.
-			k.nodes = append(k.nodes, node{})
-			nd = k.nodes
-			free = uint32(n + 1)
+		sl[e.pos].next = e.next
+		sl[e.next].pos = e.pos
+		e.zone = 0
+	} else {
+		switch {
+		case k.n < k.cap:
+			// The list grows by one line.
+			k.n++
 			grew = true
 		case k.cap > 0:
 			// The list's last line leaves the last level.
-			free = nd[0].prev
-			t := &nd[free]
-			nd[t.prev].next = 0
-			nd[0].prev = t.prev
-			k.slots[t.slot].pos = 0
+			t := sl[0].pos
+			x := &sl[t]
+			sl[x.pos].next = 0
+			sl[0].pos = x.pos
+			x.zone = 0
 		default:
 			// The last level holds no line beyond the recent set.
-			return missed, si
+			return missed, si, e
 		}
 	}
 	// The line leaving the recent set goes to the front of the list.
-	first := nd[0].next
-	nd[free] = node{prev: 0, next: first, slot: uint32(out), zone: uint8(k.z0)}
-	nd[first].prev = free
-	nd[0].next = free
-	k.slots[out].pos = free
-	if moved >= 0 && k.bnd[moved] == 0 {
-		k.bnd[moved] = free
+	o := &sl[out]
+	first := sl[0].next
+	o.pos, o.next, o.zone = 0, first, uint8(k.z0+1)
+	sl[first].pos = uint32(out)
+	sl[0].next = uint32(out)
+	if k.z0 >= k.last {
+		// No boundary: one level, or none past the recent set's.
+		return missed, si, e
+	}
+	if moved >= 0 && k.bnd[moved&7] == 0 {
+		k.bnd[moved&7] = uint32(out)
 	}
 	// Every line before the one taken off (all of them for a new line)
 	// moved one place down: the line at each boundary it passed leaves
 	// that level.
 	bnd := &k.bnd
-	end := min(missed, len(k.lv)-1) // no boundary for the last level
+	end := min(missed, k.last) // no boundary for the last level
 	for j := k.z0; j < end; j++ {
 		b := bnd[j&7]
 		if b == 0 {
 			break // the list does not reach level j yet, nor the next
 		}
-		x := &nd[b]
-		x.zone = uint8(j + 1)
-		bnd[j&7] = x.prev
+		x := &sl[b]
+		x.zone = uint8(j + 2)
+		bnd[j&7] = x.pos
 	}
 	if grew {
 		// The list's new last line may be the last one inside a level.
-		for j := k.z0; j < len(k.lv)-1; j++ {
-			if k.reach[j] == len(nd)-1 {
-				k.bnd[j] = nd[0].prev
+		for j := k.z0; j < k.last; j++ {
+			if k.reach[j] == k.n {
+				k.bnd[j&7] = sl[0].pos
 			}
 		}
 	}
-	return missed, si
+	return missed, si, e
 }
 
 // enterRecent puts line, in slot si, at the front of the recent set,
