@@ -130,7 +130,10 @@
 // in place, whose boundaries only move forward (174); the recent set's
 // loop in a function of its own (185); two passes over each chunk,
 // the recent set first (193); and a queued fill packed in one word, the
-// line found again from its slot (173, and 124 through one level). Go keeps no register across a call, and a
+// line found again from its slot (173, and 124 through one level). Against
+// the 163 of the list through the slots: a far access's fill queued inside
+// the list's move, where its slot is at hand (173, and 118 through one
+// level). Go keeps no register across a call, and a
 // loop with more live values than registers reloads them on every turn,
 // so moving work between loops mostly moves its cost.
 //
