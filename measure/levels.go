@@ -345,7 +345,18 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	// the last cache's, which are taken out, t = (y − t_prev·C/p)/(1 − C/p).
 	// The sequential and latency curves walk one fixed order, which LRU
 	// turns into all misses past a cache, so they are read as they are.
-	levelsOf := func(cv curve, hits bool) [][]float64 {
+	// A stream (the sequential curve) reads memory's plateau as the
+	// median of the curve's points from 8·C to 16·C: a cache shared with
+	// other tenants keeps part of a cyclic stream well past its share (on
+	// the AMD guest the curve rose from the share, 9 to 11 MiB, until
+	// about 90 MiB, past its host's 32 MiB L3), and a point read at 8·C
+	// alone lands on the end of that ramp, where a share 10 % larger or
+	// smaller moves it by as much (L3's β1 at 37.2, 33.4 and 38.9 GB/s in
+	// three calibrations ten minutes apart, 2.30, 2.60 and 2.35 ns a
+	// 64-byte block at their 8·C). A stream's pages cost one translation
+	// in 64 lines, so the larger spans do not add the page walks the
+	// random and latency curves would.
+	levelsOf := func(cv curve, hits, stream bool) [][]float64 {
 		var out [][]float64
 		big := cv.size[len(cv.size)-1]
 		for _, ys := range cv.rounds {
@@ -368,6 +379,17 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 			// line.
 			s := math.Min(big, machine.MemoryPoint(sizes[len(sizes)-1]))
 			mem := at(cv.size, ys, s)
+			if stream {
+				var on []float64
+				for j, x := range cv.size {
+					if x >= s && x <= 2*s && ys[j] > 0 {
+						on = append(on, ys[j])
+					}
+				}
+				if len(on) > 0 {
+					mem = Summarize(on).Median
+				}
+			}
 			if hits && s > c {
 				mem = (mem - last*c/s) / (1 - c/s)
 			}
@@ -398,13 +420,13 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	// L2's β1, B over the step to that plateau, came out 17 % apart off
 	// the fastest rounds and 1 % apart off the medians.
 	tpC, seqC := throughputCurveOf(tp), seqCurveOf(seq)
-	tpR, seqR := levelsOf(tpC, true), levelsOf(seqC, false)
-	tpB, seqB := levelsOf(fastestCurve(tpC), true)[0], levelsOf(medianCurve(seqC), false)[0]
+	tpR, seqR := levelsOf(tpC, true, false), levelsOf(seqC, false, true)
+	tpB, seqB := levelsOf(fastestCurve(tpC), true, false)[0], levelsOf(medianCurve(seqC), false, true)[0]
 	var latR [][]float64
 	var latB []float64
 	if len(lat) >= 2 {
 		latC := latencyCurveOf(lat)
-		latR, latB = levelsOf(latC, false), levelsOf(fastestCurve(latC), false)[0]
+		latR, latB = levelsOf(latC, false, false), levelsOf(fastestCurve(latC), false, false)[0]
 	}
 	spreadOf := func(rs [][]float64, j int) float64 {
 		var xs []float64
@@ -464,7 +486,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	f.random = append(f.random, tpB[n])
 	f.seq = append(f.seq, seqB[n])
 	if n >= 2 {
-		f.readOverlap(levelsOf(quietCurve(seqC), false)[0], levelsOf(quietCurve(tpC), true)[0], seqR, tpR, blocks)
+		f.readOverlap(levelsOf(quietCurve(seqC), false, true)[0], levelsOf(quietCurve(tpC), true, false)[0], seqR, tpR, blocks)
 	}
 	if latR != nil {
 		for i := 0; i < n; i++ {

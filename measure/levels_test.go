@@ -162,6 +162,29 @@ func TestFitLevelsSequentialMedianRound(t *testing.T) {
 	}
 }
 
+// TestFitLevelsStreamPlateau: memory's sequential cost is the median of
+// the in-order curve's points from 8·C to 16·C (128 to 256 MiB for the
+// 16 MiB last cache of fitCurves, five points at four a doubling). The
+// point at 8·C lands on the end of a ramp, 3.0 ns a block where the
+// plateau is 4.3: the last level's β1 is still the hand value of
+// TestFitLevels, 64 B over the step from 1.3 to 4.3 ns, 21.3 GB/s, where
+// the point alone would read 64 B over 1.7 ns, 37.6 GB/s.
+func TestFitLevelsStreamPlateau(t *testing.T) {
+	lat, tp, sq := fitCurves(math.Inf(1))
+	for i := range sq {
+		if sq[i].Size == 128<<20 {
+			sq[i].Block = Summarize([]float64{3.0e-9})
+		}
+	}
+	f := fitLevels(fitSizes, 64, lat, tp, sq)
+	if len(f.levels) != 3 {
+		t.Fatalf("levels %+v", f.levels)
+	}
+	if got, want := f.levels[2].Beta1, 64/3e-9; math.Abs(got-want) > 0.01*want {
+		t.Errorf("L3's β1 %g, want %g (the median of the points from 8·C to 16·C)", got, want)
+	}
+}
+
 // TestFitLevelsStepFloor: a sequential step of 7 % of its plateau (0.5 to
 // 0.535 ns a block) is within the noise; the level's β1 is B over
 // stepFloor of the plateau, 64 B / (0.10 · 0.5 ns) = 1.28 TB/s, and a
