@@ -80,13 +80,10 @@ func sweepKernels(s scenario.Scenario, model estimate.Model) sweepResult {
 		}
 		data := make([]byte, 0, 24*len(xs))
 		data = append(data, '[')
-		ts := make([]float64, len(xs))
+		ts := estimate.Sweep(model, s.Machine, id, s.Params, xs)
 		for j, x := range xs {
-			p := s.Params
-			p.N = x
-			if sec, err := estimate.Seconds(model, s.Machine, id, p); err == nil && sec > 0 {
+			if sec := ts[j]; sec > 0 {
 				data = appendPoint(data, x, sec)
-				ts[j] = sec
 				points++
 			}
 		}

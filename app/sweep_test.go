@@ -27,6 +27,28 @@ func BenchmarkSweepEveryKernel(b *testing.B) {
 	b.ReportMetric(float64(points), "predictions/op")
 }
 
+// BenchmarkSweepEveryKernelHier is BenchmarkSweepEveryKernel through the
+// hierarchy model, on the calibrated AMD preset.
+func BenchmarkSweepEveryKernelHier(b *testing.B) {
+	s := scenario.Default(presets.Machine)
+	m, ok := presets.Machine("epyc-zen4-kvm-2vcpu")
+	if !ok {
+		b.Fatal("no preset epyc-zen4-kvm-2vcpu")
+	}
+	s.Machine = m
+	for _, k := range mbram.Kernels() {
+		if k.ID != s.Kernel && sameAxis(k.ID, s.Kernel) {
+			s.Compare = append(s.Compare, k.ID)
+		}
+	}
+	b.ResetTimer()
+	points := 0
+	for i := 0; i < b.N; i++ {
+		points = sweepKernels(s, estimate.Hier).Points
+	}
+	b.ReportMetric(float64(points), "predictions/op")
+}
+
 func TestSweepGrid(t *testing.T) {
 	xs := sweepGrid(1<<10, 1<<32, sweepPoints)
 	if len(xs) != sweepPoints || xs[0] != 1<<10 || xs[len(xs)-1] != 1<<32 {

@@ -183,6 +183,28 @@ func Seconds(model Model, m machine.Machine, kernelID string, p mbram.Params) (f
 	return s, finite(s, kernelID)
 }
 
+// Sweep is Seconds for each n of ns, the rest of the workload as p: 0
+// where the model gives no positive finite time. The hierarchy model
+// validates the machine once for all of them (hier.Sweep).
+func Sweep(model Model, m machine.Machine, kernelID string, p mbram.Params, ns []int64) []float64 {
+	if Choose(model, m) == Hier {
+		ts, err := hier.Sweep(m, kernelID, p, ns)
+		if err != nil {
+			return make([]float64, len(ns))
+		}
+		return ts
+	}
+	ts := make([]float64, len(ns))
+	for i, n := range ns {
+		q := p
+		q.N = n
+		if s, err := Seconds(MBRAM, m, kernelID, q); err == nil && s > 0 {
+			ts[i] = s
+		}
+	}
+	return ts
+}
+
 // finite refuses a time that is not a finite non-negative number; both
 // models already do, and this keeps a NaN from any future form off a page.
 func finite(s float64, kernelID string) error {

@@ -194,6 +194,38 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	if err := m.Validate(); err != nil {
 		return Estimate{}, err
 	}
+	return estimateOf(m, kernelID, p)
+}
+
+// Sweep is Model's time for each n of ns, the rest of the workload as p,
+// with the machine validated once rather than at every point (a sweep's
+// points share it, and its validation was a quarter of a point's time):
+// 0 where the model refuses the workload or gives no positive finite
+// time. The error is the machine's or the kernel's.
+func Sweep(m machine.Machine, kernelID string, p mbram.Params, ns []int64) ([]float64, error) {
+	k, ok := mbram.Lookup(kernelID)
+	if !ok {
+		return nil, mbram.ErrUnknownKernel(kernelID)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(ns))
+	for i, n := range ns {
+		q := p
+		q.N = n
+		if k.Check(q) != nil {
+			continue
+		}
+		if e, err := estimateOf(m, kernelID, q); err == nil && e.Seconds > 0 && !math.IsInf(e.Seconds, 0) {
+			out[i] = e.Seconds
+		}
+	}
+	return out, nil
+}
+
+// estimateOf is Model for a machine and a workload already checked.
+func estimateOf(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error) {
 	levels := m.Hierarchy()
 	kw, ok := kernelForms[kernelID]
 	if !ok {

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -85,26 +84,26 @@ func ValidateDistribution(ps []DistPoint) Errors {
 		return es
 	}
 	for i, p := range ps {
-		at := fmt.Sprintf("distribution[%d]", i)
+		at := func(field string) string { return fieldAt("distribution", i, field) }
 		switch {
 		case p.Size < 1<<10 || p.Size > MaxCache:
-			add(at+".size", "a point's size must be from 1 KiB to 1 TiB; got %d B", p.Size)
+			add(at("size"), "a point's size must be from 1 KiB to 1 TiB; got %d B", p.Size)
 		case i > 0 && p.Size <= ps[i-1].Size:
-			add(at+".size", "the points' sizes must increase: %s follows %s", units.FormatSize(p.Size), units.FormatSize(ps[i-1].Size))
+			add(at("size"), "the points' sizes must increase: %s follows %s", units.FormatSize(p.Size), units.FormatSize(ps[i-1].Size))
 		}
 		for _, t := range []struct {
 			name string
 			v    float64
 		}{{"count", p.Count}, {"scatter", p.Scatter}} {
 			if math.IsNaN(t.v) || t.v <= 0 || t.v > MaxLineTime {
-				add(at+"."+t.name, "time per line of keys must be above 0 and up to 10 µs (e.g. 30 ns); got %s", fmtTime(t.v))
+				add(at(t.name), "time per line of keys must be above 0 and up to 10 µs (e.g. 30 ns); got %s", fmtTime(t.v))
 			}
 		}
 		if math.IsNaN(p.Walk) || p.Walk < 0 || p.Walk > MaxLineTime {
-			add(at+".walk", "a page walk's time per read must be from 0 to 10 µs (e.g. 7 ns), 0 when not measured; got %s", fmtTime(p.Walk))
+			add(at("walk"), "a page walk's time per read must be from 0 to 10 µs (e.g. 7 ns), 0 when not measured; got %s", fmtTime(p.Walk))
 		}
 		if math.IsNaN(p.Put) || p.Put < 0 || p.Put > MaxLineTime {
-			add(at+".put", "the simple sorts' scatter time per line of keys must be from 0 to 10 µs (e.g. 40 ns), 0 when not measured; got %s", fmtTime(p.Put))
+			add(at("put"), "the simple sorts' scatter time per line of keys must be from 0 to 10 µs (e.g. 40 ns), 0 when not measured; got %s", fmtTime(p.Put))
 		}
 	}
 	if slices.ContainsFunc(ps, func(p DistPoint) bool { return p.Put > 0 }) && slices.ContainsFunc(ps, func(p DistPoint) bool { return p.Put == 0 }) {

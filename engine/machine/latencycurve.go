@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"math"
 
 	"memwall/engine/units"
@@ -39,15 +38,15 @@ func ValidateLatencyCurve(ps []LatencyPoint) Errors {
 		return es
 	}
 	for i, p := range ps {
-		at := fmt.Sprintf("mem_latency_curve[%d]", i)
+		at := func(field string) string { return fieldAt("mem_latency_curve", i, field) }
 		switch {
 		case p.Span < 1<<10 || p.Span > MaxCache:
-			add(at+".span", "a point's span must be from 1 KiB to 1 TiB; got %d B", p.Span)
+			add(at("span"), "a point's span must be from 1 KiB to 1 TiB; got %d B", p.Span)
 		case i > 0 && p.Span <= ps[i-1].Span:
-			add(at+".span", "the points' spans must increase: %s follows %s", units.FormatSize(p.Span), units.FormatSize(ps[i-1].Span))
+			add(at("span"), "the points' spans must increase: %s follows %s", units.FormatSize(p.Span), units.FormatSize(ps[i-1].Span))
 		}
 		if math.IsNaN(p.Latency) || p.Latency <= 0 || p.Latency > MaxMemLatency {
-			add(at+".latency", "a dependent read's latency must be above 0 and up to 10 µs (e.g. 150 ns); got %s", fmtTime(p.Latency))
+			add(at("latency"), "a dependent read's latency must be above 0 and up to 10 µs (e.g. 150 ns); got %s", fmtTime(p.Latency))
 		}
 	}
 	return es

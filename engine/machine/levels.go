@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"memwall/engine/units"
@@ -134,50 +135,56 @@ func ValidateLevels(levels []Level) Errors {
 		add("levels", "a machine has at most %d cache levels; got %d", MaxLevels, len(levels))
 		return es
 	}
-	seen := map[string]int{}
+	// The levels are few (MaxLevels): an earlier level of the same name is
+	// looked for among them, the latest first, rather than in a map.
+	named := func(l Level) bool {
+		return strings.TrimSpace(l.Name) != "" && len(l.Name) <= MaxLevelName && !hasControl(l.Name)
+	}
 	for i, l := range levels {
-		at := fmt.Sprintf("levels[%d]", i)
+		at := func(field string) string { return fieldAt("levels", i, field) }
 		name := strings.TrimSpace(l.Name)
 		switch {
 		case name == "":
-			add(at+".name", "a cache level needs a name such as L1, L2 or L3")
+			add(at("name"), "a cache level needs a name such as L1, L2 or L3")
 		case len(l.Name) > MaxLevelName:
-			add(at+".name", "a level's name must be at most %d bytes; got %d", MaxLevelName, len(l.Name))
-		case strings.IndexFunc(l.Name, isControl) >= 0:
-			add(at+".name", "holds a control character; names are printable")
+			add(at("name"), "a level's name must be at most %d bytes; got %d", MaxLevelName, len(l.Name))
+		case hasControl(l.Name):
+			add(at("name"), "holds a control character; names are printable")
 		default:
-			if j, ok := seen[name]; ok {
-				add(at+".name", "%q already names levels[%d]; give each level its own name", name, j)
+			for j := i - 1; j >= 0; j-- {
+				if strings.TrimSpace(levels[j].Name) == name && named(levels[j]) {
+					add(at("name"), "%q already names levels[%d]; give each level its own name", name, j)
+					break
+				}
 			}
-			seen[name] = i
 		}
 		lineOK := l.Line >= MinLine && l.Line <= MaxLine && units.IsPowerOfTwo(l.Line)
 		if !lineOK {
-			add(at+".line", "line size must be a power of two from 4 B to 64 KiB; got %d B", l.Line)
+			add(at("line"), "line size must be a power of two from 4 B to 64 KiB; got %d B", l.Line)
 		}
 		sizeOK := false
 		switch {
 		case l.Size <= 0 || l.Size > MaxCache:
-			add(at+".size", "level size must be from one line to 1 TiB; got %d B", l.Size)
+			add(at("size"), "level size must be from one line to 1 TiB; got %d B", l.Size)
 		case lineOK && l.Size < l.Line:
-			add(at+".size", "level size (%s) must be at least one line (line = %s)", units.FormatSize(l.Size), units.FormatSize(l.Line))
+			add(at("size"), "level size (%s) must be at least one line (line = %s)", units.FormatSize(l.Size), units.FormatSize(l.Line))
 		case lineOK && l.Size%l.Line != 0:
-			add(at+".size", "level size (%s) must be a whole number of lines (line = %s)", units.FormatSize(l.Size), units.FormatSize(l.Line))
+			add(at("size"), "level size (%s) must be a whole number of lines (line = %s)", units.FormatSize(l.Size), units.FormatSize(l.Line))
 		default:
 			sizeOK = lineOK
 		}
 		b1OK, b2OK := bandwidthOK(l.Beta1), bandwidthOK(l.Beta2)
 		if !b1OK {
-			add(at+".beta1", "sequential fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 100 GB/s); got %s", fmtBW(l.Beta1))
+			add(at("beta1"), "sequential fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 100 GB/s); got %s", fmtBW(l.Beta1))
 		}
 		if !b2OK {
-			add(at+".beta2", "random fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 50 GB/s); got %s", fmtBW(l.Beta2))
+			add(at("beta2"), "random fill bandwidth must be between 1 KB/s and 1 PB/s (e.g. 50 GB/s); got %s", fmtBW(l.Beta2))
 		}
 		if math.IsNaN(l.Latency) || l.Latency < 0 || l.Latency > MaxMemLatency {
-			add(at+".latency", "a level's latency must be 0 (not given) or up to 10 µs (e.g. 4 ns); got %s", fmtTime(l.Latency))
+			add(at("latency"), "a level's latency must be 0 (not given) or up to 10 µs (e.g. 4 ns); got %s", fmtTime(l.Latency))
 		}
 		if b1OK && b2OK && l.Beta2 > l.Beta1 {
-			add(at+".beta2", "random fill bandwidth (%s) must not exceed the level's sequential fill bandwidth beta1 (%s)", fmtBW(l.Beta2), fmtBW(l.Beta1))
+			add(at("beta2"), "random fill bandwidth (%s) must not exceed the level's sequential fill bandwidth beta1 (%s)", fmtBW(l.Beta2), fmtBW(l.Beta1))
 		}
 		if i == 0 || !sizeOK {
 			continue
@@ -187,11 +194,11 @@ func ValidateLevels(levels []Level) Errors {
 		pSizeOK := pLineOK && p.Size >= p.Line && p.Size <= MaxCache && p.Size%p.Line == 0
 		switch {
 		case pLineOK && l.Line < p.Line:
-			add(at+".line", "a level's line must be at least the line of the level above it, levels[%d] (%s); got %s", i-1, units.FormatSize(p.Line), units.FormatSize(l.Line))
+			add(at("line"), "a level's line must be at least the line of the level above it, levels[%d] (%s); got %s", i-1, units.FormatSize(p.Line), units.FormatSize(l.Line))
 		case pSizeOK && l.Size <= p.Size:
-			add(at+".size", "a level must be larger than the level above it, levels[%d] (%s); got %s", i-1, units.FormatSize(p.Size), units.FormatSize(l.Size))
+			add(at("size"), "a level must be larger than the level above it, levels[%d] (%s); got %s", i-1, units.FormatSize(p.Size), units.FormatSize(l.Size))
 		case pSizeOK && l.Lines() < p.Lines():
-			add(at+".size", "a level must hold at least as many lines as the level above it, levels[%d] (%d lines of %s); got %d lines of %s", i-1, p.Lines(), units.FormatSize(p.Line), l.Lines(), units.FormatSize(l.Line))
+			add(at("size"), "a level must hold at least as many lines as the level above it, levels[%d] (%d lines of %s); got %d lines of %s", i-1, p.Lines(), units.FormatSize(p.Line), l.Lines(), units.FormatSize(l.Line))
 		}
 	}
 	return es
@@ -205,12 +212,12 @@ func (m Machine) validateHierarchy() Errors {
 	add := es.Add
 	if n := len(m.Levels); n > 0 && n <= MaxLevels {
 		last := m.Levels[n-1]
-		at := fmt.Sprintf("levels[%d]", n-1)
-		if last.Size != m.C && es.Field(at+".size") == "" {
-			add(at+".size", "the last level is the machine's cache: its size must equal cache (%s); got %s", units.FormatSize(m.C), units.FormatSize(last.Size))
+		at := func(field string) string { return fieldAt("levels", n-1, field) }
+		if last.Size != m.C && es.Field(at("size")) == "" {
+			add(at("size"), "the last level is the machine's cache: its size must equal cache (%s); got %s", units.FormatSize(m.C), units.FormatSize(last.Size))
 		}
-		if last.Line != m.B && es.Field(at+".line") == "" {
-			add(at+".line", "the last level is the machine's cache: its line must equal line (%s); got %s", units.FormatSize(m.B), units.FormatSize(last.Line))
+		if last.Line != m.B && es.Field(at("line")) == "" {
+			add(at("line"), "the last level is the machine's cache: its line must equal line (%s); got %s", units.FormatSize(m.B), units.FormatSize(last.Line))
 		}
 	}
 	if math.IsNaN(m.MemLatency) || m.MemLatency < 0 || m.MemLatency > MaxMemLatency {
@@ -230,7 +237,7 @@ func (m Machine) validateHierarchy() Errors {
 		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))
 		return es
 	}
-	for _, k := range sortedKeys(m.CoreRates) {
+	for _, k := range coreRateKeys(m.CoreRates) {
 		r := m.CoreRates[k]
 		switch {
 		case k == "" || len(k) > MaxLevelName || strings.IndexFunc(k, isControl) >= 0:
@@ -301,6 +308,39 @@ func streamsMsg(v float64) string {
 
 // MaxCoreRates bounds the kernels of CoreRates.
 const MaxCoreRates = 64
+
+// fieldAt names field of element i of the list key, as levels[2].size:
+// made only for a message, since Model validates its machine on every
+// call and a name built for every element took most of its time.
+func fieldAt(key string, i int, field string) string {
+	return key + "[" + strconv.Itoa(i) + "]." + field
+}
+
+// coreRateKeys is the kernels of rates whose entries validateHierarchy
+// rejects, in order; nil when it rejects none, the common case, which so
+// takes no sort.
+func coreRateKeys(rates map[string]float64) []string {
+	for k, r := range rates {
+		if k == "" || len(k) > MaxLevelName || hasControl(k) || math.IsNaN(r) || r < MinComputeRate || r > MaxComputeRate {
+			return sortedKeys(rates)
+		}
+	}
+	return nil
+}
+
+// hasControl says whether s holds a control character (isControl),
+// reading bytes while they are ASCII.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			return strings.IndexFunc(s[i:], isControl) >= 0
+		case c != '\t' && (c < 0x20 || c == 0x7f):
+			return true
+		}
+	}
+	return false
+}
 
 func sortedKeys(m map[string]float64) []string {
 	ks := make([]string, 0, len(m))

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -42,15 +41,15 @@ func ValidateStreamCost(ps []StreamPoint) Errors {
 		return es
 	}
 	for i, p := range ps {
-		at := fmt.Sprintf("stream_cost[%d]", i)
+		at := func(field string) string { return fieldAt("stream_cost", i, field) }
 		switch {
 		case p.Buckets < MinStreams || p.Buckets > MaxStreams:
-			add(at+".buckets", "a point's buckets must be a whole number from %d to %d; got %d", MinStreams, MaxStreams, p.Buckets)
+			add(at("buckets"), "a point's buckets must be a whole number from %d to %d; got %d", MinStreams, MaxStreams, p.Buckets)
 		case i > 0 && p.Buckets <= ps[i-1].Buckets:
-			add(at+".buckets", "the points' buckets must increase: %d follows %d", p.Buckets, ps[i-1].Buckets)
+			add(at("buckets"), "the points' buckets must increase: %d follows %d", p.Buckets, ps[i-1].Buckets)
 		}
 		if math.IsNaN(p.Scatter) || p.Scatter <= 0 || p.Scatter > MaxLineTime {
-			add(at+".scatter", "time per line of keys must be above 0 and up to 10 µs (e.g. 20 ns); got %s", fmtTime(p.Scatter))
+			add(at("scatter"), "time per line of keys must be above 0 and up to 10 µs (e.g. 20 ns); got %s", fmtTime(p.Scatter))
 		}
 	}
 	return es
