@@ -142,3 +142,30 @@ func TestParseModel(t *testing.T) {
 		}
 	}
 }
+
+// TestSweep: each point of Sweep is Seconds at its n, by either model and
+// by Auto's choice, and 0 where Seconds refuses it (n = 0).
+func TestSweep(t *testing.T) {
+	ns := []int64{0, 1 << 12, 1 << 20, 1 << 26}
+	for _, c := range []struct {
+		name  string
+		m     machine.Machine
+		model Model
+	}{{"paper, auto", paperP4, Auto}, {"three levels, auto", threeLevels(), Auto}, {"three levels, mbram", threeLevels(), MBRAM}, {"one level, hier", oneLevel(), Hier}} {
+		for _, k := range []string{"perm", "heapsort", "radix"} {
+			p := mbram.Params{W: 4, Buckets: 64}
+			got := Sweep(c.model, c.m, k, p, ns)
+			for i, n := range ns {
+				q := p
+				q.N = n
+				want, err := Seconds(c.model, c.m, k, q)
+				if err != nil {
+					want = 0
+				}
+				if got[i] != want {
+					t.Errorf("%s, %s n=%d: Sweep %g, Seconds %g", c.name, k, n, got[i], want)
+				}
+			}
+		}
+	}
+}
