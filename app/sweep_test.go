@@ -13,18 +13,7 @@ import (
 // every kernel" of docs/readings.md (< 20 ms in the browser), here natively; the browser run is
 // e2e's BenchmarkLoad (sweep-9-kernels-ms).
 func BenchmarkSweepEveryKernel(b *testing.B) {
-	s := scenario.Default(presets.Machine)
-	for _, k := range mbram.Kernels() {
-		if k.ID != s.Kernel && sameAxis(k.ID, s.Kernel) {
-			s.Compare = append(s.Compare, k.ID)
-		}
-	}
-	b.ResetTimer()
-	points := 0
-	for i := 0; i < b.N; i++ {
-		points = sweepKernels(s, estimate.MBRAM).Points
-	}
-	b.ReportMetric(float64(points), "predictions/op")
+	benchSweep(b, scenario.Default(presets.Machine), estimate.MBRAM)
 }
 
 // BenchmarkSweepEveryKernelHier is BenchmarkSweepEveryKernel through the
@@ -36,6 +25,11 @@ func BenchmarkSweepEveryKernelHier(b *testing.B) {
 		b.Fatal("no preset epyc-zen4-kvm-2vcpu")
 	}
 	s.Machine = m
+	benchSweep(b, s, estimate.Hier)
+}
+
+// benchSweep sweeps s's kernel and every kernel on its axis by model.
+func benchSweep(b *testing.B, s scenario.Scenario, model estimate.Model) {
 	for _, k := range mbram.Kernels() {
 		if k.ID != s.Kernel && sameAxis(k.ID, s.Kernel) {
 			s.Compare = append(s.Compare, k.ID)
@@ -44,7 +38,7 @@ func BenchmarkSweepEveryKernelHier(b *testing.B) {
 	b.ResetTimer()
 	points := 0
 	for i := 0; i < b.N; i++ {
-		points = sweepKernels(s, estimate.Hier).Points
+		points = sweepKernels(s, model).Points
 	}
 	b.ReportMetric(float64(points), "predictions/op")
 }
