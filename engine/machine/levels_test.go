@@ -236,3 +236,14 @@ func TestPlateauPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestHasControl holds hasControl's byte loop to the rune-by-rune
+// definition, strings.IndexFunc(s, isControl) >= 0, on ASCII, on a tab
+// (allowed), on DEL and on UTF-8 text with and without a C1 control.
+func TestHasControl(t *testing.T) {
+	for _, s := range []string{"", "L1", "L1\tdata", "L\x01", "L1\x7f", "Lé", "Lé\u0085", "\u00a0L3", "クイック", "quick\x1f"} {
+		if got, want := hasControl(s), strings.IndexFunc(s, isControl) >= 0; got != want {
+			t.Errorf("hasControl(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
