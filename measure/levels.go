@@ -352,7 +352,7 @@ func fitLevels(sizes []int64, line int64, lat []LatencyPoint, tp []ThroughputPoi
 	// about 90 MiB, past its host's 32 MiB L3), and a point read at 8·C
 	// alone lands on the end of that ramp, where a share 10 % larger or
 	// smaller moves it by as much (L3's β1 at 37.2, 33.4 and 38.9 GB/s in
-	// three calibrations ten minutes apart, 2.30, 2.60 and 2.35 ns a
+	// three calibrations ten minutes apart, 2.40, 2.60 and 2.33 ns a
 	// 64-byte block at their 8·C). A stream's pages cost one translation
 	// in 64 lines, so the larger spans do not add the page walks the
 	// random and latency curves would.
