@@ -135,11 +135,10 @@ func ValidateLevels(levels []Level) Errors {
 		add("levels", "a machine has at most %d cache levels; got %d", MaxLevels, len(levels))
 		return es
 	}
-	// The levels are few (MaxLevels): an earlier level of the same name is
+	// The levels are few (MaxLevels): each one's name, where it is a good
+	// one, is kept by index, and an earlier level of the same name is
 	// looked for among them, the latest first, rather than in a map.
-	named := func(l Level) bool {
-		return strings.TrimSpace(l.Name) != "" && len(l.Name) <= MaxLevelName && !hasControl(l.Name)
-	}
+	var named [MaxLevels]string
 	for i, l := range levels {
 		at := func(field string) string { return fieldAt("levels", i, field) }
 		name := strings.TrimSpace(l.Name)
@@ -152,11 +151,12 @@ func ValidateLevels(levels []Level) Errors {
 			add(at("name"), "holds a control character; names are printable")
 		default:
 			for j := i - 1; j >= 0; j-- {
-				if strings.TrimSpace(levels[j].Name) == name && named(levels[j]) {
+				if named[j] == name {
 					add(at("name"), "%q already names levels[%d]; give each level its own name", name, j)
 					break
 				}
 			}
+			named[i] = name
 		}
 		lineOK := l.Line >= MinLine && l.Line <= MaxLine && units.IsPowerOfTwo(l.Line)
 		if !lineOK {
@@ -238,11 +238,10 @@ func (m Machine) validateHierarchy() Errors {
 		return es
 	}
 	for _, k := range coreRateKeys(m.CoreRates) {
-		r := m.CoreRates[k]
-		switch {
-		case k == "" || len(k) > MaxLevelName || strings.IndexFunc(k, isControl) >= 0:
+		switch r := m.CoreRates[k]; {
+		case !kernelIDOK(k):
 			add("core_rates", "a kernel id must be 1 to %d printable bytes; got %q", MaxLevelName, k)
-		case math.IsNaN(r) || r < MinComputeRate || r > MaxComputeRate:
+		case !coreRateOK(r):
 			add("core_rates."+k, "a kernel's rate must be from 1000 to 10^15 operations per second (e.g. 2e10); got %g", r)
 		}
 	}
@@ -321,12 +320,19 @@ func fieldAt(key string, i int, field string) string {
 // takes no sort.
 func coreRateKeys(rates map[string]float64) []string {
 	for k, r := range rates {
-		if k == "" || len(k) > MaxLevelName || hasControl(k) || math.IsNaN(r) || r < MinComputeRate || r > MaxComputeRate {
+		if !kernelIDOK(k) || !coreRateOK(r) {
 			return sortedKeys(rates)
 		}
 	}
 	return nil
 }
+
+// kernelIDOK says k may key Machine.CoreRates: 1 to MaxLevelName
+// printable bytes.
+func kernelIDOK(k string) bool { return k != "" && len(k) <= MaxLevelName && !hasControl(k) }
+
+// coreRateOK says r is a rate Machine.CoreRates may hold.
+func coreRateOK(r float64) bool { return !math.IsNaN(r) && r >= MinComputeRate && r <= MaxComputeRate }
 
 // hasControl says whether s holds a control character (isControl),
 // reading bytes while they are ASCII.
