@@ -166,12 +166,25 @@ func TestNoRemoteResources(t *testing.T) {
 //   - sweep-9-kernels-ms: the in-page time of the sweep (200 points per
 //     kernel, every kernel compared).
 //
+// "paper" opens the default machine, priced by the paper's model;
+// "hierarchy" a calibrated machine with a hierarchy and its curves, priced
+// by the hierarchy model.
+//
 // The first two are read in the page (performance.now() is measured from
 // the navigation's start) by a script added before the page's own.
 func BenchmarkLoad(b *testing.B) {
 	needBrowser(b)
 	srv := startServe(b, siteDir)
 	cmp := "cmp=perm,perm-twopass,mergesort,heapsort,bucket,bucket-count,radix,radix-count"
+	for _, c := range []struct{ name, link string }{
+		{"paper", cmp},
+		{"hierarchy", "machine=epyc-zen4-kvm-2vcpu&" + cmp},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchLoad(b, srv.URL+"/#"+c.link) })
+	}
+}
+
+func benchLoad(b *testing.B, url string) {
 	const marks = `(function () {
 	  function mark(name, sel) {
 	    var seen = false;
@@ -191,7 +204,7 @@ func BenchmarkLoad(b *testing.B) {
 			_, err := page.AddScriptToEvaluateOnNewDocument(marks).Do(ctx)
 			return err
 		}))
-		br.open(b, srv.URL+"/#"+cmp, "#total")
+		br.open(b, url, "#total")
 		br.waitFor(b, "the sweep chart", `window.memwall_chart`)
 		var ready, drawn float64
 		br.eval(b, `window.memwall_ready`, &ready)

@@ -194,7 +194,7 @@ func Model(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error)
 	if err := m.Validate(); err != nil {
 		return Estimate{}, err
 	}
-	return estimateOf(m, kernelID, p)
+	return estimateOf(m, kernelID, p, nil)
 }
 
 // Sweep is Model's time for each n of ns, the rest of the workload as p,
@@ -211,22 +211,30 @@ func Sweep(m machine.Machine, kernelID string, p mbram.Params, ns []int64) ([]fl
 		return nil, err
 	}
 	out := make([]float64, len(ns))
+	// The points' level estimates share one buffer: only their seconds
+	// are kept.
+	buf := make([]LevelEstimate, 0, max(1, len(m.Levels)))
 	for i, n := range ns {
 		q := p
 		q.N = n
 		if k.Check(q) != nil {
 			continue
 		}
-		if e, err := estimateOf(m, kernelID, q); err == nil && e.Seconds > 0 && !math.IsInf(e.Seconds, 0) {
+		if e, err := estimateOf(m, kernelID, q, buf); err == nil && e.Seconds > 0 && !math.IsInf(e.Seconds, 0) {
 			out[i] = e.Seconds
 		}
 	}
 	return out, nil
 }
 
-// estimateOf is Model for a machine and a workload already checked.
-func estimateOf(m machine.Machine, kernelID string, p mbram.Params) (Estimate, error) {
-	levels := m.Hierarchy()
+// estimateOf is Model for a machine and a workload already checked. Its
+// Levels are built in levelBuf when that has room for them (a caller
+// that passes one owns the result's Levels only until the next call).
+func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []LevelEstimate) (Estimate, error) {
+	levels := m.Levels // read only: Hierarchy's copy is for callers that keep it
+	if len(levels) == 0 {
+		levels = m.Hierarchy()
+	}
 	kw, ok := kernelForms[kernelID]
 	if !ok {
 		return Estimate{}, mbram.ErrUnknownKernel(kernelID)
@@ -286,7 +294,12 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params) (Estimate, e
 		}
 	}
 	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Streaming
-	var parts []float64 // the levels' independent fills (HiddenBeside)
+	// Sized up front: a sweep runs this for every point, and in the
+	// browser the allocations of a growing slice were a third of a point.
+	if e.Levels = levelBuf[:0]; cap(levelBuf) < len(levels) {
+		e.Levels = make([]LevelEstimate, 0, len(levels))
+	}
+	parts := make([]float64, 0, machine.MaxLevels) // the levels' independent fills (HiddenBeside)
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvlOf(l)
@@ -318,7 +331,8 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params) (Estimate, e
 		e.Levels = append(e.Levels, le)
 		parts = append(parts, le.Seconds-levelSeconds(l, Traffic{Dep: le.Traffic.Dep}, next, inFlight))
 	}
-	for i, h := range HiddenBeside(parts, m.LevelOverlap) {
+	var hidden [machine.MaxLevels]float64
+	for i, h := range hideBeside(hidden[:0], parts, m.LevelOverlap) {
 		e.Levels[i].Seconds -= h
 		e.Levels[i].Hidden = h
 		e.LevelHidden += h
@@ -402,17 +416,24 @@ func firstLevelSeconds(m machine.Machine, l machine.Level, t Traffic, work, next
 // loads wait whatever else runs. It returns nil when ω is 0 (the fills
 // one after the other, as the levels' steps are read off the curves).
 func HiddenBeside(parts []float64, omega float64) []float64 {
+	return hideBeside(nil, parts, omega)
+}
+
+// hideBeside is HiddenBeside appended to dst, which a caller can keep
+// off the heap.
+func hideBeside(dst, parts []float64, omega float64) []float64 {
 	if !(omega > 0) || len(parts) < 2 {
 		return nil
 	}
 	longest := longestPart(parts)
-	hidden := make([]float64, len(parts))
 	for i, p := range parts {
+		h := 0.0
 		if i != longest && p > 0 {
-			hidden[i] = math.Min(omega, 1) * p
+			h = math.Min(omega, 1) * p
 		}
+		dst = append(dst, h)
 	}
-	return hidden
+	return dst
 }
 
 // longestPart is the index of the longest of parts, the first of equals.
@@ -688,10 +709,10 @@ func msdCalls(s shape) (internal, children float64) {
 // a rate 12 % below the one at 2^14 keys); they are charged beside the
 // rate as the bucket sorts' calls are (Work.CallMispredicts).
 func radixWork(s shape) Work {
-	bs := digitBuckets(s)
-	copies, reads := bs[0], 0.0
-	for _, b := range bs[1:] {
-		reads += b
+	d := int(digits(s))
+	copies, reads := digitBucket(s, 0, d), 0.0
+	for j := 1; j < d; j++ {
+		reads += digitBucket(s, j, d)
 	}
 	return Work{Ops: (simpleScatterOps*digits(s)+3)*s.n + reads*bucketReadOps + copies*bucketCopyOps,
 		CallMispredicts: reads + copies}

@@ -76,12 +76,20 @@ func digitBuckets(s shape) []float64 {
 	d := int(digits(s))
 	out := make([]float64, d)
 	for j := range out {
-		out[j] = s.b
+		out[j] = digitBucket(s, j, d)
+	}
+	return out
+}
+
+// digitBucket is digit j's buckets of d (digitBuckets) without the list,
+// which a sweep would allocate at every point.
+func digitBucket(s shape, j, d int) float64 {
+	if j < d-1 {
+		return s.b
 	}
 	bits := math.Ceil(math.Log2(math.Max(s.n, 2)) - 1e-9)
 	left := bits - float64(d-1)*math.Log2(s.b)
-	out[d-1] = math.Max(1, math.Min(s.b, math.Round(math.Exp2(left))))
-	return out
+	return math.Max(1, math.Min(s.b, math.Round(math.Exp2(left))))
 }
 
 // The operations a key of each loop, as the kernels' work counts them:
@@ -108,10 +116,10 @@ func scatterOps(counting bool) (count, scatter float64) {
 func radixPasses(counting bool) func(shape) []pass {
 	return func(s shape) []pass {
 		c, sc := scatterOps(counting)
-		bs := digitBuckets(s)
-		ps := make([]pass, len(bs))
+		d := int(digits(s))
+		ps := make([]pass, d)
 		for j := range ps {
-			ps[j] = pass{keys: s.n, span: s.n, buckets: bs[len(bs)-1-j], countOps: c, scatterOps: sc, curveLoops: counting}
+			ps[j] = pass{keys: s.n, span: s.n, buckets: digitBucket(s, d-1-j, d), countOps: c, scatterOps: sc, curveLoops: counting}
 		}
 		return ps
 	}
@@ -135,10 +143,10 @@ func bucketPasses(counting bool) func(shape) []pass {
 		if counting {
 			fp = 2 * s.w
 		}
-		bs := digitBuckets(s)
-		ps := make([]pass, len(bs))
+		d := int(digits(s))
+		ps := make([]pass, d)
 		for j := range ps {
-			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), buckets: bs[j], countOps: c, scatterOps: sc, curveLoops: counting}
+			ps[j] = pass{keys: s.n, span: math.Max(1, s.n/math.Pow(s.b, float64(max(j-1, 0)))), buckets: digitBucket(s, j, d), countOps: c, scatterOps: sc, curveLoops: counting}
 			if j > 0 {
 				ps[j].held = fp * s.n / math.Pow(s.b, float64(j))
 			}
