@@ -218,14 +218,6 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-func TestParseSysfsSize(t *testing.T) {
-	for in, want := range map[string]int64{"48K": 48 << 10, "107520K": 107520 << 10, "2M": 2 << 20, "64": 64, "x": 0, "-1K": 0} {
-		if got := parseSysfsSize(in); got != want {
-			t.Errorf("parseSysfsSize(%q) = %d, want %d", in, got, want)
-		}
-	}
-}
-
 // TestMakePlanBuffer checks the buffer's size: eight times the last cache
 // the OS reports (fitLevels reads memory's latency there), at least
 // 512 MiB, at most maxBuffer and a quarter of the memory, a power of two
