@@ -44,6 +44,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.LevelOverlap > 0, "Levels' transfers overlap ", "ω = " + strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64), "each level's fills but the longest's hide this share behind the longest (the ECM model's overlapping transfers, as on AMD Zen cores): a run's fills take the sum less ω times all but the longest"},
 		{m.WalkInFlight > 0, "A heap walk's lines in flight ", strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "lines of a walk down a heap the core fetches at once, running ahead on its guesses of the way: heapsort's walks wait in full for their first line past each cache and for this share of the latency step for each line below it"},
 		{m.CrowdedRead > 0, "A crowded read ", units.FormatSeconds(m.CrowdedRead), "what a read takes beyond a first-level hit when its line sits at the same place in its page as the lines read around it: the hierarchy model charges a matrix column with rows a multiple of 4 KiB at least this a read"},
+		{len(m.ColumnCurve) > 0, "Column curve ", columnCurveText(m.ColumnCurve), "the matrix product's own loop, a row against a column, by how many line places of their pages the column's lines take and how many lines it has, a step's time: the hierarchy model charges the product at least this at its column's shape"},
 		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
 	} {
 		if x.given {
@@ -163,6 +164,28 @@ func latencyCurveText(ps []machine.LatencyPoint) string {
 	a, z := ps[0], ps[len(ps)-1]
 	return units.FormatSeconds(a.Latency) + " at " + units.FormatSize(a.Span) + " → " + units.FormatSeconds(z.Latency) + " at " + units.FormatSize(z.Span) +
 		" (" + strconv.Itoa(len(ps)) + " points)"
+}
+
+// columnCurveText sums up a column curve by each place count's median
+// step and the range of lines.
+func columnCurveText(ps []machine.ColumnPoint) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	var parts []string
+	lo, hi := ps[0].Lines, ps[0].Lines
+	for i := 0; i < len(ps); {
+		j := i
+		var reads []float64
+		for ; j < len(ps) && ps[j].Places == ps[i].Places; j++ {
+			reads = append(reads, ps[j].Read)
+			lo, hi = min(lo, ps[j].Lines), max(hi, ps[j].Lines)
+		}
+		slices.Sort(reads)
+		parts = append(parts, strconv.Itoa(ps[i].Places)+": "+units.FormatSeconds(reads[len(reads)/2]))
+		i = j
+	}
+	return "a step by places, the median over " + units.FormatCount(lo) + " to " + units.FormatCount(hi) + " lines: " + strings.Join(parts, ", ") + " (" + strconv.Itoa(len(ps)) + " points)"
 }
 
 // streamCostText sums up m's stream curve by its fastest and slowest

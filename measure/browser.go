@@ -77,12 +77,13 @@ type Steps struct {
 	dist         distSamples // the distribution curve's samples by array size
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
-	walk         browserWalk  // the heap walk's state (browser_walk.go)
-	crowded      []float64    // seconds a crowded read, one per round (crowded.go)
-	base         *Result      // the machine before core rates, once the curves are done
-	seq          [4][]float64 // model bytes per second: read1, read2, rw1, rw2
-	rnd          []float64    // seconds per random read over the whole buffer
-	linePts      [][]float64  // seconds per node, by offset
+	walk         browserWalk    // the heap walk's state (browser_walk.go)
+	crowded      []float64      // seconds a crowded read, one per round (crowded.go)
+	column       []ColumnResult // the column curve, one per round (column.go)
+	base         *Result        // the machine before core rates, once the curves are done
+	seq          [4][]float64   // model bytes per second: read1, read2, rw1, rw2
+	rnd          []float64      // seconds per random read over the whole buffer
+	linePts      [][]float64    // seconds per node, by offset
 	lineOffs     []int64
 	brRnd, brSrt []byte
 	brOut        []byte
@@ -251,6 +252,13 @@ func (s *Steps) plan() {
 			cr, err := crowdedRounds(ctx, s.buf, browserCrowdedReads, 1)
 			if err == nil {
 				s.crowded = append(s.crowded, cr.PerRead.Median)
+			}
+			return err
+		})
+		s.add(fmt.Sprintf("column curve, round %d of %d", r+1, s.tpRounds), func(ctx context.Context) error {
+			cc, err := columnRounds(ctx, s.buf, browserColumnSteps, 1)
+			if err == nil {
+				s.column = append(s.column, cc)
 			}
 			return err
 		})
@@ -609,6 +617,13 @@ func (s *Steps) Result() (Result, error) {
 		cr := CrowdedResult{Lines: crowdedLines, PerRead: Summarize(s.crowded)}
 		res.Crowded = &cr
 		if why := setCrowdedRead(&m, cr); why != "" {
+			res.Warnings = append(res.Warnings, why)
+		}
+	}
+	if len(s.column) > 0 {
+		cc := mergeColumnRounds(s.column)
+		res.Column = &cc
+		if why := setColumnCurve(&m, cc); why != "" {
 			res.Warnings = append(res.Warnings, why)
 		}
 	}

@@ -60,12 +60,15 @@ type Result struct {
 	Walk *WalkResult `json:"walk,omitempty"`
 	// Crowded is the reads crowded into one place of their pages
 	// (crowded.go).
-	Crowded    *CrowdedResult `json:"crowded,omitempty"`
-	Line       []LinePoint    `json:"line_offsets"`
-	Sequential SeqResult      `json:"sequential"`
-	RandomTime Stat           `json:"random_access_seconds"`
-	Beta2      Stat           `json:"beta2"`
-	Mispredict Stat           `json:"mispredict"`
+	Crowded *CrowdedResult `json:"crowded,omitempty"`
+	// Column is the matrix product's loop by its column's shape
+	// (column.go).
+	Column     *ColumnResult `json:"column,omitempty"`
+	Line       []LinePoint   `json:"line_offsets"`
+	Sequential SeqResult     `json:"sequential"`
+	RandomTime Stat          `json:"random_access_seconds"`
+	Beta2      Stat          `json:"beta2"`
+	Mispredict Stat          `json:"mispredict"`
 	Detected   struct {
 		Cache int64 `json:"cache"` // from the throughput curve; 0 when it showed no last cache
 		// CacheLatency is the fit to the latency curve, kept for
@@ -349,6 +352,14 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		if err := res.optional(ctx, err, "crowded_read not set", func() string {
 			res.Crowded = &cr
 			return setCrowdedRead(&m, cr)
+		}); err != nil {
+			return res, err
+		}
+		step("column curve")
+		cc, err := columnRounds(ctx, buf, columnSteps, pl.tpRounds)
+		if err := res.optional(ctx, err, "column_curve not set", func() string {
+			res.Column = &cc
+			return setColumnCurve(&m, cc)
 		}); err != nil {
 			return res, err
 		}

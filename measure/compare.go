@@ -117,13 +117,35 @@ func Params(m machine.Machine) map[string]float64 {
 	if m.CrowdedRead > 0 {
 		p["crowded_read"] = m.CrowdedRead
 	}
+	// The column curve by each place count's median point: a point at
+	// the edge of a level moves with the level's share by more than the
+	// loop's cost does.
+	for places, reads := range columnReads(m.ColumnCurve) {
+		p[fmt.Sprintf("%s[%d places]", columnCurveKey, places)] = Summarize(reads).Median
+	}
 	return p
+}
+
+// columnCurveKey is the column curve's key in Spread and in comparisons.
+const columnCurveKey = "column_curve"
+
+// columnReads is the curve's times a step by place count.
+func columnReads(ps []machine.ColumnPoint) map[int][]float64 {
+	out := map[int][]float64{}
+	for _, p := range ps {
+		out[p.Places] = append(out[p.Places], p.Read)
+	}
+	return out
 }
 
 // curveSpread is m's spread of the parameter named n: for a point of the
 // memory latency curve its own, when the calibration recorded it
-// (curveSpreads), else memory's latency's, the same chase's rounds.
+// (curveSpreads), else memory's latency's, the same chase's rounds; for
+// a place count of the column curve the curve's.
 func curveSpread(m machine.Machine, n string) float64 {
+	if strings.HasPrefix(n, columnCurveKey+"[") {
+		return m.Spread[columnCurveKey]
+	}
 	if v, ok := m.Spread[n]; ok || !strings.HasPrefix(n, latencyCurvePrefix) {
 		return v
 	}

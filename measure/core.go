@@ -236,6 +236,9 @@ const minOwnShare = 0.5
 func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	bare := m
 	bare.ComputeRate, bare.M = 0, 0
+	// The column curve times the product's whole loop, its work too: a
+	// floor on the estimate that would leave the work nothing.
+	bare.ColumnCurve = nil
 	bare.CoreRates = map[string]float64{}
 	for k, r := range m.CoreRates {
 		if k != c.kernel {

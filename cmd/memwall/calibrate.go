@@ -148,6 +148,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if m.CrowdedRead > 0 {
 		fmt.Fprintf(stderr, "a crowded read: %s (%.1f%%; %s)\n", units.FormatSeconds(m.CrowdedRead), 100*m.Spread["crowded_read"], m.Notes["crowded_read"])
 	}
+	if len(m.ColumnCurve) > 0 {
+		fmt.Fprintf(stderr, "the column curve: %d points (%.1f%%; %s)\n", len(m.ColumnCurve), 100*m.Spread["column_curve"], m.Notes["column_curve"])
+	}
 	if *compare != "" {
 		printCompare(stderr, prev, m, *compare, "this run")
 	}
@@ -267,7 +270,7 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10)
 	case name == "l1_exposed", name == "walk_in_flight":
 		return strconv.FormatFloat(v, 'g', 3, 64)
-	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."):
+	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."), strings.HasPrefix(name, "column_curve["):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"

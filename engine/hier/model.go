@@ -174,6 +174,14 @@ type Estimate struct {
 	// what the levels and the page walks charge, inside Seconds.
 	Crowded      float64 `json:"crowded_seconds,omitempty"`
 	CrowdedReads float64 `json:"crowded_reads,omitempty"`
+	// Column is what the kernel's ColumnSteps steps add to reach the
+	// machine's column curve at their column's shape, ColumnRead a step
+	// (machine.Machine.ColumnReadAt, kernelForm.column), beyond the rest
+	// of the estimate, inside Seconds.
+	Column       float64 `json:"column_seconds,omitempty"`
+	ColumnSteps  float64 `json:"column_steps,omitempty"`
+	ColumnPlaces float64 `json:"column_places,omitempty"`
+	ColumnRead   float64 `json:"column_read,omitempty"`
 	LevelHidden  float64 `json:"level_hidden_seconds,omitempty"`
 	HiddenBehind string  `json:"hidden_behind,omitempty"`
 	Description  string  `json:"description"`
@@ -341,7 +349,9 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 		e.HiddenBehind = e.Levels[longestPart(parts)].Level.Name
 	}
 	e.Seconds -= e.LevelHidden
-	if kw.crowded != nil && m.CrowdedRead > 0 && len(levels) > 0 {
+	// A machine with a column curve prices the product's reads by it,
+	// which the crowded read's floor is one point of.
+	if kw.crowded != nil && m.CrowdedRead > 0 && len(m.ColumnCurve) == 0 && len(levels) > 0 {
 		reads := kw.crowded(w, lvlOf(levels[0]))
 		// A floor, not a sum: the crowded reads' fills from the levels
 		// and their page walks go on while they queue for the set.
@@ -352,6 +362,17 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 		if x := reads*m.CrowdedRead - charged; reads > 0 && x > 0 {
 			e.Crowded, e.CrowdedReads = x, reads
 			e.Seconds += x
+		}
+	}
+	if kw.column != nil && len(levels) > 0 {
+		steps, places, lines := kw.column(w, lvlOf(levels[0]))
+		// A floor on the whole: the curve times the kernel's own loop,
+		// its work, fills and page walks together, at the column's shape.
+		if read, ok := m.ColumnReadAt(places, lines); ok && steps > 0 {
+			if x := steps*read - e.Seconds; x > 0 {
+				e.Column, e.ColumnSteps, e.ColumnPlaces, e.ColumnRead = x, steps, places, read
+				e.Seconds += x
+			}
 		}
 	}
 	if math.IsNaN(e.Seconds) || math.IsInf(e.Seconds, 0) || e.Seconds < 0 {
@@ -533,6 +554,11 @@ type kernelForm struct {
 	// l (columnSets): each takes at least the machine's crowded read
 	// (machine.Machine.CrowdedRead).
 	crowded func(s shape, first lvl) float64
+	// column is the kernel's steps over a matrix column, the line places
+	// of their pages the column's lines take in the first level l
+	// (columnPlaces) and its lines: the machine's column curve
+	// (machine.ColumnPoint) times a step at that shape.
+	column func(s shape, first lvl) (steps, places, lines float64)
 }
 
 var kernelForms = map[string]kernelForm{
@@ -575,6 +601,7 @@ var kernelForms = map[string]kernelForm{
 		traffic: matmulTraffic,
 		walks:   matmulWalks,
 		crowded: matmulCrowded,
+		column:  matmulColumn,
 	},
 	"quicksort": {
 		describe:  "log2 N balanced partition levels; those whose subarrays exceed a level stream through it (the MBRAM paper App. a, per level)",
@@ -907,6 +934,12 @@ func matmulCrowded(s shape, l lvl) float64 {
 	return s.n * s.n * s.n
 }
 
+// matmulColumn: the product's n³ steps each read Q down a column of n
+// lines, rows n·w bytes apart.
+func matmulColumn(s shape, first lvl) (steps, places, lines float64) {
+	return s.n * s.n * s.n, columnPlaces(s.n*s.w, first.line), s.n
+}
+
 // matmulWalks: each of the n³ reads of Q steps a row, n·w bytes, down a
 // column, and the column's walk comes round again for the next j. Its n
 // reads lie one to a page when a row is a page or longer, and share
@@ -1147,6 +1180,10 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		b.Terms = append(b.Terms, mbram.Term{Name: "many streams", Seconds: e.Streaming,
 			Formula: fmt.Sprintf("%.4g lines through %.0f streams at once, at the machine's stream curve's excess over its fastest scatter there (%s a line)", e.StreamLines, e.StreamCount, units.FormatSeconds(x))})
 	}
+	if e.Column > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "column loop", Seconds: e.Column,
+			Formula: fmt.Sprintf("%.4g steps over a column of %s lines in %.0f of its pages' line places, at least the machine's column curve there (%s a step: the kernel's loop timed at that shape), beyond the rest of the estimate", e.ColumnSteps, units.FormatCount(p.N), e.ColumnPlaces, units.FormatSeconds(e.ColumnRead))})
+	}
 	if e.Crowded > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "crowded column", Seconds: e.Crowded,
 			Formula: fmt.Sprintf("%.4g reads of a column whose lines take one place of their pages, at least the machine's crowded read (%s) each, beyond what the levels' fills and the page walks charge them", e.CrowdedReads, units.FormatSeconds(m.CrowdedRead))})
@@ -1162,7 +1199,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	if w := nearFit(e); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
-	if w := fewPlaces(kernelID, p, levels, m.CrowdedRead > 0); w != "" {
+	if w := fewPlaces(kernelID, p, levels, m.CrowdedRead > 0); w != "" && len(m.ColumnCurve) == 0 {
 		b.Warnings = append(b.Warnings, w)
 	}
 	for i, le := range e.Levels {

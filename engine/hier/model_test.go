@@ -767,6 +767,52 @@ func TestModelCrowdedColumn(t *testing.T) {
 	}
 }
 
+// TestModelColumnCurve: the same machine and product with a column
+// curve. At n = 1024 the column's 1024 lines take one place: between the
+// curve's 16 and 4096 lines there, 1024 lies 6/8 of the way in log
+// lines, 1 + 0.75·(5 − 1) = 4 ns a step, so the product takes at least
+// 2^30·4 ns = 4.294967296 s, and the curve replaces the crowded read's
+// floor. At n = 1000 every place is open and the curve's 0.3 ns a step
+// (0.3 s) is under the levels' fills alone: no floor.
+func TestModelColumnCurve(t *testing.T) {
+	m := machine.Machine{Name: "c", Beta1: 40e9, Beta2: 20e9, Mu1: 2, M: 5e-9, ComputeRate: 1e10, CrowdedRead: 2e-9,
+		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 4096, Read: 5e-9}, {Places: 64, Lines: 16, Read: 0.3e-9}, {Places: 64, Lines: 4096, Read: 0.3e-9}}}
+	m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 400e9, Beta2: 200e9},
+		{Name: "L2", Size: 8 << 20, Line: 64, Beta1: 40e9, Beta2: 20e9},
+	})
+	e, err := Model(m, "matmul", mbram.DefaultParams(1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(e.Seconds-4.294967296) > 1e-9 || e.Crowded != 0 || e.ColumnPlaces != 1 || math.Abs(e.ColumnRead-4e-9) > 1e-18 || e.ColumnSteps != 1<<30 || !(e.Column > 0) {
+		t.Errorf("n = 1024: %.10g s (column %g s, %g steps at %g places, %g s a step; crowded %g s), want 4.294967296 s from the curve alone",
+			e.Seconds, e.Column, e.ColumnSteps, e.ColumnPlaces, e.ColumnRead, e.Crowded)
+	}
+	b, err := Predict(m, "matmul", mbram.DefaultParams(1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(b.Terms, func(term mbram.Term) bool {
+		return term.Name == "column loop" && term.Seconds == e.Column && strings.Contains(term.Formula, "in 1 of its pages' line places") && strings.Contains(term.Formula, "(4 ns a step")
+	}) {
+		t.Errorf("Predict's terms %v have no column loop of %g s at 4 ns", b.Terms, e.Column)
+	}
+	if e, _ := Model(m, "matmul", mbram.DefaultParams(1000)); e.Column != 0 || e.Crowded != 0 {
+		t.Errorf("n = 1000: column %g s, crowded %g s; want 0 and 0", e.Column, e.Crowded)
+	}
+	// Other kernels never read the curve.
+	m2 := m
+	m2.ColumnCurve = nil
+	for _, k := range []string{"perm", "heapsort", "radix"} {
+		a, _ := Model(m, k, mbram.DefaultParams(1<<20))
+		z, _ := Model(m2, k, mbram.DefaultParams(1<<20))
+		if a.Seconds != z.Seconds {
+			t.Errorf("%s: %g s with the curve, %g without", k, a.Seconds, z.Seconds)
+		}
+	}
+}
+
 // TestModelDependentReach: heapsort's walks find the last level only up
 // to the machine's DependentReach. On a machine whose 8 MiB L3 a chase
 // leaves at 4 MiB·√2 (2^22.5 B, machine.TestDependentReach's curve), a

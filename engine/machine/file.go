@@ -40,16 +40,19 @@ type fileMachine struct {
 	CoreRates       map[string]float64 `json:"core_rates"`
 	// Distribution's points are written by memwall in seconds and
 	// bytes; by hand as "64 MiB" and "30 ns" too.
-	Distribution []fileDistPoint    `json:"distribution"`
-	Streams      json.RawMessage    `json:"streams"`
-	StreamCost   []fileStreamPoint  `json:"stream_cost"`
-	L1Fill       json.RawMessage    `json:"l1_fill"`
-	L1Exposed    json.RawMessage    `json:"l1_exposed"`
-	LevelOverlap json.RawMessage    `json:"level_overlap"`
-	WalkInFlight json.RawMessage    `json:"walk_in_flight"`
-	CrowdedRead  json.RawMessage    `json:"crowded_read"`
-	Spread       map[string]float64 `json:"spread"`
-	Notes        map[string]string  `json:"notes"`
+	Distribution []fileDistPoint   `json:"distribution"`
+	Streams      json.RawMessage   `json:"streams"`
+	StreamCost   []fileStreamPoint `json:"stream_cost"`
+	L1Fill       json.RawMessage   `json:"l1_fill"`
+	L1Exposed    json.RawMessage   `json:"l1_exposed"`
+	LevelOverlap json.RawMessage   `json:"level_overlap"`
+	WalkInFlight json.RawMessage   `json:"walk_in_flight"`
+	CrowdedRead  json.RawMessage   `json:"crowded_read"`
+	// ColumnCurve's points: places and lines as counts, each read as
+	// seconds or as "0.8 ns".
+	ColumnCurve []fileColumnPoint  `json:"column_curve"`
+	Spread      map[string]float64 `json:"spread"`
+	Notes       map[string]string  `json:"notes"`
 }
 
 // fileLevel is one cache level on disk, with quantities as in
@@ -78,6 +81,13 @@ type fileDistPoint struct {
 type fileStreamPoint struct {
 	Buckets json.RawMessage `json:"buckets"`
 	Scatter json.RawMessage `json:"scatter"`
+}
+
+// fileColumnPoint is one point of a column curve on disk.
+type fileColumnPoint struct {
+	Places json.RawMessage `json:"places"`
+	Lines  json.RawMessage `json:"lines"`
+	Read   json.RawMessage `json:"read"`
 }
 
 // fileLatencyPoint is one point of a memory latency curve on disk.
@@ -175,7 +185,7 @@ func ParseJSON(data []byte) (Machine, error) {
 			m.CoreRates[k] = v
 		}
 	}
-	var distSizes, streamBuckets, latSpans []float64
+	var distSizes, streamBuckets, latSpans, colPlaces []float64
 	m.Distribution, distSizes = filePoints[DistPoint](&es, "distribution", "distribution curve", len(f.Distribution), MaxDistPoints)
 	for i, p := range f.Distribution[:len(distSizes)] {
 		at := fmt.Sprintf("distribution[%d]", i)
@@ -194,6 +204,14 @@ func ParseJSON(data []byte) (Machine, error) {
 		at := fmt.Sprintf("stream_cost[%d]", i)
 		field(at+".buckets", p.Buckets, parseCount, &streamBuckets[i])
 		field(at+".scatter", p.Scatter, units.ParseDuration, &m.StreamCost[i].Scatter)
+	}
+	m.ColumnCurve, colPlaces = filePoints[ColumnPoint](&es, "column_curve", "column curve", len(f.ColumnCurve), MaxColumnPoints)
+	colLines := make([]float64, len(colPlaces))
+	for i, p := range f.ColumnCurve[:len(colPlaces)] {
+		at := fmt.Sprintf("column_curve[%d]", i)
+		field(at+".places", p.Places, parseCount, &colPlaces[i])
+		field(at+".lines", p.Lines, parseCount, &colLines[i])
+		field(at+".read", p.Read, units.ParseDuration, &m.ColumnCurve[i].Read)
 	}
 	m.MemLatencyCurve, latSpans = filePoints[LatencyPoint](&es, "mem_latency_curve", "memory latency curve", len(f.MemLatencyCurve), MaxLatencyPoints)
 	for i, p := range f.MemLatencyCurve[:len(latSpans)] {
@@ -249,6 +267,20 @@ func ParseJSON(data []byte) (Machine, error) {
 			continue
 		}
 		m.StreamCost[i].Buckets = int(v)
+	}
+	for i := range colPlaces {
+		// Whole and in range here; the order and the powers of two are
+		// ValidateColumnCurve's.
+		if v := colPlaces[i]; v != math.Trunc(v) || v < 1 || v > MaxColumnPlaces {
+			es = append(es, FieldError{Field: fmt.Sprintf("column_curve[%d].places", i), Msg: fmt.Sprintf("a point's places must be a power of two from 1 to %d; got %g", MaxColumnPlaces, v)})
+		} else {
+			m.ColumnCurve[i].Places = int(v)
+		}
+		if v := colLines[i]; v != math.Trunc(v) || v < 1 || v > MaxColumnLines {
+			es = append(es, FieldError{Field: fmt.Sprintf("column_curve[%d].lines", i), Msg: fmt.Sprintf("a point's lines must be a whole number from 1 to %d; got %g", MaxColumnLines, v)})
+		} else {
+			m.ColumnCurve[i].Lines = int64(v)
+		}
 	}
 	for i, v := range latSpans {
 		wholeBytes(fmt.Sprintf("mem_latency_curve[%d].span", i), v, &m.MemLatencyCurve[i].Span)

@@ -119,6 +119,11 @@ type Machine struct {
 	// a column in one place at least this a read. 0 means not measured:
 	// such reads cost what the levels' fills give.
 	CrowdedRead float64 `json:"crowded_read,omitempty"`
+	// ColumnCurve, when given, is the matrix product's inner loop timed
+	// by the column's shape (ColumnPoint): the hierarchy model charges
+	// the product at least the curve's time a step at its column's
+	// places and lines, in place of CrowdedRead's floor.
+	ColumnCurve []ColumnPoint `json:"column_curve,omitempty"`
 
 	// Spread records, for measured machines, the relative spread of each
 	// parameter over repetitions (keyed by the JSON field name).
@@ -144,7 +149,7 @@ func (m Machine) SameParameters(o Machine) bool {
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
 		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams && slices.Equal(m.StreamCost, o.StreamCost) &&
 		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap &&
-		m.WalkInFlight == o.WalkInFlight && m.CrowdedRead == o.CrowdedRead
+		m.WalkInFlight == o.WalkInFlight && m.CrowdedRead == o.CrowdedRead && slices.Equal(m.ColumnCurve, o.ColumnCurve)
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

@@ -140,6 +140,7 @@ func TestParseJSON(t *testing.T) {
 // FuzzParseJSON: any accepted file is a valid machine whose re-encoding
 // reads back to the same parameters.
 func FuzzParseJSON(f *testing.F) {
+	f.Add(`{"name":"c","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","column_curve":[{"places":1,"lines":16,"read":"1 ns"},{"places":64,"lines":"1Ki","read":3.3e-9}]}`)
 	f.Add(`{"name":"P4","beta1":"1.06 GB/s","beta2":"0.85GB/s","mu1":2,"cache":"256 KiB","line":128,"mispredict":"11.76 ns"}`)
 	f.Add(`{"beta1":1e400}`)
 	f.Add(`{"name":"x","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"2^18","line":"2^7","mispredict":0}`)

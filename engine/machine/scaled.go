@@ -34,6 +34,8 @@ import (
 //   - stream_cost.slowest scales every point of the stream curve, and so
 //     its excess over its fastest point, which is what the model charges:
 //     the points' spreads are alike (0.8 to 2.8 % on the AMD guest).
+//   - column_curve scales every point of the column curve: a calibration
+//     records the median of its points' spreads.
 //   - distribution.X scales X at every point of the curve. A calibration
 //     records the curve's spread at its memory end only (the points past
 //     twice the last cache, pooled), and that share stands for the whole
@@ -85,6 +87,16 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 		return out, scale(&out.L1Fill)
 	case "crowded_read":
 		return out, scale(&out.CrowdedRead)
+	case "column_curve":
+		// One spread, the points' median, stands for the whole curve.
+		if len(m.ColumnCurve) == 0 {
+			return m, false
+		}
+		out.ColumnCurve = slices.Clone(m.ColumnCurve)
+		for i := range out.ColumnCurve {
+			out.ColumnCurve[i].Read *= f
+		}
+		return out, true
 	case "l1_exposed":
 		// A share: at most 1, where the fills wait for the work.
 		ok := scale(&out.L1Exposed)

@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in eleven more keys,
+// A machine that gives its cache hierarchy carries it in thirteen more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -27,6 +27,7 @@ import (
 //	level_overlap=1
 //	walk_in_flight=2.18
 //	crowded_read=1.9ns
+//	column_curve=1:16:1ns,1:512:2.2ns,64:16:0.45ns,64:2048:1.2ns
 //
 // l1_overlap is the first level's fill time a line and the exposed share
 // of the shorter of its fills and the core's work
@@ -38,7 +39,8 @@ import (
 // (machine.Machine.CrowdedRead). A point of the distribution curve is size:count:scatter, then :walk
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
-// A point of the stream curve is buckets:scatter (machine.StreamPoint).
+// A point of the stream curve is buckets:scatter (machine.StreamPoint),
+// and of the column curve places:lines:read (machine.ColumnPoint).
 // A point of the memory latency curve is span:latency
 // (machine.LatencyPoint). A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
@@ -46,7 +48,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -122,6 +124,13 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 	if m.CrowdedRead > 0 {
 		add("crowded_read", exact(m.CrowdedRead, units.ParseDuration, durationForms))
 	}
+	if len(m.ColumnCurve) > 0 {
+		parts := make([]string, len(m.ColumnCurve))
+		for i, p := range m.ColumnCurve {
+			parts[i] = strconv.Itoa(p.Places) + ":" + strconv.FormatInt(p.Lines, 10) + ":" + exact(p.Read, units.ParseDuration, durationForms)
+		}
+		add("column_curve", strings.Join(parts, ","))
+	}
 }
 
 // applyHierarchy reads the hierarchy keys of vals into m. A key that does
@@ -178,6 +187,7 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 		}
 	}
 	ps = applyCurve(vals, "stream_cost", parseStreamCost, &m.StreamCost, base, ps)
+	ps = applyCurve(vals, "column_curve", parseColumnCurve, &m.ColumnCurve, base, ps)
 	if v, ok := vals["l1_overlap"]; ok {
 		// The values are checked with the machine (machine.Validate).
 		fill, exposed, found := strings.Cut(v, ":")
@@ -279,6 +289,29 @@ func parseStreamCost(v string) ([]machine.StreamPoint, *Problem) {
 					return err
 				}},
 				{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
+			}
+		}})
+}
+
+// parseColumnCurve reads the column_curve key.
+func parseColumnCurve(v string) ([]machine.ColumnPoint, *Problem) {
+	return parseCurve(v, curveKey[machine.ColumnPoint]{key: "column_curve", noun: "column curve", max: machine.MaxColumnPoints, min: 3,
+		want: "places:lines:read, e.g. 1:512:2.2ns",
+		fields: func(p *machine.ColumnPoint) []linkField {
+			return []linkField{
+				// Counts past the bounds are kept past them, for the
+				// machine's check to name (machine.ValidateColumnCurve).
+				{"places", func(s string) error {
+					n, err := units.ParseCount(s)
+					p.Places = int(min(n, machine.MaxColumnPlaces+1))
+					return err
+				}},
+				{"lines", func(s string) error {
+					n, err := units.ParseCount(s)
+					p.Lines = min(n, machine.MaxColumnLines+1)
+					return err
+				}},
+				{"read", func(s string) (err error) { p.Read, err = units.ParseDuration(s); return }},
 			}
 		}})
 }
@@ -440,6 +473,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.WalkInFlight = base.WalkInFlight
 	case key == "crowded_read":
 		m.CrowdedRead = base.CrowdedRead
+	case strings.HasPrefix(key, "column_curve"):
+		m.ColumnCurve = base.ColumnCurve
 	}
 }
 
@@ -506,6 +541,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the crowded read's time was left out", true
 		}
 		return "crowded_read = " + units.FormatSeconds(base.CrowdedRead) + " of " + base.Name + " was used instead", true
+	case strings.HasPrefix(key, "column_curve"):
+		if len(base.ColumnCurve) == 0 {
+			return "the column curve was left out", true
+		}
+		return "the column curve of " + base.Name + " was used instead", true
 	}
 	return "", false
 }
