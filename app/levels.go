@@ -172,20 +172,51 @@ func columnCurveText(ps []machine.ColumnPoint) string {
 	if len(ps) == 0 {
 		return ""
 	}
-	var parts []string
 	lo, hi := ps[0].Lines, ps[0].Lines
+	for _, p := range ps {
+		lo, hi = min(lo, p.Lines), max(hi, p.Lines)
+	}
+	var parts []string
+	for _, p := range columnMedians(ps) {
+		parts = append(parts, strconv.Itoa(p.Places)+": "+units.FormatSeconds(p.Read))
+	}
+	return "a step by places, the median over " + units.FormatCount(lo) + " to " + units.FormatCount(hi) + " lines: " + strings.Join(parts, ", ") + " (" + strconv.Itoa(len(ps)) + " points)"
+}
+
+// columnCurveEnds is a column curve's fewest and most places by their
+// median steps, short enough for a cell that does not wrap.
+func columnCurveEnds(ps []machine.ColumnPoint) string {
+	med := columnMedians(ps)
+	if len(med) == 0 {
+		return ""
+	}
+	a, z := med[0], med[len(med)-1]
+	return units.FormatSeconds(a.Read) + " at " + placesWord(a.Places) + " to " + units.FormatSeconds(z.Read) + " at " + placesWord(z.Places)
+}
+
+// placesWord is "1 place" or "n places".
+func placesWord(n int) string {
+	if n == 1 {
+		return "1 place"
+	}
+	return strconv.Itoa(n) + " places"
+}
+
+// columnMedians is each place count of a column curve with its median
+// step, fewest places first.
+func columnMedians(ps []machine.ColumnPoint) []machine.ColumnPoint {
+	var out []machine.ColumnPoint
 	for i := 0; i < len(ps); {
 		j := i
 		var reads []float64
 		for ; j < len(ps) && ps[j].Places == ps[i].Places; j++ {
 			reads = append(reads, ps[j].Read)
-			lo, hi = min(lo, ps[j].Lines), max(hi, ps[j].Lines)
 		}
 		slices.Sort(reads)
-		parts = append(parts, strconv.Itoa(ps[i].Places)+": "+units.FormatSeconds(reads[len(reads)/2]))
+		out = append(out, machine.ColumnPoint{Places: ps[i].Places, Read: reads[len(reads)/2]})
 		i = j
 	}
-	return "a step by places, the median over " + units.FormatCount(lo) + " to " + units.FormatCount(hi) + " lines: " + strings.Join(parts, ", ") + " (" + strconv.Itoa(len(ps)) + " points)"
+	return out
 }
 
 // streamCostText sums up m's stream curve by its fastest and slowest

@@ -16,7 +16,8 @@ import (
 func rig() machine.Machine {
 	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9, LevelOverlap: 0.5, WalkInFlight: 2.18, CrowdedRead: 1.9e-9,
 		MemLatencyCurve: []machine.LatencyPoint{{Span: 64 << 20, Latency: 120e-9}, {Span: 1 << 30, Latency: 220e-9}},
-		CoreRates:       map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"}}
+		CoreRates:       map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"},
+		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 512, Read: 2.1e-9}, {Places: 64, Lines: 512, Read: 0.5e-9}}}
 	return m.WithLevels([]machine.Level{
 		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
 		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 80e9, Beta2: 40e9, Latency: 4e-9},
@@ -35,7 +36,7 @@ func TestMachineEditorLevels(t *testing.T) {
 	}
 	// Through the editor untouched, nothing is lost (a time moves by less
 	// than a millionth, as units.FieldSeconds says).
-	if !near(got, want) || !slices.Equal(got.MemLatencyCurve, want.MemLatencyCurve) || got.Levels[2].Name != "L3" || got.Spread["beta1"] != 0.02 || got.Notes["cpu"] != "test" || got.ID != "my-rig" {
+	if !near(got, want) || !slices.Equal(got.MemLatencyCurve, want.MemLatencyCurve) || !slices.Equal(got.ColumnCurve, want.ColumnCurve) || got.Levels[2].Name != "L3" || got.Spread["beta1"] != 0.02 || got.Notes["cpu"] != "test" || got.ID != "my-rig" {
 		t.Errorf("through the editor:\n got %+v\nwant %+v", got, want)
 	}
 	for _, c := range []struct{ key, text, msg string }{
@@ -146,5 +147,21 @@ func TestMachineTableLevels(t *testing.T) {
 		if !strings.Contains(html.String(), w) {
 			t.Errorf("the machine's rows lack %q", w)
 		}
+	}
+}
+
+// TestColumnCurveText: a curve's place counts by their median steps,
+// worked by hand: one place has 1, 3 and 2 ns (median 2 ns), 64 places
+// 0.5 ns.
+func TestColumnCurveText(t *testing.T) {
+	ps := []machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 32, Read: 3e-9}, {Places: 1, Lines: 64, Read: 2e-9}, {Places: 64, Lines: 2048, Read: 0.5e-9}}
+	if got, want := columnCurveEnds(ps), "2 ns at 1 place to 500 ps at 64 places"; got != want {
+		t.Errorf("ends %q, want %q", got, want)
+	}
+	if got, want := columnCurveText(ps), "a step by places, the median over 16 to 2Ki lines: 1: 2 ns, 64: 500 ps (4 points)"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if columnCurveEnds(nil) != "" || columnCurveText(nil) != "" {
+		t.Error("no curve gave a text")
 	}
 }

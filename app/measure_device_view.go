@@ -270,8 +270,10 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 			m.Notes["crowded_read"]+": it prices a matrix column whose rows are a multiple of 4 KiB", spread("crowded_read"), m.CrowdedRead))
 	}
 	if len(m.ColumnCurve) > 0 {
-		rows = append(rows, row("column-curve", "Column curve", columnCurveText(m.ColumnCurve),
-			m.Notes["column_curve"]+": it prices the matrix product's steps at its column's shape", spread("column_curve"), float64(len(m.ColumnCurve))))
+		// The cell keeps to the ends (its column does not wrap); the
+		// place counts' medians go with the method.
+		rows = append(rows, row("column-curve", "Column curve", columnCurveEnds(m.ColumnCurve),
+			columnCurveText(m.ColumnCurve)+"; "+m.Notes["column_curve"]+": it prices the matrix product's steps at its column's shape", spread("column_curve"), float64(len(m.ColumnCurve))))
 	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),

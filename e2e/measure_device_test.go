@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -148,6 +149,23 @@ func TestMeasureDevice(t *testing.T) {
 			t.Logf("%s at the curve's end: %.3g s", row.what, v)
 			if !(v > 0 && v <= 10e-6) {
 				t.Errorf("%s: %g s, want above 0 and up to 10 µs", row.what, v)
+			}
+		}
+		// The column curve: the matrix product's loop by its column's
+		// places and lines, as many points as the page's buffer held
+		// shapes (7 place counts by 8 lengths at most), its cell the
+		// median steps at the fewest and the most places.
+		var column bool
+		b.eval(t, `!!document.querySelector("#measured-column-curve")`, &column)
+		if !column {
+			t.Error("the page measured no column curve")
+		} else {
+			n := measured(t, b, "column-curve")
+			var cell string
+			b.eval(t, `document.querySelector("#measured-column-curve").textContent`, &cell)
+			t.Logf("column curve: %g points: %s", n, cell)
+			if n < 1 || n > 56 || n != math.Trunc(n) || !strings.Contains(cell, " at 1 place to ") || !strings.HasSuffix(cell, " at 64 places") {
+				t.Errorf("column curve of %g points, cell %q; want 1 to 56 points and the medians at 1 and at 64 places", n, cell)
 			}
 		}
 		// The streams' row shows when the curve's largest arrays passed
