@@ -236,6 +236,39 @@ func TestKernelsCrowdedColumn(t *testing.T) {
 	b.noErrors(t, "kernels crowded column")
 }
 
+// TestKernelsColumnCurve: the matrix product at n = 1536 on the Zen 5
+// guest's preset, which has a column curve: rows of 6 KiB put Q's column
+// in two places of its pages, and the page shows the total engine/hier
+// computes and its column loop term at the curve's step there; the
+// machine's levels list the curve by its place counts' medians.
+func TestKernelsColumnCurve(t *testing.T) {
+	needBrowser(t)
+	const id = "epyc-zen5-kvm-2vcpu"
+	m, ok := presets.Machine(id)
+	if !ok {
+		t.Fatal("no " + id + " preset")
+	}
+	want, err := hier.Model(m, "matmul", mbram.DefaultParams(1536))
+	if err != nil || !(want.Column > 0) || want.ColumnPlaces != 2 {
+		t.Fatalf("engine: %+v, %v; want a column loop term at two places", want, err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
+	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
+		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	wantTerm(t, termRows(t, b), "column loop", units.FormatSeconds(want.Column), "("+units.FormatSeconds(want.ColumnRead)+" a step")
+	if got := b.text(t, "main"); !strings.Contains(got, "Column curve") || !strings.Contains(got, "a step by places") {
+		t.Errorf("the machine's levels do not list its column curve")
+	}
+	b.screenshot(t, "kernels-column-curve")
+	b.phone(t)
+	b.run(t, chromedp.Reload(), appReady("#other-total"))
+	b.screenshot(t, "kernels-column-curve-phone")
+	b.noErrors(t, "kernels column curve")
+}
+
 // TestKernelsLatencyCurve: heapsort of 2^27 keys on the 2026-11-28 Intel
 // guest's preset, whose memory latency curve reads 180 ns at the heap's
 // 512 MiB where its one number (read at 2 GiB) is 345: the page shows

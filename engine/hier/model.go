@@ -593,7 +593,7 @@ var kernelForms = map[string]kernelForm{
 		},
 	},
 	"matmul": {
-		describe:  "per level: Q's column lines stay while a row is swept when n lines and a row fit in the line places of a page the column takes, else every access to Q misses (the MBRAM paper's regimes (1) and (2)); each read of Q waits for the machine's page walk at the column's span, and a read of a column whose rows put it in one place of their pages takes at least the machine's crowded read",
+		describe:  "per level: Q's column lines stay while a row is swept when n lines and a row fit in the line places of a page the column takes, else every access to Q misses (the MBRAM paper's regimes (1) and (2)); each read of Q waits for the machine's page walk at the column's span, and a step takes at least the machine's column curve at the column's places and lines where the machine has one, else a read of a column whose rows put it in one place of their pages at least its crowded read",
 		footprint: func(s shape) float64 { return 3 * s.n * s.n * s.w },
 		// Per inner step: load P, load Q, multiply, add, advance k by n,
 		// and the loop's increment, compare and branch.
