@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -198,35 +199,47 @@ func TestKernelsNearFit(t *testing.T) {
 	kernelsShots(t, b, "kernels-near-fit")
 }
 
+// kernelsOnPreset opens the Kernels page on preset id's kernel at n and
+// checks its total is engine/hier's: the preset, the engine's estimate,
+// the browser and the server's address.
+func kernelsOnPreset(t *testing.T, id, kernel string, n int64) (machine.Machine, hier.Estimate, *browser, string) {
+	t.Helper()
+	needBrowser(t)
+	m, ok := presets.Machine(id)
+	if !ok {
+		t.Fatal("no " + id + " preset")
+	}
+	want, err := hier.Model(m, kernel, mbram.DefaultParams(n))
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	srv := startServe(t, siteDir)
+	b := newBrowser(t)
+	b.open(t, srv.URL+"/#machine="+id+"&kernel="+kernel+"&n="+strconv.FormatInt(n, 10), "#other-total")
+	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
+		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	}
+	return m, want, b, srv.URL
+}
+
 // TestKernelsCrowdedColumn: the matrix product at n = 1024 on the AMD
 // guest's preset, whose rows of 4 KiB put Q's column in one place of its
 // pages: the page shows the total engine/hier computes and its crowded
 // column term at the preset's crowded read (1.9 ns); at n = 1536, two
 // places, the page shows the warning engine/hier gives.
 func TestKernelsCrowdedColumn(t *testing.T) {
-	needBrowser(t)
 	const id = "epyc-zen4-kvm-2vcpu"
-	m, ok := presets.Machine(id)
-	if !ok {
-		t.Fatal("no " + id + " preset")
-	}
-	want, err := hier.Model(m, "matmul", mbram.DefaultParams(1024))
-	if err != nil || !(want.Crowded > 0) {
-		t.Fatalf("engine: %+v, %v; want a crowded column term", want, err)
+	m, want, b, url := kernelsOnPreset(t, id, "matmul", 1024)
+	if !(want.Crowded > 0) {
+		t.Fatalf("engine: %+v; want a crowded column term", want)
 	}
 	two, err := hier.Predict(m, "matmul", mbram.DefaultParams(1536))
 	if err != nil || len(two.Warnings) == 0 {
 		t.Fatalf("engine at n = 1536: %q, %v; want the places warning", two.Warnings, err)
 	}
-	srv := startServe(t, siteDir)
-	b := newBrowser(t)
-	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1024", "#other-total")
-	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
-		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
-	}
 	wantTerm(t, termRows(t, b), "crowded column", units.FormatSeconds(want.Crowded), "crowded read (1.9 ns)")
 	b.screenshot(t, "kernels-crowded-column")
-	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
+	b.open(t, url+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
 	if got := b.text(t, "#warnings"); !strings.Contains(got, two.Warnings[len(two.Warnings)-1]) {
 		t.Errorf("the warnings read %q, want %q", got, two.Warnings[len(two.Warnings)-1])
 	}
@@ -242,21 +255,9 @@ func TestKernelsCrowdedColumn(t *testing.T) {
 // computes and its column loop term at the curve's step there; the
 // machine's levels list the curve by its place counts' medians.
 func TestKernelsColumnCurve(t *testing.T) {
-	needBrowser(t)
-	const id = "epyc-zen5-kvm-2vcpu"
-	m, ok := presets.Machine(id)
-	if !ok {
-		t.Fatal("no " + id + " preset")
-	}
-	want, err := hier.Model(m, "matmul", mbram.DefaultParams(1536))
-	if err != nil || !(want.Column > 0) || want.ColumnPlaces != 2 {
-		t.Fatalf("engine: %+v, %v; want a column loop term at two places", want, err)
-	}
-	srv := startServe(t, siteDir)
-	b := newBrowser(t)
-	b.open(t, srv.URL+"/#machine="+id+"&kernel=matmul&n=1536", "#other-total")
-	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
-		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	_, want, b, _ := kernelsOnPreset(t, "epyc-zen5-kvm-2vcpu", "matmul", 1536)
+	if !(want.Column > 0) || want.ColumnPlaces != 2 {
+		t.Fatalf("engine: %+v; want a column loop term at two places", want)
 	}
 	wantTerm(t, termRows(t, b), "column loop", units.FormatSeconds(want.Column), "("+units.FormatSeconds(want.ColumnRead)+" a step")
 	if got := b.text(t, "main"); !strings.Contains(got, "Column curve") || !strings.Contains(got, "a step by places") {
@@ -276,20 +277,9 @@ func TestKernelsColumnCurve(t *testing.T) {
 // which latency it charged and at what span, and the machine's levels
 // list the curve.
 func TestKernelsLatencyCurve(t *testing.T) {
-	needBrowser(t)
-	m, ok := presets.Machine("xeon-m207-kvm-2vcpu")
-	if !ok || len(m.MemLatencyCurve) < 2 {
-		t.Fatal("no xeon-m207-kvm-2vcpu preset with a memory latency curve")
-	}
-	want, err := hier.Model(m, "heapsort", mbram.DefaultParams(1<<27))
-	if err != nil || want.MemLatency != m.MemLatencyAt(512<<20) || !(want.MemLatency < m.MemLatency) {
-		t.Fatalf("engine: latency %g (%v); want the curve's at 512 MiB, %g, under mem_latency %g", want.MemLatency, err, m.MemLatencyAt(512<<20), m.MemLatency)
-	}
-	srv := startServe(t, siteDir)
-	b := newBrowser(t)
-	b.open(t, srv.URL+"/#machine=xeon-m207-kvm-2vcpu&kernel=heapsort&n=134217728", "#other-total")
-	if got := b.text(t, "#total"); got != units.FormatSeconds(want.Seconds) {
-		t.Errorf("total %q; engine/hier gives %q", got, units.FormatSeconds(want.Seconds))
+	m, want, b, _ := kernelsOnPreset(t, "xeon-m207-kvm-2vcpu", "heapsort", 1<<27)
+	if len(m.MemLatencyCurve) < 2 || want.MemLatency != m.MemLatencyAt(512<<20) || !(want.MemLatency < m.MemLatency) {
+		t.Fatalf("engine: latency %g; want the curve's at 512 MiB, %g, under mem_latency %g", want.MemLatency, m.MemLatencyAt(512<<20), m.MemLatency)
 	}
 	rows := termRows(t, b)
 	memory := "memory's latency " + units.FormatSeconds(want.MemLatency) + " (its curve at the data's 512 MiB)"

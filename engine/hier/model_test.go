@@ -708,6 +708,17 @@ func TestPredictFewPlaces(t *testing.T) {
 	}
 }
 
+// crowdedMachine is the machine of the crowded column's tests: an L1 of
+// 512 lines, an L2 of 8 MiB, a crowded read of 2 ns, and curve as its
+// column curve.
+func crowdedMachine(curve []machine.ColumnPoint) machine.Machine {
+	m := machine.Machine{Name: "c", Beta1: 40e9, Beta2: 20e9, Mu1: 2, M: 5e-9, ComputeRate: 1e10, CrowdedRead: 2e-9, ColumnCurve: curve}
+	return m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 400e9, Beta2: 200e9},
+		{Name: "L2", Size: 8 << 20, Line: 64, Beta1: 40e9, Beta2: 20e9},
+	})
+}
+
 // TestModelCrowdedColumn: the product at n = 1024 (rows of 4 KiB, the
 // column in one place) on a machine whose L1 of 512 lines holds 7 of the
 // column there and whose L2 of 8 MiB holds Q. By hand: L1's fills are
@@ -718,11 +729,7 @@ func TestPredictFewPlaces(t *testing.T) {
 // 0.1 ns the levels charge more than the floor, and at n = 1000 (every
 // place open) nothing is crowded.
 func TestModelCrowdedColumn(t *testing.T) {
-	m := machine.Machine{Name: "c", Beta1: 40e9, Beta2: 20e9, Mu1: 2, M: 5e-9, ComputeRate: 1e10, CrowdedRead: 2e-9}
-	m = m.WithLevels([]machine.Level{
-		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 400e9, Beta2: 200e9},
-		{Name: "L2", Size: 8 << 20, Line: 64, Beta1: 40e9, Beta2: 20e9},
-	})
+	m := crowdedMachine(nil)
 	e, err := Model(m, "matmul", mbram.DefaultParams(1024))
 	if err != nil {
 		t.Fatal(err)
@@ -775,12 +782,7 @@ func TestModelCrowdedColumn(t *testing.T) {
 // floor. At n = 1000 every place is open and the curve's 0.3 ns a step
 // (0.3 s) is under the levels' fills alone: no floor.
 func TestModelColumnCurve(t *testing.T) {
-	m := machine.Machine{Name: "c", Beta1: 40e9, Beta2: 20e9, Mu1: 2, M: 5e-9, ComputeRate: 1e10, CrowdedRead: 2e-9,
-		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 4096, Read: 5e-9}, {Places: 64, Lines: 16, Read: 0.3e-9}, {Places: 64, Lines: 4096, Read: 0.3e-9}}}
-	m = m.WithLevels([]machine.Level{
-		{Name: "L1", Size: 32 << 10, Line: 64, Beta1: 400e9, Beta2: 200e9},
-		{Name: "L2", Size: 8 << 20, Line: 64, Beta1: 40e9, Beta2: 20e9},
-	})
+	m := crowdedMachine([]machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 4096, Read: 5e-9}, {Places: 64, Lines: 16, Read: 0.3e-9}, {Places: 64, Lines: 4096, Read: 0.3e-9}})
 	e, err := Model(m, "matmul", mbram.DefaultParams(1024))
 	if err != nil {
 		t.Fatal(err)

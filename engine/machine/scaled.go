@@ -64,23 +64,16 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 	case "mispredict":
 		return out, scale(&out.M)
 	case "stream_cost.slowest":
-		if len(m.StreamCost) == 0 {
-			return m, false
-		}
-		out.StreamCost = slices.Clone(m.StreamCost)
-		for i := range out.StreamCost {
-			out.StreamCost[i].Scatter *= f
-		}
-		return out, true
+		var ok bool
+		out.StreamCost, ok = scaledPoints(m.StreamCost, f, func(p *StreamPoint) *float64 { return &p.Scatter })
+		return out, ok
 	case "mem_latency":
 		// The curve, when given, is what the model reads memory's
 		// latency from; the calibration's spread of the one number
 		// stands for it (the rounds of the same chase).
-		out.MemLatencyCurve = slices.Clone(m.MemLatencyCurve)
-		for i := range out.MemLatencyCurve {
-			out.MemLatencyCurve[i].Latency *= f
-		}
-		return out, scale(&out.MemLatency) || len(out.MemLatencyCurve) > 0
+		var curve bool
+		out.MemLatencyCurve, curve = scaledPoints(m.MemLatencyCurve, f, func(p *LatencyPoint) *float64 { return &p.Latency })
+		return out, scale(&out.MemLatency) || curve
 	case "compute_rate":
 		return out, scale(&out.ComputeRate)
 	case "l1_fill":
@@ -89,14 +82,9 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 		return out, scale(&out.CrowdedRead)
 	case "column_curve":
 		// One spread, the points' median, stands for the whole curve.
-		if len(m.ColumnCurve) == 0 {
-			return m, false
-		}
-		out.ColumnCurve = slices.Clone(m.ColumnCurve)
-		for i := range out.ColumnCurve {
-			out.ColumnCurve[i].Read *= f
-		}
-		return out, true
+		var ok bool
+		out.ColumnCurve, ok = scaledPoints(m.ColumnCurve, f, func(p *ColumnPoint) *float64 { return &p.Read })
+		return out, ok
 	case "l1_exposed":
 		// A share: at most 1, where the fills wait for the work.
 		ok := scale(&out.L1Exposed)
@@ -184,4 +172,17 @@ func scaledSize(size, line int64, f float64) int64 {
 		return 0
 	}
 	return max(1, int64(math.Round(float64(size)*f/float64(line)))) * line
+}
+
+// scaledPoints is a copy of a curve's points with each one's value (at)
+// times f, and whether there were any; none gives ps back.
+func scaledPoints[P any](ps []P, f float64, at func(*P) *float64) ([]P, bool) {
+	if len(ps) == 0 {
+		return ps, false
+	}
+	out := slices.Clone(ps)
+	for i := range out {
+		*at(&out[i]) *= f
+	}
+	return out, true
 }
