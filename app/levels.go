@@ -43,7 +43,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{len(m.StreamCost) > 0, "Stream curve ", streamCostText(m), "the scatter loop beyond the caches by the buckets it fills at once, per line of keys: the hierarchy model charges a kernel's lines through many streams at once (the two-pass product's blocks) the curve's excess over its fastest point"},
 		{m.LevelOverlap > 0, "Levels' transfers overlap ", "ω = " + strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64), "each level's fills but the longest's hide this share behind the longest (the ECM model's overlapping transfers, as on AMD Zen cores): a run's fills take the sum less ω times all but the longest"},
 		{m.WalkInFlight > 0, "A heap walk's lines in flight ", strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "lines of a walk down a heap the core fetches at once, running ahead on its guesses of the way: heapsort's walks wait in full for their first line past each cache and for this share of the latency step for each line below it"},
-		{m.CrowdedRead > 0, "A crowded read ", units.FormatSeconds(m.CrowdedRead), "what a read takes beyond a first-level hit when its line sits at the same place in its page as the lines read around it: the hierarchy model charges a matrix column with rows a multiple of 4 KiB at least this a read"},
+		{m.CrowdedRead > 0, "A crowded read ", units.FormatSeconds(m.CrowdedRead), crowdedMeans(m)},
 		{len(m.ColumnCurve) > 0, "Column curve ", columnCurveText(m.ColumnCurve), "the matrix product's own loop, a row against a column, by how many line places of their pages the column's lines take and how many lines it has, a step's time: the hierarchy model charges the product at least this at its column's shape"},
 		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
 	} {
@@ -181,6 +181,16 @@ func columnCurveText(ps []machine.ColumnPoint) string {
 		parts = append(parts, strconv.Itoa(p.Places)+": "+units.FormatSeconds(p.Read))
 	}
 	return "a step by places, the median over " + units.FormatCount(lo) + " to " + units.FormatCount(hi) + " lines: " + strings.Join(parts, ", ") + " (" + strconv.Itoa(len(ps)) + " points)"
+}
+
+// crowdedMeans says what the crowded read is and whether the model uses
+// it: a machine with a column curve prices the product by the curve.
+func crowdedMeans(m machine.Machine) string {
+	const what = "what a read takes beyond a first-level hit when its line sits at the same place in its page as the lines read around it: "
+	if len(m.ColumnCurve) > 0 {
+		return what + "the hierarchy model prices the matrix product by this machine's column curve instead"
+	}
+	return what + "the hierarchy model charges a matrix column with rows a multiple of 4 KiB at least this a read"
 }
 
 // columnCurveEnds is a column curve's fewest and most places by their

@@ -164,4 +164,11 @@ func TestColumnCurveText(t *testing.T) {
 	if columnCurveEnds(nil) != "" || columnCurveText(nil) != "" {
 		t.Error("no curve gave a text")
 	}
+	// The crowded read says the curve replaces it.
+	if got := crowdedMeans(machine.Machine{CrowdedRead: 1e-9, ColumnCurve: ps}); !strings.HasSuffix(got, "by this machine's column curve instead") {
+		t.Errorf("with a curve: %q", got)
+	}
+	if got := crowdedMeans(machine.Machine{CrowdedRead: 1e-9}); !strings.HasSuffix(got, "at least this a read") {
+		t.Errorf("without a curve: %q", got)
+	}
 }
