@@ -216,15 +216,13 @@ func placesWord(n int) string {
 // step, fewest places first.
 func columnMedians(ps []machine.ColumnPoint) []machine.ColumnPoint {
 	var out []machine.ColumnPoint
-	for i := 0; i < len(ps); {
-		j := i
-		var reads []float64
-		for ; j < len(ps) && ps[j].Places == ps[i].Places; j++ {
-			reads = append(reads, ps[j].Read)
+	for g := range machine.ColumnGroups(ps) {
+		reads := make([]float64, len(g))
+		for i, p := range g {
+			reads[i] = p.Read
 		}
 		slices.Sort(reads)
-		out = append(out, machine.ColumnPoint{Places: ps[i].Places, Read: reads[len(reads)/2]})
-		i = j
+		out = append(out, machine.ColumnPoint{Places: g[0].Places, Read: reads[len(reads)/2]})
 	}
 	return out
 }

@@ -120,23 +120,18 @@ func Params(m machine.Machine) map[string]float64 {
 	// The column curve by each place count's median point: a point at
 	// the edge of a level moves with the level's share by more than the
 	// loop's cost does.
-	for places, reads := range columnReads(m.ColumnCurve) {
-		p[fmt.Sprintf("%s[%d places]", columnCurveKey, places)] = Summarize(reads).Median
+	for g := range machine.ColumnGroups(m.ColumnCurve) {
+		reads := make([]float64, len(g))
+		for i, pt := range g {
+			reads[i] = pt.Read
+		}
+		p[fmt.Sprintf("%s[%d places]", columnCurveKey, g[0].Places)] = Summarize(reads).Median
 	}
 	return p
 }
 
 // columnCurveKey is the column curve's key in Spread and in comparisons.
 const columnCurveKey = "column_curve"
-
-// columnReads is the curve's times a step by place count.
-func columnReads(ps []machine.ColumnPoint) map[int][]float64 {
-	out := map[int][]float64{}
-	for _, p := range ps {
-		out[p.Places] = append(out[p.Places], p.Read)
-	}
-	return out
-}
 
 // curveSpread is m's spread of the parameter named n: for a point of the
 // memory latency curve its own, when the calibration recorded it

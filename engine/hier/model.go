@@ -1199,8 +1199,12 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	if w := nearFit(e); w != "" {
 		b.Warnings = append(b.Warnings, w)
 	}
-	if w := fewPlaces(kernelID, p, levels, m.CrowdedRead > 0); w != "" && len(m.ColumnCurve) == 0 {
-		b.Warnings = append(b.Warnings, w)
+	// A machine with a column curve timed the product at its column's
+	// shape: the places need no warning there.
+	if len(m.ColumnCurve) == 0 {
+		if w := fewPlaces(kernelID, p, levels, m.CrowdedRead > 0); w != "" {
+			b.Warnings = append(b.Warnings, w)
+		}
 	}
 	for i, le := range e.Levels {
 		below := "memory"

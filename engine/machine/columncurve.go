@@ -1,8 +1,8 @@
 package machine
 
 import (
+	"iter"
 	"math"
-	"sort"
 )
 
 // ColumnPoint is one point of a machine's column curve: the matrix
@@ -81,17 +81,32 @@ func (m Machine) ColumnReadAt(places, lines float64) (read float64, ok bool) {
 	if len(ps) == 0 || math.IsNaN(places) || math.IsNaN(lines) {
 		return 0, false
 	}
-	best, dist := ps[0].Places, math.Inf(1)
-	for _, p := range ps {
-		if d := math.Abs(math.Log2(float64(p.Places)) - math.Log2(math.Max(places, 1))); d < dist {
-			best, dist = p.Places, d
+	var group []ColumnPoint
+	dist := math.Inf(1)
+	for g := range ColumnGroups(ps) {
+		if d := math.Abs(math.Log2(float64(g[0].Places)) - math.Log2(math.Max(places, 1))); d < dist {
+			group, dist = g, d
 		}
 	}
-	lo := sort.Search(len(ps), func(i int) bool { return ps[i].Places >= best })
-	hi := lo
-	for hi < len(ps) && ps[hi].Places == best {
-		hi++
-	}
-	a, b, f := logBracket(ps[lo:hi], lines, func(p ColumnPoint) int64 { return p.Lines })
+	a, b, f := logBracket(group, lines, func(p ColumnPoint) int64 { return p.Lines })
 	return a.Read + f*(b.Read-a.Read), true
+}
+
+// ColumnGroups yields a column curve, ordered by places as
+// ValidateColumnCurve wants it, cut into its place counts' runs of
+// points, fewest places first; as an iterator, so that an estimate that
+// reads the curve allocates nothing.
+func ColumnGroups(ps []ColumnPoint) iter.Seq[[]ColumnPoint] {
+	return func(yield func([]ColumnPoint) bool) {
+		for i := 0; i < len(ps); {
+			j := i
+			for j < len(ps) && ps[j].Places == ps[i].Places {
+				j++
+			}
+			if !yield(ps[i:j]) {
+				return
+			}
+			i = j
+		}
+	}
 }
