@@ -30,10 +30,25 @@ import (
 // ComputeRate, for programs that are none of these kernels, is the median
 // of the kernels' rates.
 
-// CoreKernels are the kernels whose rates CoreRates measures.
+// CoreKernels are the core rates CoreRates measures: the kernels', and
+// the two-pass product's with several blocks (hier.TwoPassBlocksRate).
 // The simple radix sort comes before the simple bucket sort, whose passes
 // are priced at its rate (coreTimer.rates).
-var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "mergesort", "heapsort", "radix", "radix-count", "bucket", "bucket-count"}
+var CoreKernels = []string{"perm", "perm-twopass", hier.TwoPassBlocksRate, "matmul", "quicksort", "mergesort", "heapsort", "radix", "radix-count", "bucket", "bucket-count"}
+
+// coreBlocks is the blocks the two-pass product's rate with several
+// blocks is timed with (hier.TwoPassBlocksRate): its phases ran at the
+// same speed with 2 to 256 blocks on the Zen 5 guest.
+const coreBlocks = 8
+
+// runs is the reference kernel a core rate times: the kernel itself, or
+// the two-pass product for its rate with several blocks.
+func runs(rate string) string {
+	if rate == hier.TwoPassBlocksRate {
+		return "perm-twopass"
+	}
+	return rate
+}
 
 // coreSize is the largest power of two n whose data fit in half of l1
 // bytes (at least 256). The matrix dimension is the largest odd multiple
@@ -52,6 +67,7 @@ var CoreKernels = []string{"perm", "perm-twopass", "matmul", "quicksort", "merge
 // machine without levels gives its one cache as l1, and a product sized to
 // half of 32 MiB would take seconds a call.
 func coreSize(kernel string, l1 int64) int64 {
+	kernel = runs(kernel)
 	per := map[string]float64{"perm": 12, "perm-twopass": 16, "quicksort": 4, "mergesort": 8, "heapsort": 4, "bucket": 14, "bucket-count": 8, "radix": 14, "radix-count": 8}
 	if kernel == "matmul" {
 		n := int64(8)
@@ -85,11 +101,15 @@ func OddEight(n int64) int64 { return max(8, n-(n+8)%16) }
 const maxCoreMatrix = 120
 
 // medianRate is the median of the kernels' steady rates (Stat.Steady):
-// the compute rate of a program that is none of them.
+// the compute rate of a program that is none of them. A kernel's rate at
+// another shape (the two-pass product's with several blocks) is not
+// another kernel's and is left out.
 func medianRate(rates map[string]Stat) float64 {
 	var meds []float64
-	for _, st := range rates {
-		meds = append(meds, st.Steady())
+	for k, st := range rates {
+		if runs(k) == k {
+			meds = append(meds, st.Steady())
+		}
 	}
 	if len(meds) == 0 {
 		return 0
@@ -123,7 +143,7 @@ func coreRate(ctx context.Context, m machine.Machine, k string, reps int, batch 
 // samples between the rounds of its curves (memSampler says why); rates
 // turns them into operations per second once the machine is known.
 type coreTimer struct {
-	kernel string
+	kernel string // the rate's key: a kernel, or hier.TwoPassBlocksRate
 	n      int64
 	cache  int64 // the cache the two-pass permutation product blocks for
 	rn     Runner
@@ -136,6 +156,10 @@ type coreTimer struct {
 // the caches and the predictors' tables with one call.
 func newCoreTimer(kernel string, l1, c int64) (*coreTimer, error) {
 	t := &coreTimer{kernel: kernel, n: coreSize(kernel, l1), cache: c, place: rand.New(rand.NewPCG(11, 13))}
+	if kernel == hier.TwoPassBlocksRate {
+		// Blocks of n/coreBlocks elements: TwoPassBlockLength(c) is c/8.
+		t.cache = 8 * max(1, t.n/coreBlocks)
+	}
 	if err := t.build(0); err != nil {
 		return nil, err
 	}
@@ -152,7 +176,7 @@ func newCoreTimer(kernel string, l1, c int64) (*coreTimer, error) {
 // over its own samples); the fastest sample is then the best of many
 // placements, as the curves' fastest round is (placed).
 func (c *coreTimer) build(off int) error {
-	rn, err := NewRunner(c.kernel, RunOptions{N: int(c.n), C: c.cache, Seed: 11, FreshKeys: true, Offset: off})
+	rn, err := NewRunner(runs(c.kernel), RunOptions{N: int(c.n), C: c.cache, Seed: 11, FreshKeys: true, Offset: off})
 	if err != nil {
 		return err
 	}
@@ -240,18 +264,19 @@ func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
 	// floor on the estimate that would leave the work nothing.
 	bare.ColumnCurve = nil
 	bare.CoreRates = map[string]float64{}
+	kernel := runs(c.kernel)
 	for k, r := range m.CoreRates {
-		if k != c.kernel {
+		if runs(k) != kernel {
 			bare.CoreRates[k] = r
 		}
 	}
-	e, err := hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
+	e, err := hier.Model(bare, kernel, mbram.DefaultParams(c.n))
 	ops := e.Work.Ops - e.PassOps
 	run := Summarize(c.secs).Median
 	byOtherWork := (e.CurveLoops || e.PassRate > 0) && ops > 0 && run-e.Seconds-e.Work.CallMispredicts*m.M >= minOwnShare*run
 	if err == nil && !byOtherWork {
 		bare.Distribution = nil
-		e, err = hier.Model(bare, c.kernel, mbram.DefaultParams(c.n))
+		e, err = hier.Model(bare, kernel, mbram.DefaultParams(c.n))
 		ops = e.Work.Ops
 	}
 	if err != nil {

@@ -131,3 +131,34 @@ func TestHostSpeed(t *testing.T) {
 		t.Errorf("calibrated at 1 op/s: speed %g, %v", s, err)
 	}
 }
+
+// TestCoreTimerTwoPassBlocks: the two-pass product's rate with several
+// blocks times the product at the core size with coreBlocks blocks (a
+// 48 KiB L1: 2·1024·16 B fits in 24 KiB, 2048 does not, so N = 1024 in
+// blocks of 128), where its own rate has one block (the last cache's
+// 12 MiB blocks 1.5 Mi elements); and the compute rate, the kernels'
+// median, leaves it out: the median of 1, 2 and 3 G is 2 G whatever the
+// second rate is.
+func TestCoreTimerTwoPassBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		key    string
+		blocks int
+	}{{hier.TwoPassBlocksRate, 8}, {"perm-twopass", 1}} {
+		c, err := newCoreTimer(tc.key, 48<<10, 12<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bl := TwoPassBlockLength(c.cache)
+		if got := (int(c.n) + bl - 1) / bl; c.n != 1024 || got != tc.blocks {
+			t.Errorf("%s: N = %d in %d blocks of %d, want 1024 in %d", tc.key, c.n, got, bl, tc.blocks)
+		}
+	}
+	rates := map[string]Stat{"perm": {Median: 1e9}, "radix": {Median: 2e9}, "heapsort": {Median: 3e9}, hier.TwoPassBlocksRate: {Median: 9e9}}
+	for k, st := range rates {
+		st.Min, st.Max = st.Median, st.Median
+		rates[k] = st
+	}
+	if got := medianRate(rates); got != 2e9 {
+		t.Errorf("median rate %g, want 2e9 (the blocks' rate left out)", got)
+	}
+}

@@ -124,9 +124,21 @@ func NewRunner(kernel string, o RunOptions) (Runner, error) {
 	case "radix-count":
 		r.Call = func() { RadixSortCountIn(a, work, kb, radixBits) }
 	default:
-		return Runner{}, fmt.Errorf("no reference kernel %q; want one of %v", kernel, CoreKernels)
+		return Runner{}, fmt.Errorf("no reference kernel %q; want one of %v", kernel, referenceKernels())
 	}
 	return r, nil
+}
+
+// referenceKernels is the kernels NewRunner runs: CoreKernels less the
+// rates that time one of them at another shape.
+func referenceKernels() []string {
+	var ks []string
+	for _, k := range CoreKernels {
+		if runs(k) == k {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }
 
 // pageWords is the 4-byte words of a 4 KiB page.

@@ -8,7 +8,7 @@ import (
 // build, run and pass its Check (a sort's keys in order). The kernels'
 // results are checked against independent routes in kernels_test.go.
 func TestRunners(t *testing.T) {
-	for _, k := range CoreKernels {
+	for _, k := range referenceKernels() {
 		for _, fresh := range []bool{false, true} {
 			// Offsets within a page, at its end, and past it (taken
 			// modulo a page): the sorts still sort.

@@ -116,6 +116,12 @@ type Estimate struct {
 	// branch mispredictions, so Branch holds only the calls' (Work) and
 	// Compute the rest.
 	BranchInRate bool `json:"branch_in_rate,omitempty"`
+	// Rate is the operations per second Compute charges the work at
+	// (RateFor, or the core rate RateKey names); RateKey is that rate's
+	// key in the machine's core rates when it is not the kernel's own
+	// (kernelForm.rateKey), "" otherwise.
+	Rate    float64 `json:"rate,omitempty"`
+	RateKey string  `json:"rate_key,omitempty"`
 	// Passes is a distribution sort's passes priced off the machine's
 	// distribution curve (passTimes), inside Seconds; PassWork and
 	// PassCurve are their work at the kernel's rate and the curve's time
@@ -253,6 +259,12 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 	footprint := kw.footprint(w)
 	e.Footprint = int64(math.Min(footprint, math.MaxInt64/2))
 	rate := RateFor(m, kernelID)
+	if kw.rateKey != nil {
+		if k := kw.rateKey(w); k != "" && m.CoreRates[k] > 0 {
+			rate, e.RateKey = m.CoreRates[k], k
+		}
+	}
+	e.Rate = rate
 	ops, traffic := e.Work.Ops, kw.traffic
 	if kw.passes != nil {
 		ps := kw.passes(w)
@@ -285,7 +297,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 	// mispredictions: both counts grow alike (N·log N for the sorts), and
 	// taking the penalty out of an in-L1 run of a sort, where it is most
 	// of the time, would divide by the difference of two noisy numbers.
-	e.BranchInRate = m.CoreRates[kernelID] > 0
+	e.BranchInRate = m.CoreRates[kernelID] > 0 || e.RateKey != ""
 	e.Branch = branchCharged(e) * m.M
 	if kw.walks != nil {
 		reads, span := kw.walks(w)
@@ -525,6 +537,12 @@ type kernelForm struct {
 	// the rest off the levels.
 	passes func(s shape) []pass
 	rest   func(s shape, l lvl) Traffic
+	// rateKey names, for a shape, the machine's core rate that prices
+	// the kernel's work there when the machine has it ("" or absent: its
+	// own, RateFor): a loop whose speed in the core turns on its data's
+	// shape, as the two-pass product's pointer bumps do on its blocks'
+	// count (TwoPassBlocksRate), is measured at each shape it runs.
+	rateKey func(s shape) string
 	// loopKernel is the kernel whose core rate prices the passes' work,
 	// when measured: another kernel that runs the same scatter loop and
 	// little else, whereas this one's rate, read at the small size
@@ -573,7 +591,7 @@ var kernelForms = map[string]kernelForm{
 		spread: func(s shape) (float64, float64) { return s.n, s.n * s.w },
 	},
 	"perm-twopass": {
-		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large; D's lines through the blocks, one stream each, cost the machine's stream curve's excess at their count once D outgrows the last cache, when the curve reaches that count (else the streams bound decides)",
+		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large; D's lines through the blocks, one stream each, cost the machine's stream curve's excess at their count once D outgrows the last cache, when the curve reaches that count (else the streams bound decides); its work at the core rate measured with several blocks when N fills more than one and the machine has it",
 		footprint: func(s shape) float64 { return 4 * s.n * s.w },
 		// Phase I and III: load, divide, load and bump the block's
 		// pointer, load or store, loop (8 ops and a division each);
@@ -582,6 +600,12 @@ var kernelForms = map[string]kernelForm{
 		traffic: twoPassTraffic,
 		// Phase II's reads of Y fall anywhere in a block's segment.
 		spread: func(s shape) (float64, float64) { return s.n, twoPassSegment(s) },
+		rateKey: func(s shape) string {
+			if twoPassBlocks(s) > 1 {
+				return TwoPassBlocksRate
+			}
+			return ""
+		},
 		// Phase I writes D through a stream per block, phase III reads
 		// it back through them; the curve is measured beyond the caches,
 		// where D lies once it outgrows the last one.
@@ -813,6 +837,19 @@ func twoPassSegment(s shape) float64 {
 	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
 	return math.Min(blockLen, s.n) * s.w
 }
+
+// TwoPassBlocksRate is the key of the two-pass product's core rate with
+// several blocks (machine.Machine.CoreRates), which prices its work when
+// N fills more than one block; its own key, "perm-twopass", holds the rate
+// with one. Phases I and III bump a block's pointer through memory for
+// every element: with one block each bump reads the word the last one
+// wrote, which the core hands on at once, and with several the word is
+// one of the blocks' pointers, known only once the element's block is
+// divided out. On the Zen 5 guest of docs/hierarchy.md the two phases
+// took 2.0 ns an element with one block and 2.2 to 2.4 with 2 to 256,
+// the data in L1 or L2 either way, and the product ran 1.11 to 1.30 of
+// an estimate priced at the one-block rate at N from 2 to 32 Mi.
+const TwoPassBlocksRate = "perm-twopass-blocks"
 
 // twoPassBlocks is the two-pass product's blocks: N elements in blocks
 // of C/2 bytes.
@@ -1144,8 +1181,13 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		if e.Passes > 0 {
 			ops, besides = math.Max(0, ops-e.PassOps), " (the work besides the passes' loops)"
 		}
-		f := "ops/R = " + units.FormatCount(int64(ops)) + " / " + fmt.Sprintf("%.3g", RateFor(m, kernelID)) + " per s" + besides
-		if e.BranchInRate {
+		f := "ops/R = " + units.FormatCount(int64(ops)) + " / " + fmt.Sprintf("%.3g", e.Rate) + " per s" + besides
+		switch {
+		case e.RateKey == TwoPassBlocksRate:
+			f += ", the kernel's own rate with several blocks (" + TwoPassBlocksRate + "), measured with its branch mispredictions"
+		case e.RateKey != "":
+			f += ", the machine's " + e.RateKey + " rate, measured with its branch mispredictions"
+		case e.BranchInRate:
 			f += ", the kernel's own rate, measured with its branch mispredictions"
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: "compute", Seconds: e.Compute, Formula: f})

@@ -870,3 +870,48 @@ func TestModelDependentReach(t *testing.T) {
 		t.Errorf("WalkInFlightOf with the reach %g (%v), with L3 of the reach's size %g (%v)", got, ok1, want, ok2)
 	}
 }
+
+// TestModelTwoPassBlocksRate: the two-pass product's work is charged at
+// its rate with several blocks once N fills more than one block, at its
+// own rate below that, and at its own rate at every N on a machine
+// without the second. twoLevels' last cache is 1 MiB: blocks of
+// 1 MiB/2/4 B = 131072 elements, so N = 131072 is one block and 131073
+// two. The work is (8 + DivOps + 6 + 8 + DivOps)·N operations.
+func TestModelTwoPassBlocksRate(t *testing.T) {
+	m := twoLevels()
+	m.CoreRates = map[string]float64{"perm-twopass": 2e10, TwoPassBlocksRate: 1.6e10}
+	own := m
+	own.CoreRates = map[string]float64{"perm-twopass": 2e10}
+	for _, tc := range []struct {
+		name string
+		m    machine.Machine
+		n    int64
+		rate float64
+		key  string
+	}{
+		{"one block", m, 131072, 2e10, ""},
+		{"two blocks", m, 131073, 1.6e10, TwoPassBlocksRate},
+		{"many blocks", m, 1 << 24, 1.6e10, TwoPassBlocksRate},
+		{"two blocks, no such rate", own, 131073, 2e10, ""},
+	} {
+		e, err := Model(tc.m, "perm-twopass", mbram.DefaultParams(tc.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := (8 + DivOps + 6 + 8 + DivOps) * float64(tc.n)
+		if want := ops / tc.rate; math.Abs(e.Compute-want) > 1e-12*want || e.Rate != tc.rate || e.RateKey != tc.key || !e.BranchInRate {
+			t.Errorf("%s: compute %g at %g (key %q, branch in rate %v), want %g at %g (key %q)", tc.name, e.Compute, e.Rate, e.RateKey, e.BranchInRate, want, tc.rate, tc.key)
+		}
+		b, err := Predict(tc.m, "perm-twopass", mbram.DefaultParams(tc.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.Terms[0].Formula, "several blocks"); got != (tc.key != "") {
+			t.Errorf("%s: the compute term %q names the several blocks' rate: %v", tc.name, b.Terms[0].Formula, got)
+		}
+	}
+	// Another kernel keeps its own rate beside it.
+	if e, _ := Model(m, "perm", mbram.DefaultParams(1<<20)); e.RateKey != "" || e.Rate != m.ComputeRate {
+		t.Errorf("perm: rate %g (key %q), want the compute rate %g", e.Rate, e.RateKey, m.ComputeRate)
+	}
+}
