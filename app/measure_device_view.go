@@ -221,7 +221,7 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		rows = append(rows, row("mem-latency", "Memory latency", units.FormatSeconds(m.MemLatency), "the latency curve beyond the last cache", spread("mem_latency"), m.MemLatency))
 	}
 	if m.ComputeRate > 0 {
-		rows = append(rows, row("compute-rate", "Compute rate", fmt.Sprintf("%.3g ops/s", m.ComputeRate), fmt.Sprintf("median of %d reference kernels' rates on data in L1", len(m.CoreRates)), "", m.ComputeRate))
+		rows = append(rows, row("compute-rate", "Compute rate", fmt.Sprintf("%.3g ops/s", m.ComputeRate), "median of the reference kernels' rates on data in L1", "", m.ComputeRate))
 	}
 	if n := len(m.Distribution); n > 0 {
 		last := m.Distribution[n-1]

@@ -119,7 +119,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if m.ComputeRate > 0 {
-		fmt.Fprintf(stderr, "compute rate %.3g/s (median of %d kernels' core rates)\n", m.ComputeRate, len(m.CoreRates))
+		fmt.Fprintf(stderr, "compute rate %.3g/s (median of the reference kernels' core rates)\n", m.ComputeRate)
 	}
 	if n := len(m.Distribution); n > 0 {
 		a, z := m.Distribution[0], m.Distribution[n-1]

@@ -369,7 +369,7 @@ func checkReps(n int) error {
 // otherwise let the heap grow to twice that first (validate ran out of
 // 24 GB of memory at the beyond class's counting bucket sort).
 func timeRound(kernel string, n, c int64, announce func(params string)) (params string, runs []float64, err error) {
-	r, err := measure.NewRunner(kernel, measure.RunOptions{N: int(n), C: c, Seed: 2004})
+	r, err := measure.NewRunner(kernel, measure.RunOptions{N: int(n), C: c, Seed: 2004, FreshKeys: true})
 	if err != nil {
 		return "", nil, err
 	}
@@ -470,9 +470,13 @@ func timeSortRounds(sz validateSizes, mem int64, announce func(kernel, params st
 			r, ok := runners[k]
 			if !ok {
 				var err error
-				// Sorts get a fresh copy of the same keys before every
-				// run, outside the timing.
-				if r, err = measure.NewRunner(k, measure.RunOptions{N: int(sz.sort), Seed: 2004}); err != nil {
+				// Sorts get new random keys before every run, outside
+				// the timing, as calibration's core rates do
+				// (measure.RunOptions.FreshKeys): on the same keys run
+				// after run the branch predictor learns a sort of a few
+				// thousand, and the simple bucket sort of 1Ki keys ran
+				// in 9.3 µs where it takes 16.9 on new ones (Zen 5).
+				if r, err = measure.NewRunner(k, measure.RunOptions{N: int(sz.sort), Seed: 2004, FreshKeys: true}); err != nil {
 					return nil, nil, err
 				}
 			}
