@@ -17,7 +17,8 @@ func rig() machine.Machine {
 	m := machine.Machine{Name: "Rig", Beta1: 12e9, Beta2: 1.5e9, Mu1: 2, M: 5e-9, MemLatency: 90e-9, ComputeRate: 4e9, LevelOverlap: 0.5, WalkInFlight: 2.18, CrowdedRead: 1.9e-9,
 		MemLatencyCurve: []machine.LatencyPoint{{Span: 64 << 20, Latency: 120e-9}, {Span: 1 << 30, Latency: 220e-9}},
 		CoreRates:       map[string]float64{"quicksort": 3e9}, Spread: map[string]float64{"beta1": 0.02}, Notes: map[string]string{"cpu": "test"},
-		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 512, Read: 2.1e-9}, {Places: 64, Lines: 512, Read: 0.5e-9}}}
+		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 512, Read: 2.1e-9}, {Places: 64, Lines: 512, Read: 0.5e-9}},
+		GatherCurve: []machine.GatherPoint{{Span: 64 << 20, Read: 5.4e-9}, {Span: 512 << 20, Read: 10.2e-9}}}
 	return m.WithLevels([]machine.Level{
 		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
 		{Name: "L2", Size: 2 << 20, Line: 64, Beta1: 80e9, Beta2: 40e9, Latency: 4e-9},
@@ -36,7 +37,7 @@ func TestMachineEditorLevels(t *testing.T) {
 	}
 	// Through the editor untouched, nothing is lost (a time moves by less
 	// than a millionth, as units.FieldSeconds says).
-	if !near(got, want) || !slices.Equal(got.MemLatencyCurve, want.MemLatencyCurve) || !slices.Equal(got.ColumnCurve, want.ColumnCurve) || got.Levels[2].Name != "L3" || got.Spread["beta1"] != 0.02 || got.Notes["cpu"] != "test" || got.ID != "my-rig" {
+	if !near(got, want) || !slices.Equal(got.MemLatencyCurve, want.MemLatencyCurve) || !slices.Equal(got.ColumnCurve, want.ColumnCurve) || !slices.Equal(got.GatherCurve, want.GatherCurve) || got.Levels[2].Name != "L3" || got.Spread["beta1"] != 0.02 || got.Notes["cpu"] != "test" || got.ID != "my-rig" {
 		t.Errorf("through the editor:\n got %+v\nwant %+v", got, want)
 	}
 	for _, c := range []struct{ key, text, msg string }{
@@ -170,5 +171,17 @@ func TestColumnCurveText(t *testing.T) {
 	}
 	if got := crowdedMeans(machine.Machine{CrowdedRead: 1e-9}); !strings.HasSuffix(got, "at least this a read") {
 		t.Errorf("without a curve: %q", got)
+	}
+}
+
+// TestGatherCurveText: a gather curve by its ends and points, as the
+// latency curve's.
+func TestGatherCurveText(t *testing.T) {
+	ps := []machine.GatherPoint{{Span: 32 << 20, Read: 3.8e-9}, {Span: 64 << 20, Read: 5.4e-9}, {Span: 512 << 20, Read: 10.2e-9}}
+	if got, want := gatherCurveText(ps), "3.8 ns at 32 MiB → 10.2 ns at 512 MiB (3 points)"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if gatherCurveText(nil) != "" {
+		t.Error("no curve gave a text")
 	}
 }

@@ -331,10 +331,11 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		step("random reads by index")
 		plateaus := machine.PlateauPoints(machine.LevelSizes(m.Levels))
 		plateau := plateaus[len(plateaus)-1]
-		gr, err := gatherRounds(ctx, buf, int64(plateau), int64(machine.MemoryPoint(m.C)), pl.tpAccess, pl.tpRounds)
-		if err := res.optional(ctx, err, "the last level's β2 is the throughput curve's", func() string {
+		gr, err := gatherRounds(ctx, buf, int64(plateau), int64(machine.MemoryPoint(m.C)), m.C, pl.tpAccess, pl.tpRounds)
+		if err := res.optional(ctx, err, "the last level's β2 is the throughput curve's, and gather_curve not set", func() string {
 			res.Gather = &gr
 			setGatherBeta2(&m, gr)
+			setGatherCurve(&m, gr)
 			return ""
 		}); err != nil {
 			return res, err

@@ -83,6 +83,15 @@ func Params(m machine.Machine) map[string]float64 {
 			p["dependent_reach"] = m.DependentReach()
 		}
 	}
+	// The gather curve at the powers of two it spans: its points follow
+	// each calibration's cache, as the latency curve's do.
+	if n := len(m.GatherCurve); n >= 2 {
+		for sp := int64(1) << 20; sp <= m.GatherCurve[n-1].Span; sp *= 2 {
+			if v, ok := m.GatherAt(float64(sp)); ok {
+				p[gatherCurvePrefix+units.FormatSize(sp)+"]"] = v
+			}
+		}
+	}
 	for k, v := range m.CoreRates {
 		p["core_rates."+k] = v
 	}
@@ -136,10 +145,14 @@ const columnCurveKey = "column_curve"
 // curveSpread is m's spread of the parameter named n: for a point of the
 // memory latency curve its own, when the calibration recorded it
 // (curveSpreads), else memory's latency's, the same chase's rounds; for
-// a place count of the column curve the curve's.
+// a place count of the column curve, or a span of the gather curve, the
+// curve's.
 func curveSpread(m machine.Machine, n string) float64 {
 	if strings.HasPrefix(n, columnCurveKey+"[") {
 		return m.Spread[columnCurveKey]
+	}
+	if strings.HasPrefix(n, gatherCurvePrefix) {
+		return m.Spread["gather_curve"]
 	}
 	if v, ok := m.Spread[n]; ok || !strings.HasPrefix(n, latencyCurvePrefix) {
 		return v
@@ -154,6 +167,10 @@ func LatencyCurveParam(span int64) string {
 }
 
 const latencyCurvePrefix = "mem_latency_curve["
+
+// gatherCurvePrefix names the gather curve at a span in Params, as
+// gather_curve[64 MiB].
+const gatherCurvePrefix = "gather_curve["
 
 // Compare lists every parameter either machine has, in a stable order
 // (the paper's first, then levels, then the rest by name), with its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"memwall/engine/machine"
@@ -32,6 +33,17 @@ type GatherResult struct {
 	MemSize   int64 `json:"mem_size"`
 	Cache     Stat  `json:"cache"`
 	Mem       Stat  `json:"mem"`
+	// Curve is the gather at spans from twice the last cache on
+	// (gatherSpans), memory's point among them: the machine's gather
+	// curve (setGatherCurve).
+	Curve []GatherSpan `json:"curve,omitempty"`
+}
+
+// GatherSpan is the gather's seconds a read over Span bytes, over the
+// rounds.
+type GatherSpan struct {
+	Span int64 `json:"span"`
+	Read Stat  `json:"read"`
 }
 
 // gatherRead sums a at the indices idx, reps times over.
@@ -71,23 +83,75 @@ func gatherAt(buf []uint64, size int64, idx []uint32, reps int, seed uint64) flo
 
 // gatherRounds times the gather over the last level's plateau point p
 // (bytes; a small index array read over and over, whose lines stay in
-// the levels above) and over memory's point s (one long index array
-// streamed once, as a kernel's), rounds times each, reads reads a time.
-func gatherRounds(ctx context.Context, buf []uint64, p, s int64, reads, rounds int) (GatherResult, error) {
+// the levels above) and over memory's point s and the curve's spans from
+// 2·c, for a last cache of c bytes (gatherSpans; one long index array
+// streamed once, as a kernel's), rounds times each, reads reads a time,
+// each round over every span.
+func gatherRounds(ctx context.Context, buf []uint64, p, s, c int64, reads, rounds int) (GatherResult, error) {
 	if s > int64(len(buf))*8 || p <= 0 || p >= s {
 		return GatherResult{}, fmt.Errorf("random reads by index: no room for memory's point (%s) in a buffer of %s", units.FormatSize(s), units.FormatSize(int64(len(buf))*8))
 	}
+	spans := gatherSpans(c, s, int64(len(buf))*8)
 	small := make([]uint32, gatherSmallIndices)
 	long := make([]uint32, reads)
-	var cs, ms []float64
+	var cs []float64
+	times := make([][]float64, len(spans))
 	for r := range rounds {
 		if err := ctx.Err(); err != nil {
 			return GatherResult{}, err
 		}
 		cs = append(cs, gatherAt(buf, p, small, max(1, reads/len(small)), uint64(2*r+1)))
-		ms = append(ms, gatherAt(buf, s, long, 1, uint64(2*r+2)))
+		for i, sp := range spans {
+			times[i] = append(times[i], gatherAt(buf, sp, long, 1, uint64(2*r+2+1000*i)))
+		}
 	}
-	return GatherResult{CacheSize: p, MemSize: s, Cache: Summarize(cs), Mem: Summarize(ms)}, nil
+	g := GatherResult{CacheSize: p, MemSize: s, Cache: Summarize(cs)}
+	for i, sp := range spans {
+		st := Summarize(times[i])
+		if sp == s {
+			g.Mem = st
+		}
+		g.Curve = append(g.Curve, GatherSpan{Span: sp, Read: st})
+	}
+	return g, nil
+}
+
+// gatherSpans is the spans the gather curve is timed at for a last cache
+// of c bytes: 2, 4, 8, 16 and 32 times it, those that fit in buf bytes,
+// and memory's point s among them (8·c where the levels give c).
+func gatherSpans(c, s, buf int64) []int64 {
+	spans := []int64{}
+	for _, k := range []int64{2, 4, 8, 16, 32} {
+		if sp := k * c; sp > 0 && sp <= buf && sp != s {
+			spans = append(spans, sp)
+		}
+	}
+	spans = append(spans, s)
+	slices.Sort(spans)
+	return spans
+}
+
+// setGatherCurve sets m's gather curve from the gather's spans (each its
+// fastest round, as memory's point is read) with the median of their
+// spreads, and leaves it unset with fewer than two.
+func setGatherCurve(m *machine.Machine, g GatherResult) {
+	if len(g.Curve) < 2 {
+		return
+	}
+	var ps []machine.GatherPoint
+	var spreads []float64
+	for _, c := range g.Curve {
+		if !(c.Read.Min > 0) {
+			return
+		}
+		ps = append(ps, machine.GatherPoint{Span: c.Span, Read: round3g(c.Read.Min)})
+		spreads = append(spreads, c.Read.Spread)
+	}
+	m.GatherCurve = ps
+	if m.Spread == nil {
+		m.Spread = map[string]float64{}
+	}
+	m.Spread["gather_curve"] = round3(Summarize(spreads).Median)
 }
 
 // gatherSmallIndices is the index array at the plateau point: 256 KiB,

@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,18 +53,34 @@ func TestSetGatherBeta2(t *testing.T) {
 	}
 }
 
-// gatherRounds reads over both points and refuses a memory point past
-// the buffer.
+// gatherRounds reads over both points and the curve's spans, and refuses
+// a memory point past the buffer. A last cache of 256 KiB in a buffer of
+// 2 MiB: the curve at 512 KiB, 1 MiB and 2 MiB (2, 4 and 8 times it; 16
+// and 32 times do not fit), memory's point, 2 MiB, among them.
 func TestGatherRounds(t *testing.T) {
 	buf := make([]uint64, 1<<18) // 2 MiB
 	for i := range buf {
 		buf[i] = uint64(i)
 	}
-	r, err := gatherRounds(context.Background(), buf, 64<<10, 2<<20, 1<<14, 2)
+	r, err := gatherRounds(context.Background(), buf, 64<<10, 2<<20, 256<<10, 1<<14, 2)
 	if err != nil || r.CacheSize != 64<<10 || r.MemSize != 2<<20 || len(r.Cache.Samples) != 2 || len(r.Mem.Samples) != 2 || !(r.Cache.Min > 0) || !(r.Mem.Min > 0) {
 		t.Fatalf("%+v, %v", r, err)
 	}
-	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 1<<14, 2); err == nil {
+	var spans []int64
+	for _, c := range r.Curve {
+		spans = append(spans, c.Span)
+		if len(c.Read.Samples) != 2 || !(c.Read.Min > 0) {
+			t.Errorf("span %d: %+v", c.Span, c.Read)
+		}
+	}
+	if !slices.Equal(spans, []int64{512 << 10, 1 << 20, 2 << 20}) || r.Curve[2].Read.Min != r.Mem.Min {
+		t.Errorf("curve spans %v (memory's point %g, the curve's last %+v)", spans, r.Mem.Min, r.Curve[len(r.Curve)-1])
+	}
+	// Memory's point off the multiples still among them, in order.
+	if got := gatherSpans(10<<20, 100<<20, 1<<30); !slices.Equal(got, []int64{20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
+		t.Errorf("gatherSpans(10 MiB, 100 MiB, 1 GiB) = %v", got)
+	}
+	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 256<<10, 1<<14, 2); err == nil {
 		t.Error("a memory point past the buffer: no error")
 	}
 	idx := make([]uint32, 1000)
@@ -71,6 +88,33 @@ func TestGatherRounds(t *testing.T) {
 	for _, i := range idx {
 		if i >= 37 {
 			t.Fatalf("index %d past 37", i)
+		}
+	}
+}
+
+// setGatherCurve takes each span's fastest round and the median of the
+// spans' spreads (0.02, 0.04, 0.10: 0.04), and sets nothing from one
+// span or a span the clock did not resolve.
+func TestSetGatherCurve(t *testing.T) {
+	span := func(s int64, min, spread float64) GatherSpan {
+		return GatherSpan{Span: s, Read: Stat{Min: min, Median: min * 1.1, Spread: spread}}
+	}
+	g := GatherResult{Curve: []GatherSpan{span(32<<20, 3.7912e-9, 0.02), span(64<<20, 5.4449e-9, 0.10), span(128<<20, 7.39e-9, 0.04)}}
+	var m machine.Machine
+	setGatherCurve(&m, g)
+	want := []machine.GatherPoint{{Span: 32 << 20, Read: 3.79e-9}, {Span: 64 << 20, Read: 5.44e-9}, {Span: 128 << 20, Read: 7.39e-9}}
+	if len(m.GatherCurve) != 3 || m.Spread["gather_curve"] != 0.04 {
+		t.Fatalf("curve %+v, spread %g", m.GatherCurve, m.Spread["gather_curve"])
+	}
+	for i, p := range m.GatherCurve {
+		if p.Span != want[i].Span || math.Abs(p.Read-want[i].Read) > 1e-20 {
+			t.Errorf("point %d = %+v, want %+v", i, p, want[i])
+		}
+	}
+	for _, bad := range []GatherResult{{Curve: g.Curve[:1]}, {Curve: []GatherSpan{span(32<<20, 0, 0), span(64<<20, 5e-9, 0)}}} {
+		var o machine.Machine
+		if setGatherCurve(&o, bad); o.GatherCurve != nil {
+			t.Errorf("%+v set %+v", bad, o.GatherCurve)
 		}
 	}
 }

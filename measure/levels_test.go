@@ -276,6 +276,27 @@ func TestCompare(t *testing.T) {
 	if _, ok := Params(c)["levels[1].size"]; !ok {
 		t.Error("the L2's size is missing from the parameters")
 	}
+	// The gather curve at the powers of two it spans, read between its
+	// points (24 MiB and 96 MiB, 32 MiB log(4/3)/log(4) = 0.21 of the way
+	// in log: 4.415 ns), 1 MiB to 64 MiB, two of them within the curve,
+	// with the curve's spread.
+	g := c
+	g.GatherCurve = []machine.GatherPoint{{Span: 24 << 20, Read: 4e-9}, {Span: 96 << 20, Read: 6e-9}}
+	g.Spread = map[string]float64{"gather_curve": 0.07}
+	ps := Params(g)
+	if v := ps["gather_curve[32 MiB]"]; math.Abs(v-(4e-9+2e-9*math.Log(32.0/24)/math.Log(4))) > 1e-18 {
+		t.Errorf("gather_curve[32 MiB] = %g", v)
+	}
+	if _, ok := ps["gather_curve[16 MiB]"]; ok || len(ps) != len(Params(c))+2 {
+		t.Errorf("the curve's parameters: %v", ps)
+	}
+	h := g
+	h.GatherCurve = []machine.GatherPoint{{Span: 24 << 20, Read: 4e-9}, {Span: 96 << 20, Read: 9e-9}}
+	for _, x := range Compare(g, h) {
+		if x.Param == "gather_curve[64 MiB]" && (!(x.Rel > 0.1) || x.SpreadA != 0.07) {
+			t.Errorf("%+v: want a change past 10 %% with the curve's spread 0.07", x)
+		}
+	}
 }
 
 // The memory latency curve's points at powers of two carry their own

@@ -118,6 +118,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 				units.FormatSize(int64(m.DependentReach())), m.Levels[l-1].Name, units.FormatSize(m.Levels[l-1].Size))
 		}
 	}
+	if n := len(m.GatherCurve); n > 0 {
+		a, z := m.GatherCurve[0], m.GatherCurve[n-1]
+		fmt.Fprintf(stderr, "random reads by index by span: %s a read at %s → %s at %s (%d points, %.1f%%)\n",
+			units.FormatSeconds(a.Read), units.FormatSize(a.Span), units.FormatSeconds(z.Read), units.FormatSize(z.Span), n, 100*m.Spread["gather_curve"])
+	}
 	if m.ComputeRate > 0 {
 		fmt.Fprintf(stderr, "compute rate %.3g/s (median of the reference kernels' core rates)\n", m.ComputeRate)
 	}
@@ -270,7 +275,7 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10)
 	case name == "l1_exposed", name == "walk_in_flight":
 		return strconv.FormatFloat(v, 'g', 3, 64)
-	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."), strings.HasPrefix(name, "column_curve["):
+	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."), strings.HasPrefix(name, "column_curve["), strings.HasPrefix(name, "gather_curve["):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"

@@ -166,6 +166,14 @@ type Estimate struct {
 	// (kernelForm.manyStreams), inside Seconds: the lines times the
 	// machine's stream curve's excess at that count
 	// (machine.Machine.StreamExcess).
+	// Gather is the kernel's reads spread over SpreadSpan bytes at the
+	// machine's gather curve there (machine.Machine.GatherAt), GatherRead
+	// a read, inside Seconds: on a machine whose curve covers the span
+	// they are priced so, their loop and the levels' hits with them, in
+	// place of the levels' random fills and Spread
+	// (kernelForm.gathered).
+	Gather      float64 `json:"gather_seconds,omitempty"`
+	GatherRead  float64 `json:"gather_read,omitempty"`
 	Streaming   float64 `json:"streaming_seconds,omitempty"`
 	StreamLines float64 `json:"stream_lines,omitempty"`
 	StreamCount float64 `json:"stream_count,omitempty"`
@@ -288,6 +296,14 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			}
 		}
 	}
+	if kw.spread != nil {
+		e.SpreadReads, e.SpreadSpan = kw.spread(w)
+		if read, ok := m.GatherAt(e.SpreadSpan); ok && kw.gathered != nil && e.SpreadReads > 0 {
+			e.Gather, e.GatherRead = e.SpreadReads*read, read
+			traffic = kw.gathered
+			ops = math.Max(0, ops-gatherLoopOps*e.SpreadReads)
+		}
+	}
 	if rate > 0 {
 		e.Compute = ops / rate
 	} else {
@@ -303,8 +319,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 		reads, span := kw.walks(w)
 		e.Translation = reads * m.WalkAt(span)
 	}
-	if kw.spread != nil {
-		e.SpreadReads, e.SpreadSpan = kw.spread(w)
+	if kw.spread != nil && e.Gather == 0 {
 		e.Spread = spreadTranslation(m, levels, e.SpreadReads, e.SpreadSpan)
 	}
 	if kw.manyStreams != nil {
@@ -313,7 +328,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			e.Streaming, e.StreamLines, e.StreamCount = lines*x, lines, count
 		}
 	}
-	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Streaming
+	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Gather + e.Streaming
 	// Sized up front: a sweep runs this for every point, and in the
 	// browser the allocations of a growing slice were a third of a point.
 	if e.Levels = levelBuf[:0]; cap(levelBuf) < len(levels) {
@@ -561,6 +576,17 @@ type kernelForm struct {
 	// of reads across the arrays calibration read them at
 	// (spreadTranslation).
 	spread func(s shape) (reads, span float64)
+	// gathered is the kernel's traffic less its spread reads, for a
+	// machine whose gather curve covers their span: the curve times a
+	// loop of such reads (s += a[idx[i]]) with its index stream and its
+	// work, gatherLoopOps a read, and the levels' hits at that span, so
+	// the reads are charged the curve's time and the levels the rest (nil:
+	// the levels price the reads at every span). Only a kernel whose
+	// spread reads are such a loop has it: the permutation product's
+	// Y[X[i]], and not the two-pass product's phase II, whose first read
+	// of each line comes from memory while its block is read within the
+	// last cache, where no curve point was taken.
+	gathered func(s shape, l lvl) Traffic
 	// manyStreams are the lines, of the machine's line, that the kernel
 	// moves through count streams at once beyond the caches, as the
 	// stream curve's scatter moves its keys into count buckets
@@ -581,7 +607,7 @@ type kernelForm struct {
 
 var kernelForms = map[string]kernelForm{
 	"perm": {
-		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached, and waits for the page walk of a read across Y (docs/hierarchy.md)",
+		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached, and waits for the page walk of a read across Y; on a machine whose gather curve reaches Y's span, each read of Y takes the curve's time there instead (docs/hierarchy.md)",
 		footprint: func(s shape) float64 { return 3 * s.n * s.w },
 		// Per element: load X[i], load Y[X[i]], store Z[i], and the
 		// loop's increment, compare and branch.
@@ -589,6 +615,8 @@ var kernelForms = map[string]kernelForm{
 		traffic: permTraffic,
 		// Each read of Y falls anywhere in it.
 		spread: func(s shape) (float64, float64) { return s.n, s.n * s.w },
+		// Without Y's reads: X read and Z written, streams.
+		gathered: func(s shape, l lvl) Traffic { return l.stream(s.n*s.w, s.n*s.w) },
 	},
 	"perm-twopass": {
 		describe:  "three passes of streams; phase II reads Y within a block of C/2 bytes, which fits in the levels at least that large; D's lines through the blocks, one stream each, cost the machine's stream curve's excess at their count once D outgrows the last cache, when the curve reaches that count (else the streams bound decides); its work at the core rate measured with several blocks when N fills more than one and the machine has it",
@@ -837,6 +865,13 @@ func twoPassSegment(s shape) float64 {
 	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
 	return math.Min(blockLen, s.n) * s.w
 }
+
+// gatherLoopOps is the operations of the gather curve's loop a read
+// (measure's gatherRead: load the index, load, add, and half of the
+// increment, compare and branch of a loop that reads two a turn), which
+// the curve's time holds: a kernel whose spread reads the curve prices
+// is charged its other work at its rate (kernelForm.gathered).
+const gatherLoopOps = 4.5
 
 // TwoPassBlocksRate is the key of the two-pass product's core rate with
 // several blocks (machine.Machine.CoreRates), which prices its work when
@@ -1181,6 +1216,9 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		if e.Passes > 0 {
 			ops, besides = math.Max(0, ops-e.PassOps), " (the work besides the passes' loops)"
 		}
+		if e.Gather > 0 {
+			ops, besides = math.Max(0, ops-gatherLoopOps*e.SpreadReads), " (the work besides the loop the gather curve times)"
+		}
 		f := "ops/R = " + units.FormatCount(int64(ops)) + " / " + fmt.Sprintf("%.3g", e.Rate) + " per s" + besides
 		switch {
 		case e.RateKey == TwoPassBlocksRate:
@@ -1212,6 +1250,10 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		r, span := kernelForms[kernelID].walks(shape{n: float64(p.N), w: float64(p.W)})
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Translation,
 			Formula: fmt.Sprintf("%.4g reads going round a cycle of %.0f pages", r, span/walkPage) + ", at the machine's page walk for that span (" + units.FormatSeconds(m.WalkAt(span)) + " a read)"})
+	}
+	if e.Gather > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "random reads by index", Seconds: e.Gather,
+			Formula: fmt.Sprintf("%.4g reads spread over %s at the machine's gather curve there (%s a read), their loop, translation and the levels' hits included", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(e.GatherRead))})
 	}
 	if e.Spread > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Spread,

@@ -915,3 +915,53 @@ func TestModelTwoPassBlocksRate(t *testing.T) {
 		t.Errorf("perm: rate %g (key %q), want the compute rate %g", e.Rate, e.RateKey, m.ComputeRate)
 	}
 }
+
+// TestModelGatherCurve: on a machine with a gather curve that reaches
+// Y's span, the permutation product's reads of Y take the curve's time
+// there, their loop's operations out of its work, and the levels carry
+// X and Z alone. By hand, on twoLevels with the curve 4 ns at 8 MiB and
+// 8 ns at 32 MiB, N = 2^22 (Y of 16 MiB, halfway in log: 6 ns):
+//   - reads: 4194304 · 6 ns = 25.165824 ms;
+//   - work: (6 − 4.5) · 4194304 / 10^10 = 629.1456 µs;
+//   - X and Z: 3 · 16 MiB / 64 B = 786432 lines, from L2 into L1 at
+//     128 GB/s (393.216 µs) and from memory into L2 at 32 GB/s
+//     (1.572864 ms);
+//
+// 27.7610496 ms in all. At N = 2^20 (Y of 4 MiB, before the curve) and on
+// the machine without it nothing changes; the two-pass product's phase
+// II is not such a loop and keeps the levels' price.
+func TestModelGatherCurve(t *testing.T) {
+	m := twoLevels()
+	bare := m
+	m.GatherCurve = []machine.GatherPoint{{Span: 8 << 20, Read: 4e-9}, {Span: 32 << 20, Read: 8e-9}}
+	e, err := Model(m, "perm", mbram.DefaultParams(1<<22))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 27.7610496e-3; math.Abs(e.Seconds-want) > 1e-12 || math.Abs(e.Gather-25.165824e-3) > 1e-12 || math.Abs(e.GatherRead-6e-9) > 1e-18 || e.Spread != 0 {
+		t.Errorf("perm at 2^22: %g s (gather %g at %g a read, spread %g), want %g", e.Seconds, e.Gather, e.GatherRead, e.Spread, want)
+	}
+	b, err := Predict(m, "perm", mbram.DefaultParams(1<<22))
+	if err != nil || !slices.ContainsFunc(b.Terms, func(t mbram.Term) bool { return t.Name == "random reads by index" && t.Seconds == e.Gather }) {
+		t.Errorf("Predict's terms %+v (%v) have no gather term", b.Terms, err)
+	}
+	for _, c := range []struct {
+		name   string
+		m      machine.Machine
+		kernel string
+		n      int64
+	}{
+		{"perm before the curve", m, "perm", 1 << 20},
+		{"perm-twopass within the curve", func() machine.Machine {
+			o := m
+			o.GatherCurve = []machine.GatherPoint{{Span: 1 << 10, Read: 1e-9}, {Span: 1 << 30, Read: 9e-9}}
+			return o
+		}(), "perm-twopass", 1 << 22},
+	} {
+		got, err1 := Model(c.m, c.kernel, mbram.DefaultParams(c.n))
+		want, err2 := Model(bare, c.kernel, mbram.DefaultParams(c.n))
+		if err1 != nil || err2 != nil || got.Gather != 0 || got.Seconds != want.Seconds {
+			t.Errorf("%s: %g s (gather %g), without the curve %g (%v, %v)", c.name, got.Seconds, got.Gather, want.Seconds, err1, err2)
+		}
+	}
+}

@@ -50,7 +50,10 @@ type fileMachine struct {
 	CrowdedRead  json.RawMessage   `json:"crowded_read"`
 	// ColumnCurve's points: places and lines as counts, each read as
 	// seconds or as "0.8 ns".
-	ColumnCurve []fileColumnPoint  `json:"column_curve"`
+	ColumnCurve []fileColumnPoint `json:"column_curve"`
+	// GatherCurve's points as the latency curve's: bytes and seconds, or
+	// "64 MiB" and "5.4 ns".
+	GatherCurve []fileGatherPoint  `json:"gather_curve"`
 	Spread      map[string]float64 `json:"spread"`
 	Notes       map[string]string  `json:"notes"`
 }
@@ -88,6 +91,12 @@ type fileColumnPoint struct {
 	Places json.RawMessage `json:"places"`
 	Lines  json.RawMessage `json:"lines"`
 	Read   json.RawMessage `json:"read"`
+}
+
+// fileGatherPoint is one point of a gather curve on disk.
+type fileGatherPoint struct {
+	Span json.RawMessage `json:"span"`
+	Read json.RawMessage `json:"read"`
 }
 
 // fileLatencyPoint is one point of a memory latency curve on disk.
@@ -219,6 +228,13 @@ func ParseJSON(data []byte) (Machine, error) {
 		field(at+".span", p.Span, parseSize, &latSpans[i])
 		field(at+".latency", p.Latency, units.ParseDuration, &m.MemLatencyCurve[i].Latency)
 	}
+	var gatherSpans []float64
+	m.GatherCurve, gatherSpans = filePoints[GatherPoint](&es, "gather_curve", "gather curve", len(f.GatherCurve), MaxGatherPoints)
+	for i, p := range f.GatherCurve[:len(gatherSpans)] {
+		at := fmt.Sprintf("gather_curve[%d]", i)
+		field(at+".span", p.Span, parseSize, &gatherSpans[i])
+		field(at+".read", p.Read, units.ParseDuration, &m.GatherCurve[i].Read)
+	}
 	sizes := make([][2]float64, len(f.Levels))
 	if len(f.Levels) > 0 {
 		m.Levels = make([]Level, len(f.Levels))
@@ -284,6 +300,9 @@ func ParseJSON(data []byte) (Machine, error) {
 	}
 	for i, v := range latSpans {
 		wholeBytes(fmt.Sprintf("mem_latency_curve[%d].span", i), v, &m.MemLatencyCurve[i].Span)
+	}
+	for i, v := range gatherSpans {
+		wholeBytes(fmt.Sprintf("gather_curve[%d].span", i), v, &m.GatherCurve[i].Span)
 	}
 	for i := range m.Levels {
 		wholeBytes(fmt.Sprintf("levels[%d].size", i), sizes[i][0], &m.Levels[i].Size)

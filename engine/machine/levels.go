@@ -233,6 +233,7 @@ func (m Machine) validateHierarchy() Errors {
 	}
 	es = append(es, ValidateStreamCost(m.StreamCost)...)
 	es = append(es, ValidateColumnCurve(m.ColumnCurve)...)
+	es = append(es, ValidateGatherCurve(m.GatherCurve)...)
 	es = append(es, m.ValidateOverlap()...)
 	if len(m.CoreRates) > MaxCoreRates {
 		add("core_rates", "at most %d kernels may have their own rate; got %d", MaxCoreRates, len(m.CoreRates))

@@ -42,6 +42,12 @@ type Machine struct {
 	// latency at its own span (MemLatencyAt), and MemLatency where the
 	// machine has no curve.
 	MemLatencyCurve []LatencyPoint `json:"mem_latency_curve,omitempty"`
+	// GatherCurve, when given, is the time of independent reads at random
+	// places by the span they fall over, past the last cache
+	// (GatherPoint): the hierarchy model prices a kernel's reads spread
+	// over a span the curve covers at its time there (GatherAt), in place
+	// of the levels' hits and memory's random fill.
+	GatherCurve []GatherPoint `json:"gather_curve,omitempty"`
 	// ComputeRate is the simple operations per second of the core for
 	// work other than memory traffic. 0 means not given.
 	ComputeRate float64 `json:"compute_rate,omitempty"`
@@ -149,7 +155,7 @@ func (m Machine) SameParameters(o Machine) bool {
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
 		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams && slices.Equal(m.StreamCost, o.StreamCost) &&
 		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap &&
-		m.WalkInFlight == o.WalkInFlight && m.CrowdedRead == o.CrowdedRead && slices.Equal(m.ColumnCurve, o.ColumnCurve)
+		m.WalkInFlight == o.WalkInFlight && m.CrowdedRead == o.CrowdedRead && slices.Equal(m.ColumnCurve, o.ColumnCurve) && slices.Equal(m.GatherCurve, o.GatherCurve)
 }
 
 // Accepted ranges. They are wide enough for any real machine from the

@@ -34,8 +34,8 @@ import (
 //   - stream_cost.slowest scales every point of the stream curve, and so
 //     its excess over its fastest point, which is what the model charges:
 //     the points' spreads are alike (0.8 to 2.8 % on the AMD guest).
-//   - column_curve scales every point of the column curve: a calibration
-//     records the median of its points' spreads.
+//   - column_curve and gather_curve scale every point of their curve: a
+//     calibration records the median of its points' spreads.
 //   - distribution.X scales X at every point of the curve. A calibration
 //     records the curve's spread at its memory end only (the points past
 //     twice the last cache, pooled), and that share stands for the whole
@@ -84,6 +84,11 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 		// One spread, the points' median, stands for the whole curve.
 		var ok bool
 		out.ColumnCurve, ok = scaledPoints(m.ColumnCurve, f, func(p *ColumnPoint) *float64 { return &p.Read })
+		return out, ok
+	case "gather_curve":
+		// One spread, the points' median, stands for the whole curve.
+		var ok bool
+		out.GatherCurve, ok = scaledPoints(m.GatherCurve, f, func(p *GatherPoint) *float64 { return &p.Read })
 		return out, ok
 	case "l1_exposed":
 		// A share: at most 1, where the fills wait for the work.

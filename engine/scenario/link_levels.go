@@ -28,6 +28,7 @@ import (
 //	walk_in_flight=2.18
 //	crowded_read=1.9ns
 //	column_curve=1:16:1ns,1:512:2.2ns,64:16:0.45ns,64:2048:1.2ns
+//	gather_curve=32MiB:3.8ns,64MiB:5.4ns,512MiB:10.2ns
 //
 // l1_overlap is the first level's fill time a line and the exposed share
 // of the shorter of its fills and the core's work
@@ -41,6 +42,7 @@ import (
 // was (with walk 0 when only put was; machine.DistPoint).
 // A point of the stream curve is buckets:scatter (machine.StreamPoint),
 // and of the column curve places:lines:read (machine.ColumnPoint).
+// A point of the gather curve is span:read (machine.GatherPoint).
 // A point of the memory latency curve is span:latency
 // (machine.LatencyPoint). A level is name:size:line:beta1:beta2, and :latency when it has one; the
 // levels go from the core out. A ":", "," or "%" in a level's name or a
@@ -48,7 +50,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve", "gather_curve"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -131,6 +133,13 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 		}
 		add("column_curve", strings.Join(parts, ","))
 	}
+	if len(m.GatherCurve) > 0 {
+		parts := make([]string, len(m.GatherCurve))
+		for i, p := range m.GatherCurve {
+			parts[i] = exactSize(p.Span) + ":" + exact(p.Read, units.ParseDuration, durationForms)
+		}
+		add("gather_curve", strings.Join(parts, ","))
+	}
 }
 
 // applyHierarchy reads the hierarchy keys of vals into m. A key that does
@@ -188,6 +197,7 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 	}
 	ps = applyCurve(vals, "stream_cost", parseStreamCost, &m.StreamCost, base, ps)
 	ps = applyCurve(vals, "column_curve", parseColumnCurve, &m.ColumnCurve, base, ps)
+	ps = applyCurve(vals, "gather_curve", parseGatherCurve, &m.GatherCurve, base, ps)
 	if v, ok := vals["l1_overlap"]; ok {
 		// The values are checked with the machine (machine.Validate).
 		fill, exposed, found := strings.Cut(v, ":")
@@ -311,6 +321,18 @@ func parseColumnCurve(v string) ([]machine.ColumnPoint, *Problem) {
 					p.Lines = min(n, machine.MaxColumnLines+1)
 					return err
 				}},
+				{"read", func(s string) (err error) { p.Read, err = units.ParseDuration(s); return }},
+			}
+		}})
+}
+
+// parseGatherCurve reads the gather_curve key.
+func parseGatherCurve(v string) ([]machine.GatherPoint, *Problem) {
+	return parseCurve(v, curveKey[machine.GatherPoint]{key: "gather_curve", noun: "gather curve", max: machine.MaxGatherPoints, min: 2,
+		want: "span:read, e.g. 64MiB:5.4ns",
+		fields: func(p *machine.GatherPoint) []linkField {
+			return []linkField{
+				{"span", func(s string) (err error) { p.Span, err = units.ParseSize(s); return }},
 				{"read", func(s string) (err error) { p.Read, err = units.ParseDuration(s); return }},
 			}
 		}})
@@ -475,6 +497,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.CrowdedRead = base.CrowdedRead
 	case strings.HasPrefix(key, "column_curve"):
 		m.ColumnCurve = base.ColumnCurve
+	case strings.HasPrefix(key, "gather_curve"):
+		m.GatherCurve = base.GatherCurve
 	}
 }
 
@@ -546,6 +570,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the column curve was left out", true
 		}
 		return "the column curve of " + base.Name + " was used instead", true
+	case strings.HasPrefix(key, "gather_curve"):
+		if len(base.GatherCurve) == 0 {
+			return "the gather curve was left out", true
+		}
+		return "the gather curve of " + base.Name + " was used instead", true
 	}
 	return "", false
 }

@@ -19,7 +19,8 @@ func levelled() machine.Machine {
 		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9, Put: 20e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 58e-9, Walk: 19e-9, Put: 45e-9}}, Streams: 33,
 		StreamCost: []machine.StreamPoint{{Buckets: 8, Scatter: 16.6e-9}, {Buckets: 48, Scatter: 45e-9}, {Buckets: 64, Scatter: 22.4e-9}},
 		L1Fill:     0.38e-9, L1Exposed: 0.175, LevelOverlap: 0.5, WalkInFlight: 2.18, CrowdedRead: 1.9e-9,
-		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 1024, Read: 3.3e-9}, {Places: 64, Lines: 16, Read: 0.45e-9}}}
+		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 1024, Read: 3.3e-9}, {Places: 64, Lines: 16, Read: 0.45e-9}},
+		GatherCurve: []machine.GatherPoint{{Span: 64 << 20, Read: 5.4e-9}, {Span: 512 << 20, Read: 10.2e-9}}}
 	return m.WithLevels([]machine.Level{
 		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 200e9, Beta2: 100e9, Latency: 1.2e-9},
 		{Name: "L2: mid, 50%", Size: 2 << 20, Line: 64, Beta1: 80e9, Beta2: 40e9},
@@ -38,7 +39,7 @@ func TestLevelsRoundTrip(t *testing.T) {
 	// float64, which for 15e-9 is not "15ns".)
 	for _, part := range []string{"levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2%253A+mid%252C+50%2525:2MiB:64B:80GB/s:40GB/s,L3:30MiB:128B:31.7GB/s:10.1GB/s:",
 		"&mem_latency=", "&mem_latency_curve=512MiB:1.88e-07,2GiB:3.43e-07&", "compute_rate=4G", "core_rates=heap%253Asort%252C%2525:1.234567891M,quicksort:3G",
-		"distribution=16KiB:10ns:13ns:0s:20ns,1GiB:", "&streams=33", "&stream_cost=8:1.66e-08,48:4.5e-08,64:22.4ns&", "&l1_overlap=380ps:0.175", "&level_overlap=0.5", "&walk_in_flight=2.18", "&crowded_read=1.9ns", "&column_curve=1:16:1ns,1:1024:3.3ns,64:16:450ps"} {
+		"distribution=16KiB:10ns:13ns:0s:20ns,1GiB:", "&streams=33", "&stream_cost=8:1.66e-08,48:4.5e-08,64:22.4ns&", "&l1_overlap=380ps:0.175", "&level_overlap=0.5", "&walk_in_flight=2.18", "&crowded_read=1.9ns", "&column_curve=1:16:1ns,1:1024:3.3ns,64:16:450ps", "&gather_curve=64MiB:5.4ns,512MiB:10.2ns"} {
 		if !strings.Contains(frag, part) {
 			t.Errorf("fragment %q lacks %q", frag, part)
 		}
@@ -59,7 +60,7 @@ func TestLevelsRoundTrip(t *testing.T) {
 	six := base
 	six.Machine.ID = ""
 	frag, _ = six.Fragment(presets.Machine)
-	for _, k := range []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve"} {
+	for _, k := range []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve", "gather_curve"} {
 		if strings.Contains(frag, k+"=") {
 			t.Errorf("six-number machine's link %q has %s", frag, k)
 		}
@@ -143,9 +144,14 @@ func TestBadLevelsKeepTheRest(t *testing.T) {
 		{"column_curve=64:16:1ns,1:64:1ns", "column_curve[1].places"},
 		{"column_curve=1:16:2us", "column_curve[0].read"},
 		{"column_curve=1:0:1ns", "column_curve[0].lines"},
+		{"gather_curve=64MiB:5ns", "gather_curve"},
+		{"gather_curve=64MiB:5ns,32MiB:4ns", "gather_curve[1].span"},
+		{"gather_curve=64MiB:5ns,128MiB:never", "gather_curve[1].read"},
+		{"gather_curve=64MiB:5ns,128MiB:20us", "gather_curve[1].read"},
+		{"gather_curve=64MiB,128MiB:6ns", "gather_curve[0]"},
 	} {
 		s, ps := scenario.ParseFragment(six+"&"+c.kv, base, presets.Machine)
-		if ps.Field(c.field) == "" || len(ps) != 1 || s.Machine.Name != "Rig" || s.Machine.MemLatency != 0 || s.Machine.MemLatencyCurve != nil || s.Machine.ComputeRate != 0 || s.Machine.CoreRates != nil || s.Machine.Distribution != nil || s.Machine.Streams != 0 || s.Machine.StreamCost != nil || s.Machine.L1Fill != 0 || s.Machine.L1Exposed != 0 || s.Machine.LevelOverlap != 0 || s.Machine.WalkInFlight != 0 || s.Machine.CrowdedRead != 0 || s.Machine.ColumnCurve != nil {
+		if ps.Field(c.field) == "" || len(ps) != 1 || s.Machine.Name != "Rig" || s.Machine.MemLatency != 0 || s.Machine.MemLatencyCurve != nil || s.Machine.ComputeRate != 0 || s.Machine.CoreRates != nil || s.Machine.Distribution != nil || s.Machine.Streams != 0 || s.Machine.StreamCost != nil || s.Machine.L1Fill != 0 || s.Machine.L1Exposed != 0 || s.Machine.LevelOverlap != 0 || s.Machine.WalkInFlight != 0 || s.Machine.CrowdedRead != 0 || s.Machine.ColumnCurve != nil || s.Machine.GatherCurve != nil {
 			t.Errorf("%s: problems %v, machine %+v", c.kv, ps, s.Machine)
 		}
 	}

@@ -196,6 +196,7 @@ func FuzzParseFragment(f *testing.F) {
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s:1ns,L2:256KiB:64B:30GB/s:10GB/s:4ns&mem_latency=80ns&walk_in_flight=2.18&kernel=heapsort&n=2^24",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&streams=257&stream_cost=8:16.3ns,48:44.3ns,256:18.8ns&kernel=perm-twopass&n=2^26",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&compute_rate=4G&column_curve=1:16:1ns,1:1024:3.3ns,64:16:450ps&kernel=matmul&n=1024",
+		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&compute_rate=4G&gather_curve=512KiB:2ns,64MiB:5.4ns,1GiB:12ns&kernel=perm&n=2^24",
 	} {
 		f.Add(s)
 	}
