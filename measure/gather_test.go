@@ -55,8 +55,9 @@ func TestSetGatherBeta2(t *testing.T) {
 
 // gatherRounds reads over both points and the curve's spans, and refuses
 // a memory point past the buffer. A last cache of 256 KiB in a buffer of
-// 2 MiB: the curve at 512 KiB, 1 MiB and 2 MiB (2, 4 and 8 times it; 16
-// and 32 times do not fit), memory's point, 2 MiB, among them.
+// 2 MiB: the curve at 256 KiB, 512 KiB, 1 MiB and 2 MiB (1, 2, 4 and 8
+// times it; 16 and 32 times do not fit), memory's point, 2 MiB, among
+// them.
 func TestGatherRounds(t *testing.T) {
 	buf := make([]uint64, 1<<18) // 2 MiB
 	for i := range buf {
@@ -73,11 +74,11 @@ func TestGatherRounds(t *testing.T) {
 			t.Errorf("span %d: %+v", c.Span, c.Read)
 		}
 	}
-	if !slices.Equal(spans, []int64{512 << 10, 1 << 20, 2 << 20}) || r.Curve[2].Read.Min != r.Mem.Min {
+	if !slices.Equal(spans, []int64{256 << 10, 512 << 10, 1 << 20, 2 << 20}) || r.Curve[3].Read.Min != r.Mem.Min {
 		t.Errorf("curve spans %v (memory's point %g, the curve's last %+v)", spans, r.Mem.Min, r.Curve[len(r.Curve)-1])
 	}
 	// Memory's point off the multiples still among them, in order.
-	if got := gatherSpans(10<<20, 100<<20, 1<<30); !slices.Equal(got, []int64{20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
+	if got := gatherSpans(10<<20, 100<<20, 1<<30); !slices.Equal(got, []int64{10 << 20, 20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
 		t.Errorf("gatherSpans(10 MiB, 100 MiB, 1 GiB) = %v", got)
 	}
 	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 256<<10, 1<<14, 2); err == nil {
