@@ -13,6 +13,7 @@ import (
 	"memwall/engine/estimate"
 	"memwall/engine/hier"
 	"memwall/engine/machine"
+	"memwall/presets"
 )
 
 // open mounts a page in go-app's client tester and navigates to raw.
@@ -313,5 +314,32 @@ func TestKernelsUncertainty(t *testing.T) {
 	app.PrintHTML(&html, q.renderResult())
 	if strings.Contains(html.String(), "from the calibration") {
 		t.Error("a machine without spreads shows an uncertainty")
+	}
+}
+
+// TestMenuLabelsDistinct: every preset's name reads differently in the
+// machine menus once cut to a phone's width (menuLabel), so no two
+// presets look alike there; three AMD guests named "AMD EPYC (family …)"
+// all read "AMD EPYC (…)". And the cuts themselves, by hand.
+func TestMenuLabelsDistinct(t *testing.T) {
+	seen := map[string]string{}
+	for _, m := range presets.Machines() {
+		l := menuLabel(m.Name)
+		if other, ok := seen[l]; ok {
+			t.Errorf("%s and %s both read %q in the menus", other, m.ID, l)
+		}
+		seen[l] = m.ID
+		if n := len([]rune(l)); n > menuMax+4 {
+			t.Errorf("%s: %q is %d characters", m.ID, l, n)
+		}
+	}
+	for _, c := range []struct{ name, want string }{
+		{"Short name", "Short name"},
+		{"AMD EPYC Zen 5 guest (family 26 model 2), KVM with 2 vCPUs", "AMD EPYC Zen 5 guest (…)"},
+		{"A machine whose name runs on and on without a parenthesis", "A machine whose name runs on and…"},
+	} {
+		if got := menuLabel(c.name); got != c.want {
+			t.Errorf("menuLabel(%q) = %q, want %q", c.name, got, c.want)
+		}
 	}
 }

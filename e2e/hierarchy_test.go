@@ -270,6 +270,24 @@ func TestKernelsColumnCurve(t *testing.T) {
 	b.noErrors(t, "kernels column curve")
 }
 
+// TestKernelsGatherCurve: the permutation product of 2^24 elements on the
+// Zen 5 guest's preset, whose gather curve covers Y's 64 MiB: the page
+// shows the total engine/hier computes and its "random reads by index"
+// term at the curve's time a read there, and the machine's levels list
+// the curve.
+func TestKernelsGatherCurve(t *testing.T) {
+	m, want, b, _ := kernelsOnPreset(t, "epyc-zen5-kvm-2vcpu", "perm", 1<<24)
+	read, ok := m.GatherAt(64 << 20)
+	if !(want.Gather > 0) || !ok || want.GatherRead != read {
+		t.Fatalf("engine: %+v; want a gather term at the curve's %g a read", want, read)
+	}
+	wantTerm(t, termRows(t, b), "random reads by index", units.FormatSeconds(want.Gather), "("+units.FormatSeconds(want.GatherRead)+" a read")
+	if got := b.text(t, "main"); !strings.Contains(got, "Gather curve") {
+		t.Errorf("the machine's levels do not list its gather curve")
+	}
+	kernelsShots(t, b, "kernels-gather-curve")
+}
+
 // TestKernelsLatencyCurve: heapsort of 2^27 keys on the 2026-11-28 Intel
 // guest's preset, whose memory latency curve reads 180 ns at the heap's
 // 512 MiB where its one number (read at 2 GiB) is 345: the page shows

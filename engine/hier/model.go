@@ -161,19 +161,19 @@ type Estimate struct {
 	Spread      float64 `json:"spread_translation_seconds,omitempty"`
 	SpreadReads float64 `json:"spread_reads,omitempty"`
 	SpreadSpan  float64 `json:"spread_span_bytes,omitempty"`
-	// Streaming is what moving StreamLines lines through StreamCount
-	// streams at once adds beyond a stream's cost
-	// (kernelForm.manyStreams), inside Seconds: the lines times the
-	// machine's stream curve's excess at that count
-	// (machine.Machine.StreamExcess).
 	// Gather is the kernel's reads spread over SpreadSpan bytes at the
 	// machine's gather curve there (machine.Machine.GatherAt), GatherRead
 	// a read, inside Seconds: on a machine whose curve covers the span
 	// they are priced so, their loop and the levels' hits with them, in
 	// place of the levels' random fills and Spread
 	// (kernelForm.gathered).
-	Gather      float64 `json:"gather_seconds,omitempty"`
-	GatherRead  float64 `json:"gather_read,omitempty"`
+	Gather     float64 `json:"gather_seconds,omitempty"`
+	GatherRead float64 `json:"gather_read,omitempty"`
+	// Streaming is what moving StreamLines lines through StreamCount
+	// streams at once adds beyond a stream's cost
+	// (kernelForm.manyStreams), inside Seconds: the lines times the
+	// machine's stream curve's excess at that count
+	// (machine.Machine.StreamExcess).
 	Streaming   float64 `json:"streaming_seconds,omitempty"`
 	StreamLines float64 `json:"stream_lines,omitempty"`
 	StreamCount float64 `json:"stream_count,omitempty"`
