@@ -1,11 +1,5 @@
 package machine
 
-import (
-	"math"
-
-	"memwall/engine/units"
-)
-
 // GatherPoint is one point of a machine's gather curve: independent reads
 // at random places of an array of Span bytes by indices streamed from
 // another (s += a[idx[i]], the permutation product's Y[X[i]]), in seconds
@@ -39,24 +33,9 @@ const (
 // times above 0 and up to 10 µs a read. Errors name the point and field,
 // as gather_curve[1].read.
 func ValidateGatherCurve(ps []GatherPoint) Errors {
-	var es Errors
-	add := es.Add
-	if !curveCount(&es, "gather_curve", "gather curve", "spans past the last cache", len(ps), MaxGatherPoints) {
-		return es
-	}
-	for i, p := range ps {
-		at := func(field string) string { return fieldAt("gather_curve", i, field) }
-		switch {
-		case p.Span < 1<<10 || p.Span > MaxCache:
-			add(at("span"), "a point's span must be from 1 KiB to 1 TiB; got %d B", p.Span)
-		case i > 0 && p.Span <= ps[i-1].Span:
-			add(at("span"), "the points' spans must increase: %s follows %s", units.FormatSize(p.Span), units.FormatSize(ps[i-1].Span))
-		}
-		if math.IsNaN(p.Read) || p.Read <= 0 || p.Read > MaxGatherRead {
-			add(at("read"), "a read's time must be above 0 and up to 10 µs (e.g. 5.4 ns); got %s", fmtTime(p.Read))
-		}
-	}
-	return es
+	return validateSpanCurve(spanCurve{key: "gather_curve", noun: "gather curve", max: MaxGatherPoints,
+		field: "read", limit: MaxGatherRead, what: "a read's time must be above 0 and up to 10 µs (e.g. 5.4 ns)"},
+		ps, func(p GatherPoint) (int64, float64) { return p.Span, p.Read })
 }
 
 // GatherAt is the gather curve's time a read over span bytes, read

@@ -32,21 +32,45 @@ const MaxLatencyPoints = 64
 // latencies above 0 and up to 10 µs. Errors name the point and field, as
 // mem_latency_curve[1].latency.
 func ValidateLatencyCurve(ps []LatencyPoint) Errors {
+	return validateSpanCurve(spanCurve{key: "mem_latency_curve", noun: "memory latency curve", max: MaxLatencyPoints,
+		field: "latency", limit: MaxMemLatency, what: "a dependent read's latency must be above 0 and up to 10 µs (e.g. 150 ns)"},
+		ps, func(p LatencyPoint) (int64, float64) { return p.Span, p.Latency })
+}
+
+// spanCurve names a curve of times by span for validateSpanCurve: its
+// key and noun, its most points, its time's field, the time's limit and
+// what a bad time's message says it must be.
+type spanCurve struct {
+	key, noun string
+	max       int
+	field     string
+	limit     float64
+	what      string
+}
+
+// validateSpanCurve checks a curve of times by span (the memory latency
+// curve, the gather curve): none, or two to c.max points, spans from
+// 1 KiB to 1 TiB in increasing order, times above 0 and up to c.limit.
+// Errors name the point and field, as gather_curve[1].read.
+func validateSpanCurve[P any](c spanCurve, ps []P, at func(P) (span int64, secs float64)) Errors {
 	var es Errors
 	add := es.Add
-	if !curveCount(&es, "mem_latency_curve", "memory latency curve", "spans past the last cache", len(ps), MaxLatencyPoints) {
+	if !curveCount(&es, c.key, c.noun, "spans past the last cache", len(ps), c.max) {
 		return es
 	}
+	var last int64
 	for i, p := range ps {
-		at := func(field string) string { return fieldAt("mem_latency_curve", i, field) }
+		span, v := at(p)
+		name := func(field string) string { return fieldAt(c.key, i, field) }
 		switch {
-		case p.Span < 1<<10 || p.Span > MaxCache:
-			add(at("span"), "a point's span must be from 1 KiB to 1 TiB; got %d B", p.Span)
-		case i > 0 && p.Span <= ps[i-1].Span:
-			add(at("span"), "the points' spans must increase: %s follows %s", units.FormatSize(p.Span), units.FormatSize(ps[i-1].Span))
+		case span < 1<<10 || span > MaxCache:
+			add(name("span"), "a point's span must be from 1 KiB to 1 TiB; got %d B", span)
+		case i > 0 && span <= last:
+			add(name("span"), "the points' spans must increase: %s follows %s", units.FormatSize(span), units.FormatSize(last))
 		}
-		if math.IsNaN(p.Latency) || p.Latency <= 0 || p.Latency > MaxMemLatency {
-			add(at("latency"), "a dependent read's latency must be above 0 and up to 10 µs (e.g. 150 ns); got %s", fmtTime(p.Latency))
+		last = span
+		if math.IsNaN(v) || v <= 0 || v > c.limit {
+			add(name(c.field), "%s; got %s", c.what, fmtTime(v))
 		}
 	}
 	return es
