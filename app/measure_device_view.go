@@ -275,6 +275,13 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		rows = append(rows, row("column-curve", "Column curve", columnCurveEnds(m.ColumnCurve),
 			columnCurveText(m.ColumnCurve)+"; "+m.Notes["column_curve"]+": it prices the matrix product's steps at its column's shape", spread("column_curve"), float64(len(m.ColumnCurve))))
 	}
+	if len(m.GatherCurve) > 0 {
+		// The cell keeps to the times (as the column curve's does); the
+		// spans go with the method.
+		a, z := m.GatherCurve[0], m.GatherCurve[len(m.GatherCurve)-1]
+		rows = append(rows, row("gather-curve", "Gather curve", units.FormatSeconds(a.Read)+" to "+units.FormatSeconds(z.Read)+" a read",
+			m.Notes["gather_curve"]+": it prices the permutation product's reads of Y at Y's span", spread("gather_curve"), float64(len(m.GatherCurve))))
+	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),
 		app.THead().Body(app.Tr().Body(

@@ -168,6 +168,22 @@ func TestMeasureDevice(t *testing.T) {
 				t.Errorf("column curve of %g points, cell %q; want 1 to 56 points and the medians at 1 and at 64 places", n, cell)
 			}
 		}
+		// The gather curve: random reads by index at the spans from the
+		// last cache's size that the page's buffer holds, two at least
+		// (the cache and twice it), its cell the times at the curve's ends.
+		var gathered bool
+		b.eval(t, `!!document.querySelector("#measured-gather-curve")`, &gathered)
+		if !gathered {
+			t.Error("the page measured no gather curve")
+		} else {
+			n := measured(t, b, "gather-curve")
+			var cell string
+			b.eval(t, `document.querySelector("#measured-gather-curve").textContent`, &cell)
+			t.Logf("gather curve: %g points: %s", n, cell)
+			if n < 2 || n > 6 || n != math.Trunc(n) || !strings.HasSuffix(cell, " a read") || !strings.Contains(cell, " to ") {
+				t.Errorf("gather curve of %g points, cell %q; want 2 to 6 points and the times at its ends", n, cell)
+			}
+		}
 		// The streams' row shows when the curve's largest arrays passed
 		// twice the last cache: one read stream and a bucket count the
 		// scatter was timed into.

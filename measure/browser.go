@@ -1,10 +1,12 @@
 package measure
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"memwall/engine/units"
@@ -77,13 +79,14 @@ type Steps struct {
 	dist         distSamples // the distribution curve's samples by array size
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
 	core         map[string]Stat
-	walk         browserWalk    // the heap walk's state (browser_walk.go)
-	crowded      []float64      // seconds a crowded read, one per round (crowded.go)
-	column       []ColumnResult // the column curve, one per round (column.go)
-	base         *Result        // the machine before core rates, once the curves are done
-	seq          [4][]float64   // model bytes per second: read1, read2, rw1, rw2
-	rnd          []float64      // seconds per random read over the whole buffer
-	linePts      [][]float64    // seconds per node, by offset
+	walk         browserWalk         // the heap walk's state (browser_walk.go)
+	crowded      []float64           // seconds a crowded read, one per round (crowded.go)
+	column       []ColumnResult      // the column curve, one per round (column.go)
+	gather       map[int64][]float64 // the gather's seconds a read by span, one per round (gather.go)
+	base         *Result             // the machine before core rates, once the curves are done
+	seq          [4][]float64        // model bytes per second: read1, read2, rw1, rw2
+	rnd          []float64           // seconds per random read over the whole buffer
+	linePts      [][]float64         // seconds per node, by offset
 	lineOffs     []int64
 	brRnd, brSrt []byte
 	brOut        []byte
@@ -262,8 +265,57 @@ func (s *Steps) plan() {
 			}
 			return err
 		})
+		for k := range maxGatherSpans {
+			s.add(fmt.Sprintf("random reads by index, round %d of %d", r+1, s.tpRounds), func(ctx context.Context) error {
+				return s.gatherSample(ctx, k, uint64(r+1))
+			})
+		}
 	}
 	s.planCore()
+}
+
+// maxGatherSpans is the most spans gatherSpans gives: the gather curve's
+// steps, one span a step, so that no step holds the page longer than one
+// gather (a step past a smaller buffer's spans does nothing).
+const maxGatherSpans = 6
+
+// browserGatherReads is the gather's reads a span in the browser: 2^21,
+// a few milliseconds at the curve's fastest span, well above a coarsened
+// clock's 100 µs.
+const browserGatherReads = 1 << 21
+
+// gatherSample times the gather once over the k-th of the curve's spans
+// that the buffer holds (gatherSpans), from the last cache the curves give.
+func (s *Steps) gatherSample(ctx context.Context, k int, seed uint64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	res, err := s.measured()
+	if err != nil || len(res.Machine.Levels) == 0 {
+		return nil // no levels: the machine has no curve to read
+	}
+	c := res.Machine.C
+	spans := gatherSpans(c, c, s.bufBytes)
+	if k >= len(spans) {
+		return nil
+	}
+	if s.gather == nil {
+		s.gather = map[int64][]float64{}
+	}
+	idx := make([]uint32, browserGatherReads)
+	s.gather[spans[k]] = append(s.gather[spans[k]], gatherAt(s.buf, spans[k], idx, 1, 1000*seed+uint64(k)))
+	return nil
+}
+
+// gatherCurve is the browser's gather samples as calibration's curve,
+// span by span.
+func (s *Steps) gatherCurve() GatherResult {
+	var g GatherResult
+	for sp, xs := range s.gather {
+		g.Curve = append(g.Curve, GatherSpan{Span: sp, Read: Summarize(xs)})
+	}
+	slices.SortFunc(g.Curve, func(a, b GatherSpan) int { return cmp.Compare(a.Span, b.Span) })
+	return g
 }
 
 // interleave spreads b evenly between the jobs of a, keeping the order
@@ -626,6 +678,11 @@ func (s *Steps) Result() (Result, error) {
 		if why := setColumnCurve(&m, cc); why != "" {
 			res.Warnings = append(res.Warnings, why)
 		}
+	}
+	if len(s.gather) > 0 {
+		g := s.gatherCurve()
+		res.Gather = &g
+		setGatherCurve(&m, g)
 	}
 	// measured has checked the rest of the machine and said what was
 	// wrong with it; only the rates, the distribution curve, the walk

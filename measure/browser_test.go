@@ -94,6 +94,16 @@ func TestStepsShort(t *testing.T) {
 			}
 			t.Logf("heap walk: %.3g s a walk, %.3g s a step, %.3g s a chased read; walk_in_flight %g", w.PerWalk.Median, w.PerStep.Median, w.MemLatency.Median, m.WalkInFlight)
 		}
+		// The gather curve at the spans from the last cache on that the
+		// buffer holds (gatherSpans), a read over the widest slower than
+		// over the cache's own size.
+		if spans := gatherSpans(m.C, m.C, 64<<20); len(spans) >= 2 {
+			g := m.GatherCurve
+			if len(g) != len(spans) || g[0].Span != spans[0] || g[len(g)-1].Span != spans[len(spans)-1] || !(g[len(g)-1].Read > g[0].Read) {
+				t.Errorf("gather curve %+v, want the spans %v, slower at the widest", g, spans)
+			}
+			t.Logf("gather curve: %+v", g)
+		}
 	}
 }
 

@@ -155,6 +155,10 @@ func setGatherCurve(m *machine.Machine, g GatherResult) {
 		m.Spread = map[string]float64{}
 	}
 	m.Spread["gather_curve"] = round3(Summarize(spreads).Median)
+	if m.Notes == nil {
+		m.Notes = map[string]string{}
+	}
+	m.Notes["gather_curve"] = fmt.Sprintf("random reads by index (s += a[idx[i]]) over %d spans from %s to %s, each span's fastest round", len(ps), units.FormatSize(ps[0].Span), units.FormatSize(ps[len(ps)-1].Span))
 }
 
 // gatherSmallIndices is the index array at the plateau point: 256 KiB,
