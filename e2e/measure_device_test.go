@@ -40,6 +40,22 @@ func measured(t testing.TB, b *browser, key string) float64 {
 	return v
 }
 
+// measuredCurve is the Measure page's row of a measured curve (key
+// "column-curve"): its points and its cell's text, and whether the page
+// shows it (an error when it does not).
+func measuredCurve(t testing.TB, b *browser, key string) (points float64, cell string, ok bool) {
+	t.Helper()
+	b.eval(t, `!!document.querySelector("#measured-`+key+`")`, &ok)
+	if !ok {
+		t.Errorf("the page measured no %s", strings.ReplaceAll(key, "-", " "))
+		return 0, "", false
+	}
+	points = measured(t, b, key)
+	b.eval(t, `document.querySelector("#measured-`+key+`").textContent`, &cell)
+	t.Logf("%s: %g points: %s", strings.ReplaceAll(key, "-", " "), points, cell)
+	return points, cell, true
+}
+
 // pageAnswers times a round trip through the page's event loop (a
 // setTimeout): a page whose thread the measurement held would not answer.
 func pageAnswers(t testing.TB, b *browser) time.Duration {
@@ -155,34 +171,14 @@ func TestMeasureDevice(t *testing.T) {
 		// places and lines, as many points as the page's buffer held
 		// shapes (7 place counts by 8 lengths at most), its cell the
 		// median steps at the fewest and the most places.
-		var column bool
-		b.eval(t, `!!document.querySelector("#measured-column-curve")`, &column)
-		if !column {
-			t.Error("the page measured no column curve")
-		} else {
-			n := measured(t, b, "column-curve")
-			var cell string
-			b.eval(t, `document.querySelector("#measured-column-curve").textContent`, &cell)
-			t.Logf("column curve: %g points: %s", n, cell)
-			if n < 1 || n > 56 || n != math.Trunc(n) || !strings.Contains(cell, " at 1 place to ") || !strings.HasSuffix(cell, " at 64 places") {
-				t.Errorf("column curve of %g points, cell %q; want 1 to 56 points and the medians at 1 and at 64 places", n, cell)
-			}
+		if n, cell, ok := measuredCurve(t, b, "column-curve"); ok && (n < 1 || n > 56 || n != math.Trunc(n) || !strings.Contains(cell, " at 1 place to ") || !strings.HasSuffix(cell, " at 64 places")) {
+			t.Errorf("column curve of %g points, cell %q; want 1 to 56 points and the medians at 1 and at 64 places", n, cell)
 		}
 		// The gather curve: random reads by index at the spans from the
 		// last cache's size that the page's buffer holds, two at least
 		// (the cache and twice it), its cell the times at the curve's ends.
-		var gathered bool
-		b.eval(t, `!!document.querySelector("#measured-gather-curve")`, &gathered)
-		if !gathered {
-			t.Error("the page measured no gather curve")
-		} else {
-			n := measured(t, b, "gather-curve")
-			var cell string
-			b.eval(t, `document.querySelector("#measured-gather-curve").textContent`, &cell)
-			t.Logf("gather curve: %g points: %s", n, cell)
-			if n < 2 || n > 6 || n != math.Trunc(n) || !strings.HasSuffix(cell, " a read") || !strings.Contains(cell, " to ") {
-				t.Errorf("gather curve of %g points, cell %q; want 2 to 6 points and the times at its ends", n, cell)
-			}
+		if n, cell, ok := measuredCurve(t, b, "gather-curve"); ok && (n < 2 || n > 6 || n != math.Trunc(n) || !strings.HasSuffix(cell, " a read") || !strings.Contains(cell, " to ")) {
+			t.Errorf("gather curve of %g points, cell %q; want 2 to 6 points and the times at its ends", n, cell)
 		}
 		// The streams' row shows when the curve's largest arrays passed
 		// twice the last cache: one read stream and a bucket count the
