@@ -83,6 +83,7 @@ type Steps struct {
 	crowded      []float64           // seconds a crowded read, one per round (crowded.go)
 	column       []ColumnResult      // the column curve, one per round (column.go)
 	gather       map[int64][]float64 // the gather's seconds a read by span, one per round (gather.go)
+	gatherIdx    []uint32            // the gather's index array, made once for all its steps
 	base         *Result             // the machine before core rates, once the curves are done
 	seq          [4][]float64        // model bytes per second: read1, read2, rw1, rw2
 	rnd          []float64           // seconds per random read over the whole buffer
@@ -302,8 +303,10 @@ func (s *Steps) gatherSample(ctx context.Context, k int, seed uint64) error {
 	if s.gather == nil {
 		s.gather = map[int64][]float64{}
 	}
-	idx := make([]uint32, browserGatherReads)
-	s.gather[spans[k]] = append(s.gather[spans[k]], gatherAt(s.buf, spans[k], idx, 1, 1000*seed+uint64(k)))
+	if s.gatherIdx == nil {
+		s.gatherIdx = make([]uint32, browserGatherReads)
+	}
+	s.gather[spans[k]] = append(s.gather[spans[k]], gatherAt(s.buf, spans[k], s.gatherIdx, 1, 1000*seed+uint64(k)))
 	return nil
 }
 
@@ -640,7 +643,7 @@ func (s *Steps) Result() (Result, error) {
 	if s.next < len(s.jobs) {
 		return Result{}, fmt.Errorf("the calibration has run %d of %d steps", s.next, len(s.jobs))
 	}
-	s.buf = nil
+	s.buf, s.gatherIdx = nil, nil
 	res, err := s.measured()
 	m := res.Machine
 	if err != nil || len(m.Levels) == 0 {
