@@ -32,7 +32,7 @@ var levelFields = []struct{ key, label, hint string }{
 var hierFields = []struct{ key, label, hint string }{
 	{"mem_latency", "Memory latency", "optional; what a dependent load waits for memory, e.g. 80 ns"},
 	{"compute_rate", "Compute rate (operations per second)", "optional; e.g. 4 G or 4e9"},
-	{"level_overlap", "Levels' transfers overlap ω", "optional, 0 to 1: 0 the levels' fills add up (Intel cores), 1 they hide behind the longest (AMD Zen cores)"},
+	{"level_overlap", "Levels' transfers overlap ω", "optional, 0 to 1: 0 a line's steps through the levels add up (Intel cores), 1 they hide behind its largest (AMD Zen cores)"},
 	{"walk_in_flight", "A heap walk's lines in flight", "optional, 1 to 64: how many lines of a walk down a heap the core fetches at once below its first line past a cache, which it waits for in full; empty: every line shared among as many as a line's keys allow (4 for 4-byte keys in 64 B)"},
 	{"crowded_read", "A crowded read", "optional: what a read takes beyond a first-level hit when its line sits at the same place in its 4 KiB page as the lines read around it (a matrix column with rows of 4 KiB), e.g. 1.9 ns; empty: such reads cost the levels' fills"},
 }

@@ -228,10 +228,11 @@
 // terms add up, as the MBRAM paper's do, with two exceptions the machine
 // gives: the first level's independent lines run beside the compute time
 // (Config.L1Fill, L1Exposed), and on a machine whose levels' transfers
-// overlap (Config.LevelOverlap, ω) each level's independent lines but the
-// longest level's hide ω of their time behind it (HiddenBeside), as the
-// execution-cache-memory model has them on AMD's Zen cores
-// (docs/hierarchy.md, the levels' overlap).
+// overlap (Config.LevelOverlap, ω) a line's steps through the levels it
+// passes overlap, all but its largest hiding ω, as the
+// execution-cache-memory model has them on AMD's Zen cores, while lines
+// that stop at different levels, and sequential and random lines, add
+// (HideLevels; docs/hierarchy.md, the levels' overlap).
 //
 // A machine without Levels is the paper's one level (C, B, β1, β2), and
 // its misses and write-backs are engine/sim's on the same trace; only the

@@ -46,9 +46,9 @@ type Config struct {
 	// level's lines beside the compute time rather than after it
 	// (machine.Machine.L1Fill; Result).
 	L1Fill, L1Exposed float64
-	// LevelOverlap is the share of each level's independent lines that
-	// hides behind the longest level's (machine.Machine.LevelOverlap;
-	// Result).
+	// LevelOverlap is the share of a line's steps through the levels
+	// it passes that hides behind its largest (machine.Machine.LevelOverlap,
+	// HideLevels; Result).
 	LevelOverlap float64
 	// Curves asks for the miss curve of each line size (Sim.Curves),
 	// which needs the exact stack distance of every access and costs

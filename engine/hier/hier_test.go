@@ -219,8 +219,8 @@ func TestTime(t *testing.T) {
 	if want := 112.8e-9 + l2 + 3000/1e9; math.Abs(r3.Seconds-want) > 1e-12*want {
 		t.Errorf("overlapped: Seconds = %g, want %g", r3.Seconds, want)
 	}
-	// With the levels' transfers overlapping (ω), each level's
-	// independent lines but the longest level's hide ω of their time:
+	// With the levels' transfers overlapping (ω), each line's steps but
+	// its largest hide ω (HideLevels); here every line passes both levels:
 	// L1's are 199 at 64 B/β1 (0.64 ns) and 1 at 64 B/β2 (1.28 ns),
 	// 128.64 ns; L2's 199 at 3.2 ns and 1 at 12.8 ns, 649.6 ns, the
 	// longest. The dependent fills are no part: L1's keep 12.8 ns, L2's

@@ -93,8 +93,9 @@ type LevelEstimate struct {
 	// Overlapped says Seconds is what the level's independent fills add
 	// to the core's work beside which they run (firstLevelSeconds).
 	Overlapped bool `json:"overlapped,omitempty"`
-	// Hidden is what the level's independent fills hide behind the
-	// longest level's (HiddenBeside), taken off Seconds.
+	// Hidden is what the level's independent fills hide behind the same
+	// lines' slower steps at other levels (HideLevels), taken off
+	// Seconds.
 	Hidden float64 `json:"hidden_seconds,omitempty"`
 	// Reach is the bytes of the last level a kernel's chain of dependent
 	// reads finds there (kernelForm.chain, machine.Machine.DependentReach)
@@ -177,11 +178,6 @@ type Estimate struct {
 	Streaming   float64 `json:"streaming_seconds,omitempty"`
 	StreamLines float64 `json:"stream_lines,omitempty"`
 	StreamCount float64 `json:"stream_count,omitempty"`
-	// LevelHidden is what the levels' independent fills hide behind the
-	// longest of them, HiddenBehind's, on a machine whose levels'
-	// transfers overlap (Machine.LevelOverlap, HiddenBeside): the sum of
-	// the levels' Hidden, already taken off their Seconds and off
-	// Seconds.
 	// Crowded is what the kernel's CrowdedReads reads, crowded into one
 	// place of their pages (kernelForm.crowded), add to reach the
 	// machine's crowded read each (machine.Machine.CrowdedRead) beyond
@@ -196,9 +192,13 @@ type Estimate struct {
 	ColumnSteps  float64 `json:"column_steps,omitempty"`
 	ColumnPlaces float64 `json:"column_places,omitempty"`
 	ColumnRead   float64 `json:"column_read,omitempty"`
-	LevelHidden  float64 `json:"level_hidden_seconds,omitempty"`
-	HiddenBehind string  `json:"hidden_behind,omitempty"`
-	Description  string  `json:"description"`
+	// LevelHidden is what the levels' independent fills hide behind the
+	// slower steps of the same lines at other levels, on a machine whose
+	// levels' transfers overlap (Machine.LevelOverlap, HideLevels): the
+	// sum of the levels' Hidden, already taken off their Seconds and off
+	// Seconds.
+	LevelHidden float64 `json:"level_hidden_seconds,omitempty"`
+	Description string  `json:"description"`
 }
 
 // Model predicts kernelID's time for workload p on m by the hierarchy
@@ -334,7 +334,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 	if e.Levels = levelBuf[:0]; cap(levelBuf) < len(levels) {
 		e.Levels = make([]LevelEstimate, 0, len(levels))
 	}
-	parts := make([]float64, 0, machine.MaxLevels) // the levels' independent fills (HiddenBeside)
+	parts := make([]LevelPart, 0, machine.MaxLevels) // the levels' independent fills (HideLevels)
 	for i, l := range levels {
 		le := LevelEstimate{Level: l}
 		lv := lvlOf(l)
@@ -364,16 +364,14 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 		}
 		e.Seconds += le.Seconds
 		e.Levels = append(e.Levels, le)
-		parts = append(parts, le.Seconds-levelSeconds(l, Traffic{Dep: le.Traffic.Dep}, next, inFlight))
+		parts = append(parts, levelPart(l, le, levelSeconds(l, Traffic{Dep: le.Traffic.Dep}, next, inFlight)))
 	}
 	var hidden [machine.MaxLevels]float64
-	for i, h := range hideBeside(hidden[:0], parts, m.LevelOverlap) {
+	for i, h := range hideLevels(hidden[:0], parts, m.LevelOverlap) {
+		h = math.Min(h, e.Levels[i].Seconds) // no term below zero by rounding
 		e.Levels[i].Seconds -= h
 		e.Levels[i].Hidden = h
 		e.LevelHidden += h
-	}
-	if e.LevelHidden > 0 {
-		e.HiddenBehind = e.Levels[longestPart(parts)].Level.Name
 	}
 	e.Seconds -= e.LevelHidden
 	// A machine with a column curve prices the product's reads by it,
@@ -453,46 +451,21 @@ func firstLevelSeconds(m machine.Machine, l machine.Level, t Traffic, work, next
 	return Overlap(work, (t.Seq+t.Rand)*m.L1Fill, m.L1Exposed) - work + levelSeconds(l, Traffic{Dep: t.Dep}, next, inFlight)
 }
 
-// HiddenBeside is what each of a run's parts that proceed side by side
-// hides behind the longest when a share ω of every other part does (the
-// machine's LevelOverlap): ω·part for each but the longest (the first of
-// equals), which hides nothing, so that the parts together take
-// Σ − ω·(Σ − max). The parts are the levels' independent fills, the
-// first level's being what they add beside the core's work: the ECM
-// model's transfers between levels, which overlap on some cores and not
-// on others (docs/hierarchy.md). Dependent lines are not parts: their
-// loads wait whatever else runs. It returns nil when ω is 0 (the fills
-// one after the other, as the levels' steps are read off the curves).
-func HiddenBeside(parts []float64, omega float64) []float64 {
-	return hideBeside(nil, parts, omega)
-}
-
-// hideBeside is HiddenBeside appended to dst, which a caller can keep
-// off the heap.
-func hideBeside(dst, parts []float64, omega float64) []float64 {
-	if !(omega > 0) || len(parts) < 2 {
-		return nil
-	}
-	longest := longestPart(parts)
-	for i, p := range parts {
-		h := 0.0
-		if i != longest && p > 0 {
-			h = math.Min(omega, 1) * p
+// levelPart is level l's independent fills in estimate le, whose
+// dependent lines take dep seconds: the first level's, when they run
+// beside the core's work, shared between its sequential and random lines
+// by their count.
+func levelPart(l machine.Level, le LevelEstimate, dep float64) LevelPart {
+	t := le.Traffic
+	if le.Overlapped {
+		part, lines := le.Seconds-dep, t.Seq+t.Rand
+		if !(lines > 0) {
+			return LevelPart{}
 		}
-		dst = append(dst, h)
+		return LevelPart{Seq: part * t.Seq / lines, SeqLines: t.Seq, Rand: part * t.Rand / lines, RandLines: t.Rand}
 	}
-	return dst
-}
-
-// longestPart is the index of the longest of parts, the first of equals.
-func longestPart(parts []float64) int {
-	longest := 0
-	for i, p := range parts {
-		if p > parts[longest] {
-			longest = i
-		}
-	}
-	return longest
+	b := float64(l.Line)
+	return LevelPart{Seq: t.Seq * b / l.Beta1, SeqLines: t.Seq, Rand: t.Rand * b / l.Beta2, RandLines: t.Rand}
 }
 
 // Overlap is the time of two parts of a run that proceed side by side,
@@ -1321,8 +1294,8 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 			f += fmt.Sprintf("; the dependent reads find %s of %s's %s, where a chase leaves it on the latency curve", units.FormatSize(int64(le.Reach)), le.Level.Name, units.FormatSize(le.Level.Size))
 		}
 		if le.Hidden > 0 {
-			f += fmt.Sprintf("; %s of its %s hidden behind %s's fills (the levels' transfers overlap, ω = %.3g)",
-				units.FormatSeconds(le.Hidden), units.FormatSeconds(le.Seconds+le.Hidden), e.HiddenBehind, m.LevelOverlap)
+			f += fmt.Sprintf("; %s of its %s hidden behind the same lines' slower steps at other levels (a line's transfers overlap, ω = %.3g)",
+				units.FormatSeconds(le.Hidden), units.FormatSeconds(le.Seconds+le.Hidden), m.LevelOverlap)
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: name, Seconds: le.Seconds, Formula: f})
 	}

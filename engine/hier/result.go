@@ -16,10 +16,10 @@ type LevelTime struct {
 	// add to the compute time beside which they run (Config.L1Fill),
 	// shared between the two by their lines.
 	Overlapped bool `json:"overlapped,omitempty"`
-	// Hidden is what the level's independent lines hide behind the
-	// longest level's on a machine whose levels' transfers overlap
-	// (Config.LevelOverlap, HiddenBeside), taken off Sequential and
-	// Random by their shares.
+	// Hidden is what the level's independent lines hide behind the same
+	// lines' slower steps at other levels on a machine whose levels'
+	// transfers overlap (Config.LevelOverlap, HideLevels), taken off
+	// Sequential and Random by their shares.
 	Hidden float64 `json:"hidden,omitempty"`
 }
 
@@ -145,11 +145,11 @@ func (s *Sim) Result() Result {
 	if c := s.cfg; c.L1Fill > 0 && c.L1Exposed > 0 && len(r.Levels) > 0 {
 		r.Levels[0].overlap(r.Compute, c.L1Fill, c.L1Exposed)
 	}
-	parts := make([]float64, len(r.Levels))
+	parts := make([]LevelPart, len(r.Levels))
 	for i := range r.Levels {
-		parts[i] = r.Levels[i].independent()
+		parts[i] = r.Levels[i].part()
 	}
-	for i, h := range HiddenBeside(parts, s.cfg.LevelOverlap) {
+	for i, h := range HideLevels(parts, s.cfg.LevelOverlap) {
 		r.Levels[i].hide(h)
 	}
 	// The levels' times hold every change to them, so Seconds is exactly
@@ -167,6 +167,15 @@ func (lr LevelResult) dependentRandom() float64 {
 	return float64(lr.Counts.DependentRandFills) * float64(lr.Level.Line) / lr.Level.Beta2
 }
 
+// part is the level's independent lines as HideLevels reads them.
+func (lr LevelResult) part() LevelPart {
+	n := lr.Counts
+	return LevelPart{
+		Seq: lr.Time.Sequential, SeqLines: float64(n.SeqFills + n.Writebacks),
+		Rand: lr.Time.Random - lr.dependentRandom(), RandLines: float64(n.RandFills - n.DependentRandFills),
+	}
+}
+
 // independent is the seconds of the level's lines that no load waits
 // for: its sequential and independent random fills and its write-backs.
 func (lr LevelResult) independent() float64 {
@@ -181,7 +190,7 @@ func (lr *LevelResult) hide(h float64) {
 		return
 	}
 	t, dep := &lr.Time, lr.dependentRandom()
-	keep := 1 - h/ind
+	keep := max(0, 1-h/ind) // no time below zero by rounding
 	t.Sequential *= keep
 	t.Random = (t.Random-dep)*keep + dep
 	t.Seconds = t.Sequential + t.Random + t.Latency

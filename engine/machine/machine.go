@@ -91,13 +91,14 @@ type Machine struct {
 	// charged after the work, at its β1 and β2.
 	L1Fill    float64 `json:"l1_fill,omitempty"`
 	L1Exposed float64 `json:"l1_exposed,omitempty"`
-	// LevelOverlap (ω, 0 to 1) says how far the levels' independent fills
-	// hide behind each other: with A_i each level's (the first level's
-	// being what they add beside the core's work), they take
-	// ΣA − ω·(ΣA − max A). 0 is one after the other, the form under
-	// which the levels' steps are read off the curves and which Intel's
-	// cores follow; 1 is the longest alone, as on AMD's Zen cores (the
-	// execution-cache-memory model's finding). It is not measured:
+	// LevelOverlap (ω, 0 to 1) says how far a line's steps through the
+	// levels it passes hide behind each other: all but its largest hide
+	// ω of theirs, while lines that stop at different levels add
+	// (hier.HideLevels; for a stream through every level, with A_i each
+	// level's time, ΣA − ω·(ΣA − max A)). 0 is one after the other, the
+	// form under which the levels' steps are read off the curves and
+	// which Intel's cores follow; 1 is the largest step alone, as on AMD's
+	// Zen cores (the execution-cache-memory model's finding). It is not measured:
 	// calibration sets it from the processor (measure.LevelOverlapOf),
 	// a Kerncraft file from its "transfers overlap". 0 is also the
 	// default.
