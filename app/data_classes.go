@@ -81,9 +81,9 @@ func (p *dataPage) renderClasses() app.UI {
 				row(fmt.Sprintf("in [%g, %g]", hier.BandLo, hier.BandHi), func(c ranking.Summary) string { return fmt.Sprintf("%d of %d", c.InBand, c.Rows) }),
 				row("sorts' ρ, MBRAM", func(c ranking.Summary) string { return fmt.Sprintf("%.3f", c.SpearmanSorts) }),
 				row("sorts' ρ, hierarchy", func(c ranking.Summary) string { return fmt.Sprintf("%.3f", c.SpearmanSortsHier) }),
-				row("faster product, measured", func(c ranking.Summary) string { return permName(c.PermWinner) }),
+				row("faster product, measured", func(c ranking.Summary) string { return permName(c.PermWinner) + tieMark(c.PermWithinNoise) }),
 				row("… by MBRAM", func(c ranking.Summary) string { return permName(c.PermPredicted) }),
-				row("… by the hierarchy", func(c ranking.Summary) string { return permName(c.PermPredictedHier) }),
+				row("… by the hierarchy", func(c ranking.Summary) string { return permName(c.PermPredictedHier) + tieMark(c.PermHierTied) }),
 				row(fmt.Sprintf("pairs of sorts (of %d) the hierarchy orders wrong", cs[0].SortPairs), func(c ranking.Summary) string { return pairsText(c.MisorderedHier) }),
 				row("… apart by more than their rounds' ranges", func(c ranking.Summary) string { return pairsText(c.MisorderedHierBeyondNoise) }),
 				row("… and predicted apart by more than the spreads move the gap", func(c ranking.Summary) string {
@@ -91,7 +91,7 @@ func (p *dataPage) renderClasses() app.UI {
 				}),
 			),
 		)),
-		app.P().Class("note").Text("ρ: Spearman's rank correlation of the sorts' measured and predicted times. Faster product: the traditional or the two-pass permutation product. a < b: a ran faster, the model has b faster. A pair measured closer than the range of either's rounds is the machine's noise, not an order; one the model puts closer than its calibration's spreads move the gap is a tie of the model. The same summary as memwall validate --sizes levels prints, recomputed on the machine as the library holds it."),
+		app.P().Class("note").Text("ρ: Spearman's rank correlation of the sorts' measured and predicted times. Faster product: the traditional or the two-pass permutation product. a < b: a ran faster, the model has b faster. A pair measured closer than the range of either's rounds is the machine's noise, not an order; one the model puts closer than its calibration's spreads move the gap is a tie of the model. A faster product marked ≈ is such a pair: the two products measured within their rounds' range, or predicted within the spreads. The same summary as memwall validate --sizes levels prints, recomputed on the machine as the library holds it."),
 	)
 }
 
@@ -101,6 +101,14 @@ func sizeClassName(class string) string {
 		return n
 	}
 	return class
+}
+
+// tieMark marks a faster product that is a tie (ranking.PermTies).
+func tieMark(tie bool) string {
+	if tie {
+		return " ≈"
+	}
+	return ""
 }
 
 // permName names a permutation product as its kernel's name does, short.

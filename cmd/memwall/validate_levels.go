@@ -268,8 +268,8 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 	fmt.Fprintln(w, "± : how far the calibration's spreads move the hierarchy prediction, each parameter by its own, added in quadrature")
 	fmt.Fprintln(w)
 	for _, c := range rep.Classes {
-		fmt.Fprintf(w, "%-7s hierarchy ratios in [%.2f, %.2f]: %d of %d; sort ranking (Spearman) MBRAM %.3f, hierarchy %.3f; faster permutation product: measured %s, MBRAM %s, hierarchy %s\n",
-			c.Class, hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier)
+		fmt.Fprintf(w, "%-7s hierarchy ratios in [%.2f, %.2f]: %d of %d; sort ranking (Spearman) MBRAM %.3f, hierarchy %.3f; faster permutation product: measured %s, MBRAM %s, hierarchy %s%s\n",
+			c.Class, hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSorts, c.SpearmanSortsHier, c.PermWinner, c.PermPredicted, c.PermPredictedHier, permTieNote(c))
 		fmt.Fprintf(w, "%-7s sort pairs ordered against the measurement (a < b: a ran faster): MBRAM %s; hierarchy %s\n",
 			"", pairList(c.MisorderedPairs, c.SortPairs), pairList(c.MisorderedHier, c.SortPairs))
 		fmt.Fprintf(w, "%-7s of those, apart by more than the range of either's rounds: MBRAM %s; hierarchy %s\n",
@@ -348,4 +348,20 @@ func (h classSpeed) describe() string {
 		s += fmt.Sprintf(": the core ran faster than when calibrated, and the class's ratios may run low by up to %.0f %%", 100*(1-1/h.Median))
 	}
 	return s
+}
+
+// permTieNote says when a class's faster permutation product is no
+// measurement of the kernels (the two ran closer than their rounds' range)
+// or no call of the hierarchy model (its gap within what the calibration's
+// spreads move it).
+func permTieNote(c ranking.Summary) string {
+	switch {
+	case c.PermWithinNoise && c.PermHierTied:
+		return " (measured closer than the range of either's rounds, and predicted closer than the calibration's spreads move the gap)"
+	case c.PermWithinNoise:
+		return " (measured closer than the range of either's rounds: the measurement names no faster one)"
+	case c.PermHierTied:
+		return " (the hierarchy model's gap is within what the calibration's spreads move it)"
+	}
+	return ""
 }

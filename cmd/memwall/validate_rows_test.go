@@ -117,6 +117,34 @@ func TestRejudgeShippedTable(t *testing.T) {
 	}
 }
 
+// TestRejudgePermTies: the Zen 5 table's faster product beyond the
+// last cache is a tie both ways, and validate says so on the class's
+// line; in L2 (4.7 against 70 µs) it is not. The table's two products
+// beyond it ran in 97.7 and 118 ms, the first's rounds 75 % apart, and the
+// model's estimates, 105 and 108 ms, lie within what the calibration's
+// spreads move their gap (ranking.PermTies has the hand calculations).
+func TestRejudgePermTies(t *testing.T) {
+	path := filepath.Join("..", "..", "presets", "validation", "epyc-zen5-kvm-2vcpu.json")
+	var out, errb bytes.Buffer
+	if code := runValidate([]string{"--machine", "epyc-zen5-kvm-2vcpu", "--rows", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	classes := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		if !strings.Contains(line, "faster permutation product") {
+			continue
+		}
+		classes++
+		tie := strings.Contains(line, "measured closer than the range of either's rounds, and predicted closer than the calibration's spreads move the gap")
+		if beyond := strings.HasPrefix(line, "beyond"); tie != beyond {
+			t.Errorf("class line %q: tie noted %v, want %v", line, tie, beyond)
+		}
+	}
+	if classes != 3 {
+		t.Errorf("%d class lines, want 3:\n%s", classes, out.String())
+	}
+}
+
 // classSpeed's line: a median within a tenth of the calibrated rate
 // only reports; a median of 0.80 says the ratios may run high by
 // 1/0.8 − 1 = 25 %, one of 1.25 low by 1 − 1/1.25 = 20 %. speedOf's

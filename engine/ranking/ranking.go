@@ -52,6 +52,13 @@ type Summary struct {
 	// spreads move their gap (hier.GapUncertainty): pairs the model
 	// orders, on this calibration, by no more than its own noise.
 	MisorderedHierResolved []string `json:"sort_pairs_misordered_hier_resolved"`
+	// PermWithinNoise says the two permutation products were measured
+	// closer than the range of either's rounds, so that the measurement
+	// names no faster one; PermHierTied that the hierarchy model puts
+	// them closer than the calibration's spreads move their gap. Either
+	// way PermWinner and PermPredictedHier still name the faster.
+	PermWithinNoise bool `json:"perm_winner_within_noise,omitempty"`
+	PermHierTied    bool `json:"perm_winner_hier_tied,omitempty"`
 }
 
 // Summarize ranks the sorts and names the faster permutation product of
@@ -83,7 +90,41 @@ func Summarize(class string, runs []Run) Summary {
 	sum.MisorderedBeyondNoise, sum.MisorderedHierBeyondNoise = Misordered(names, meas, noise, pred, nil), Misordered(names, meas, noise, hp, nil)
 	sum.MisorderedHierResolved = Misordered(names, meas, noise, hp, tied)
 	sum.PermWinner, sum.PermPredicted, sum.PermPredictedHier = PermWinners(runs)
+	sum.PermWithinNoise, sum.PermHierTied = PermTies(runs)
 	return sum
+}
+
+// PermTies says whether the two permutation products' measured times are
+// closer than the range of either's rounds (Run.Range), as Misordered
+// reads a pair of sorts, and whether the hierarchy model's predictions are
+// closer than the calibration's spreads move their gap
+// (hier.GapUncertainty). Both are false when either product is missing.
+func PermTies(runs []Run) (withinNoise, hierTied bool) {
+	t, tp, ok := permRuns(runs)
+	if !ok {
+		return false, false
+	}
+	if lo := math.Min(t.Measured, tp.Measured); lo > 0 {
+		withinNoise = math.Abs(t.Measured-tp.Measured) <= lo*math.Max(t.Range, tp.Range)
+	}
+	if t.Hier > 0 && tp.Hier > 0 {
+		hierTied = math.Abs(t.Hier-tp.Hier) <= hier.GapUncertainty(t.Hier, t.HierShifts, tp.Hier, tp.HierShifts)
+	}
+	return withinNoise, hierTied
+}
+
+// permRuns finds the traditional and the two-pass product among runs.
+func permRuns(runs []Run) (t, tp Run, both bool) {
+	var seen int
+	for _, r := range runs {
+		switch r.Kernel {
+		case "perm":
+			t, seen = r, seen|1
+		case "perm-twopass":
+			tp, seen = r, seen|2
+		}
+	}
+	return t, tp, seen == 3
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
@@ -106,15 +147,7 @@ func Band(runs []Run) (in, all int) {
 // "perm-twopass"), measured and predicted by the paper's model and by the
 // hierarchy model. A tie, or a product missing from runs, names "perm".
 func PermWinners(runs []Run) (measured, predicted, hierPredicted string) {
-	var t, tp Run
-	for _, r := range runs {
-		switch r.Kernel {
-		case "perm":
-			t = r
-		case "perm-twopass":
-			tp = r
-		}
-	}
+	t, tp, _ := permRuns(runs)
 	measured, predicted, hierPredicted = "perm", "perm", "perm"
 	if tp.Measured < t.Measured {
 		measured = "perm-twopass"

@@ -151,6 +151,44 @@ func TestPermWinners(t *testing.T) {
 	}
 }
 
+// TestPermTies: the two products as a tie of the measurement and of the
+// model, by hand. Measured 1.00 and 1.10 s: 10 % apart, within a round
+// range of 12 % on either and not within 5 %. Predicted 1.00 and 1.05 s by
+// the hierarchy model: one parameter that moves the first to 1.08 and
+// the second not at all moves the gap by 0.08 > 0.05 (tied); moving both
+// by 0.08 leaves the gap (not tied). A product missing is no tie.
+func TestPermTies(t *testing.T) {
+	shift := func(v, up float64) []hier.Shift {
+		return []hier.Shift{{Param: "levels[2].beta2", Spread: 0.05, Down: v, Up: up}}
+	}
+	for _, tc := range []struct {
+		name            string
+		rangeA, rangeB  float64
+		upA, upB        float64
+		noise, hierTied bool
+	}{
+		{"apart beyond the rounds, gap beyond the spreads", 0.05, 0.05, 1.08, 1.13, false, false},
+		{"within the rounds of the two-pass product", 0.05, 0.12, 1.08, 1.13, true, false},
+		{"gap within the spreads", 0.05, 0.05, 1.08, 1.05, false, true},
+		{"both", 0.12, 0.01, 1.08, 1.05, true, true},
+	} {
+		runs := []Run{
+			{Kernel: "perm", Measured: 1.00, Range: tc.rangeA, Hier: 1.00, HierShifts: shift(1.00, tc.upA)},
+			{Kernel: "heapsort", Measured: 3, Hier: 3},
+			{Kernel: "perm-twopass", Measured: 1.10, Range: tc.rangeB, Hier: 1.05, HierShifts: shift(1.05, tc.upB)},
+		}
+		if noise, tied := PermTies(runs); noise != tc.noise || tied != tc.hierTied {
+			t.Errorf("%s: within noise %v, tied %v; want %v, %v", tc.name, noise, tied, tc.noise, tc.hierTied)
+		}
+		if s := Summarize("beyond", runs); s.PermWithinNoise != tc.noise || s.PermHierTied != tc.hierTied {
+			t.Errorf("%s: Summarize says %v, %v", tc.name, s.PermWithinNoise, s.PermHierTied)
+		}
+	}
+	if noise, tied := PermTies([]Run{{Kernel: "perm", Measured: 1, Range: 1, Hier: 1}}); noise || tied {
+		t.Errorf("one product: within noise %v, tied %v; want neither", noise, tied)
+	}
+}
+
 // TestSummarizeCounts: the band and the pairs of a class, by hand. Three
 // sorts (three pairs) and the matrix product; the hierarchy ratios are
 // 1.0, 1.083, 1.286 (out of [0.8, 1.25]) and 1.0: 3 of 4 in the band. The
