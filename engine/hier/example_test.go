@@ -99,3 +99,31 @@ func ExampleCurve_Sample() {
 	// 32 lines (2048 B): 128 misses
 	// 64 lines (4096 B): 64 misses
 }
+
+// A phase that reads 1000 lines at random from the last cache (L3)
+// while memory brings 100 more in, on a core whose levels' transfers
+// overlap (ω = 1). Every read misses L1 and L2 (0.1 ns a line at L1's
+// step, 0.3 at L2's); 100 go on to memory (8 ns). The 900 that stop at L3
+// pay their L1 and L2 steps and hide the first behind the second; the
+// 100 from memory hide both behind memory's step. The phase takes
+// 900·0.3 + 100·8 = 1070 ns, where the longest level alone (memory's
+// 800 ns) would have hidden the last cache's reads.
+func ExampleHideLevels() {
+	parts := []hier.LevelPart{
+		{RandLines: 1000, Rand: 100e-9},
+		{RandLines: 1000, Rand: 300e-9},
+		{RandLines: 100, Rand: 800e-9},
+	}
+	hidden := hier.HideLevels(parts, 1)
+	total := 0.0
+	for i, p := range parts {
+		fmt.Printf("level %d: %.0f of %.0f ns hidden\n", i+1, hidden[i]*1e9, p.Rand*1e9)
+		total += p.Rand - hidden[i]
+	}
+	fmt.Printf("charged: %.0f ns\n", total*1e9)
+	// Output:
+	// level 1: 100 of 100 ns hidden
+	// level 2: 30 of 300 ns hidden
+	// level 3: 0 of 800 ns hidden
+	// charged: 1070 ns
+}
