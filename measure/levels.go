@@ -794,6 +794,32 @@ func round3g(v float64) float64 {
 	return math.Round(v/e) * e
 }
 
+// firstLevelFastest is the levels' sizes off the median rounds (median)
+// with the first level's off the fastest rounds' (fastest) where those
+// put it later, by half again to osMatch times and short of the next
+// level (a step of the curves' grid later is the same step): the
+// first level takes the same sets wherever the chase is placed (a core's
+// L1 finds a line's set from its place in the page), so its step does not
+// move from round to round as a larger level's does, and only a neighbour
+// moves it, earlier: a thread of another tenant on the core's other
+// hardware thread takes half the L1 for as long as it runs. On the Zen 5
+// guest of docs/hierarchy.md one calibration's median rounds read a
+// 24.6 KiB L1, their latency rising from 22 KiB in four rounds of seven,
+// where every round's fastest, and every other calibration's medians,
+// read 47 to 48 KiB.
+func firstLevelFastest(median, fastest []int64) []int64 {
+	if len(median) == 0 || len(fastest) == 0 {
+		return median
+	}
+	f, m := float64(fastest[0]), float64(median[0])
+	if f < 1.5*m || f > osMatch*m || (len(median) > 1 && f*stepMerge > float64(median[1])) {
+		return median
+	}
+	out := slices.Clone(median)
+	out[0] = fastest[0]
+	return out
+}
+
 // withLevels adds to m the levels the curves in res show: the steps of
 // the latency curve's median rounds below the last cache, then the last
 // cache itself (m.C, from the throughput curve, which sees it more
@@ -816,7 +842,8 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	// off the fastest, and the third level 12.1, 12.1 and 11.3 MiB against
 	// 15.0, 15.0 and 12.9.
 	size, medians := latencyTimes(res.Latency, func(s Stat) float64 { return s.Median })
-	steps := levelSteps(size, medians, m.B)
+	_, fastest := latencyTimes(res.Latency, func(s Stat) float64 { return s.Min })
+	steps := firstLevelFastest(levelSteps(size, medians, m.B), levelSteps(size, fastest, m.B))
 	res.Detected.Levels = steps
 	var sizes []int64
 	for _, s := range steps {
@@ -864,7 +891,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	if len(f.notes) > 0 {
 		lm.Notes["levels_adjusted"] = strings.Join(f.notes, "; ")
 	}
-	lm.Notes["levels_method"] = fmt.Sprintf("sizes from the steps of the latency curve, each size's median round (a level below the last as the OS lists its cache where one lies within a factor %g of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under %g%% of its plateau charged at %g%%; latencies from the latency curve's plateaus", osMatch, 100*stepFloor, 100*stepFloor)
+	lm.Notes["levels_method"] = fmt.Sprintf("sizes from the steps of the latency curve, each size's median round (the first level's off each size's fastest round where that puts it later, as a neighbour on the core's other thread halves it in some rounds; a level below the last as the OS lists its cache where one lies within a factor %g of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under %g%% of its plateau charged at %g%%; latencies from the latency curve's plateaus", osMatch, 100*stepFloor, 100*stepFloor)
 	return lm, f.warnings
 }
 

@@ -547,6 +547,61 @@ func TestWithLevelsSizesFromMedianRound(t *testing.T) {
 	}
 }
 
+// TestWithLevelsFirstLevelFastest: the first level's size comes off the
+// fastest rounds where a neighbour on the core's other thread halved it
+// in most rounds. Of five rounds of fitCurves' caches (32 KiB, 1 MiB,
+// 16 MiB), three meet the first step at 16 KiB: the median curve puts L1
+// there, the fastest at 32 KiB, the size; the second level stays the
+// median's, 1 MiB.
+func TestWithLevelsFirstLevelFastest(t *testing.T) {
+	lat, tp, sq := fitCurves(math.Inf(1))
+	plateaus := []float64{1e-9, 4e-9, 15e-9, 100e-9}
+	_, whole := stepCurve([]float64{32 << 10, 1 << 20, 16 << 20}, plateaus, 4, true)
+	_, halved := stepCurve([]float64{16 << 10, 1 << 20, 16 << 20}, plateaus, 4, true)
+	for i := range lat {
+		lat[i].Latency = Summarize([]float64{halved[i], whole[i], halved[i] * 1.01, whole[i] * 1.01, halved[i] * 1.02})
+	}
+	m := machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
+	res := Result{Latency: lat, Throughput: tp, SeqLines: sq}
+	size, medians := latencyTimes(lat, func(s Stat) float64 { return s.Median })
+	if got := levelSteps(size, medians, 64); len(got) == 0 || got[0] > 24<<10 {
+		t.Fatalf("the median curve reads %v, want its first level near 16 KiB", got)
+	}
+	lm, warn := withLevels(m, &res)
+	if len(lm.Levels) != 3 {
+		t.Fatalf("levels %+v (warnings %v)", lm.Levels, warn)
+	}
+	if r := float64(lm.Levels[0].Size) / (32 << 10); r < 0.95 || r > 1.25 {
+		t.Errorf("first level %d B, want within a fifth of 32 KiB, the fastest rounds' step", lm.Levels[0].Size)
+	}
+	if r := float64(lm.Levels[1].Size) / (1 << 20); r < 0.8 || r > 1.25 {
+		t.Errorf("second level %d B, want within a fifth of 1 MiB", lm.Levels[1].Size)
+	}
+}
+
+// TestFirstLevelFastest: when the fastest rounds' first step replaces the
+// median rounds'.
+func TestFirstLevelFastest(t *testing.T) {
+	const ki = int64(1) << 10
+	for _, tc := range []struct {
+		name            string
+		median, fastest []int64
+		want            []int64
+	}{
+		{"halved in most rounds", []int64{24 * ki, 740 * ki, 14 << 20}, []int64{48 * ki, 800 * ki, 16 << 20}, []int64{48 * ki, 740 * ki, 14 << 20}},
+		{"the same step", []int64{48 * ki, 740 * ki}, []int64{48 * ki, 760 * ki}, []int64{48 * ki, 740 * ki}},
+		{"a step of the grid later", []int64{48320, 740 * ki}, []int64{49408, 760 * ki}, []int64{48320, 740 * ki}},
+		{"the fastest earlier", []int64{48 * ki, 740 * ki}, []int64{40 * ki, 760 * ki}, []int64{48 * ki, 740 * ki}},
+		{"more than osMatch later: another level", []int64{16 * ki, 740 * ki}, []int64{48 * ki, 760 * ki}, []int64{16 * ki, 740 * ki}},
+		{"within stepMerge of the next level", []int64{100 * ki, 300 * ki}, []int64{200 * ki, 300 * ki}, []int64{100 * ki, 300 * ki}},
+		{"no steps", nil, []int64{48 * ki}, nil},
+	} {
+		if got := firstLevelFastest(tc.median, tc.fastest); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestOSLevelSizes checks which of the latency curve's sizes the OS's
 // cache sizes replace: a private cache within a factor 2.5 of a step, the
 // closest, each once, the last level never (a guest's share of a shared
