@@ -171,7 +171,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	res.OS = osInfo
 	pl := makePlan(o, osInfo)
 	sizes := latencySizes(pl.latLo, pl.buf, pl.perOctave)
-	total := pl.latReps + 3*pl.tpRounds + 6
+	total := pl.latReps + 4*pl.tpRounds + 2
 	done := 0
 	step := func(s string) {
 		if o.Progress != nil {
@@ -328,11 +328,39 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		// (coreTimer.rates).
 		setDistribution(&m, res.Distribution)
 		setStreams(&m, res.Streams, ssizes)
-		step("random reads by index")
+		// The four measurements below take their rounds in turn, so
+		// that a neighbour's burst falls in a round of each rather than
+		// in every round of one (rounder).
 		plateaus := machine.PlateauPoints(machine.LevelSizes(m.Levels))
 		plateau := plateaus[len(plateaus)-1]
-		gr, err := gatherRounds(ctx, buf, int64(plateau), int64(machine.MemoryPoint(m.C)), m.C, pl.tpAccess, pl.tpRounds)
-		if err := res.optional(ctx, err, "the last level's β2 is the throughput curve's, and gather_curve not set", func() string {
+		g, gErr := newGatherer(buf, int64(plateau), int64(machine.MemoryPoint(m.C)), m.C, pl.tpAccess)
+		w, wErr := newWalker(buf, m.Levels[0].Size, m.C)
+		cw, cErr := newCrowder(buf, crowdedReads)
+		col, colErr := newColumner(buf, columnSteps)
+		var rs []rounder
+		if gErr == nil {
+			rs = append(rs, g)
+		}
+		if wErr == nil {
+			rs = append(rs, repeated{w, walkRoundsPer})
+		}
+		if cErr == nil {
+			rs = append(rs, cw)
+		}
+		if colErr == nil {
+			rs = append(rs, col)
+		}
+		for r := range pl.tpRounds {
+			step(fmt.Sprintf("random reads by index, heap walks, crowded reads and the column curve, round %d of %d", r+1, pl.tpRounds))
+			for _, x := range rs {
+				if err := ctx.Err(); err != nil {
+					return res, err
+				}
+				x.round(r)
+			}
+		}
+		if err := res.optional(ctx, gErr, "the last level's β2 is the throughput curve's, and gather_curve not set", func() string {
+			gr := g.result()
 			res.Gather = &gr
 			setGatherBeta2(&m, gr)
 			setGatherCurve(&m, gr)
@@ -340,25 +368,22 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		}); err != nil {
 			return res, err
 		}
-		step("heap walk")
-		wr, err := walkRounds(ctx, buf, m.Levels[0].Size, m.C, walkRoundsPer*pl.tpRounds)
-		if err := res.optional(ctx, err, "walk_in_flight not set", func() string {
+		if err := res.optional(ctx, wErr, "walk_in_flight not set", func() string {
+			wr := w.result()
 			res.Walk = &wr
 			return setWalkInFlight(&m, wr)
 		}); err != nil {
 			return res, err
 		}
-		step("crowded reads")
-		cr, err := crowdedRounds(ctx, buf, crowdedReads, pl.tpRounds)
-		if err := res.optional(ctx, err, "crowded_read not set", func() string {
+		if err := res.optional(ctx, cErr, "crowded_read not set", func() string {
+			cr := cw.result()
 			res.Crowded = &cr
 			return setCrowdedRead(&m, cr)
 		}); err != nil {
 			return res, err
 		}
-		step("column curve")
-		cc, err := columnRounds(ctx, buf, columnSteps, pl.tpRounds)
-		if err := res.optional(ctx, err, "column_curve not set", func() string {
+		if err := res.optional(ctx, colErr, "column_curve not set", func() string {
+			cc := col.result()
 			res.Column = &cc
 			return setColumnCurve(&m, cc)
 		}); err != nil {

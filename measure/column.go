@@ -82,19 +82,41 @@ func columnRow(places int, lines int64) int64 {
 // at 4 to 64 places timed so in one calibration read 0.54 to 0.76 ns a
 // step at 16 to 64 lines, where the loop takes 0.39 to 0.46).
 func columnRounds(ctx context.Context, buf []uint64, steps, rounds int) (ColumnResult, error) {
+	c, err := newColumner(buf, steps)
+	if err != nil {
+		return ColumnResult{}, err
+	}
+	if err := runRounds(ctx, rounds, c); err != nil {
+		return ColumnResult{}, err
+	}
+	return c.result(), nil
+}
+
+// columnShape is one shape the column curve times: its places and lines,
+// its rows' stride in bytes, its columns and its repetitions a round.
+type columnShape struct {
+	places     int
+	lines      int64
+	stride     int64
+	cols, reps int
+}
+
+// columner is columnRounds a round at a time (rounder).
+type columner struct {
+	base   unsafe.Pointer
+	row    []uint32
+	out    []uint32
+	shapes []columnShape
+	per    [][]float64
+}
+
+func newColumner(buf []uint64, steps int) (*columner, error) {
 	bytes := int64(len(buf)) * 8
 	row := make([]uint32, columnCurveLines[len(columnCurveLines)-1])
 	for i := range row {
 		row[i] = uint32(i*2654435761) | 1
 	}
-	base := unsafe.Pointer(unsafe.SliceData(buf))
-	type shape struct {
-		places     int
-		lines      int64
-		stride     int64
-		cols, reps int
-	}
-	var shapes []shape
+	var shapes []columnShape
 	for _, p := range columnCurvePlaces {
 		for _, lines := range columnCurveLines {
 			stride := columnRow(p, lines)
@@ -104,39 +126,42 @@ func columnRounds(ctx context.Context, buf []uint64, steps, rounds int) (ColumnR
 			// As many columns as a product of n = lines has, so that the
 			// lines the point goes round are as many as its Q's.
 			cols := int(min(lines, stride/4))
-			shapes = append(shapes, shape{p, lines, stride, cols, max(1, steps/(int(lines)*cols))})
+			shapes = append(shapes, columnShape{p, lines, stride, cols, max(1, steps/(int(lines)*cols))})
 		}
 	}
 	if len(shapes) == 0 {
-		return ColumnResult{}, fmt.Errorf("column curve: a buffer of %s holds no column of %d lines", units.FormatSize(bytes), columnCurveLines[0])
+		return nil, fmt.Errorf("column curve: a buffer of %s holds no column of %d lines", units.FormatSize(bytes), columnCurveLines[0])
 	}
-	out := make([]uint32, columnCurveLines[len(columnCurveLines)-1])
-	walk := func(sh shape) {
-		r := row[:sh.lines]
-		for range sh.reps {
-			for j := range sh.cols {
-				out[j] = dotColumn(r, unsafe.Add(base, 4*j), uintptr(sh.stride))
-			}
+	return &columner{base: unsafe.Pointer(unsafe.SliceData(buf)), row: row, out: make([]uint32, columnCurveLines[len(columnCurveLines)-1]),
+		shapes: shapes, per: make([][]float64, len(shapes))}, nil
+}
+
+// walk takes a shape's columns its repetitions over.
+func (c *columner) walk(sh columnShape) {
+	r := c.row[:sh.lines]
+	for range sh.reps {
+		for j := range sh.cols {
+			c.out[j] = dotColumn(r, unsafe.Add(c.base, 4*j), uintptr(sh.stride))
 		}
 	}
-	per := make([][]float64, len(shapes))
-	for range rounds {
-		for i, sh := range shapes {
-			if err := ctx.Err(); err != nil {
-				return ColumnResult{}, err
-			}
-			walk(sh) // the shape's lines into the caches, as the product's steady state
-			t0 := time.Now()
-			walk(sh)
-			per[i] = append(per[i], time.Since(t0).Seconds()/float64(sh.reps*int(sh.lines)*sh.cols))
-		}
+}
+
+func (c *columner) round(int) {
+	for i, sh := range c.shapes {
+		c.walk(sh) // the shape's lines into the caches, as the product's steady state
+		t0 := time.Now()
+		c.walk(sh)
+		c.per[i] = append(c.per[i], time.Since(t0).Seconds()/float64(sh.reps*int(sh.lines)*sh.cols))
 	}
-	sink += uint64(out[0])
-	res := ColumnResult{Points: make([]ColumnShape, len(shapes))}
-	for i, sh := range shapes {
-		res.Points[i] = ColumnShape{Places: sh.places, Lines: sh.lines, Step: Summarize(per[i])}
+}
+
+func (c *columner) result() ColumnResult {
+	sink += uint64(c.out[0])
+	res := ColumnResult{Points: make([]ColumnShape, len(c.shapes))}
+	for i, sh := range c.shapes {
+		res.Points[i] = ColumnShape{Places: sh.places, Lines: sh.lines, Step: Summarize(c.per[i])}
 	}
-	return res, nil
+	return res
 }
 
 // setColumnCurve sets m's ColumnCurve from r, each point's fastest round

@@ -56,26 +56,45 @@ func crowdedIndices() (crowded, packed []int32) {
 // crowdedRounds times reads crowded reads against as many first-level
 // hits, rounds times, in buf (which must hold crowdedLines pages).
 func crowdedRounds(ctx context.Context, buf []uint64, reads, rounds int) (CrowdedResult, error) {
+	c, err := newCrowder(buf, reads)
+	if err != nil {
+		return CrowdedResult{}, err
+	}
+	if err := runRounds(ctx, rounds, c); err != nil {
+		return CrowdedResult{}, err
+	}
+	return c.result(), nil
+}
+
+// crowder is crowdedRounds a round at a time (rounder).
+type crowder struct {
+	buf             []uint64
+	crowded, packed []int32
+	reps            int
+	per             []float64
+}
+
+func newCrowder(buf []uint64, reads int) (*crowder, error) {
 	if int64(len(buf))*8 < crowdedLines*machine.WalkPage {
-		return CrowdedResult{}, fmt.Errorf("crowded reads: a buffer of %s holds no %d pages", units.FormatSize(int64(len(buf))*8), crowdedLines)
+		return nil, fmt.Errorf("crowded reads: a buffer of %s holds no %d pages", units.FormatSize(int64(len(buf))*8), crowdedLines)
 	}
 	crowded, packed := crowdedIndices()
-	reps := max(1, reads/crowdedLines)
 	sink += GatherWords(buf, crowded, 1) + GatherWords(buf, packed, 1)
-	var per []float64
-	for range rounds {
-		if err := ctx.Err(); err != nil {
-			return CrowdedResult{}, err
-		}
-		t0 := time.Now()
-		sink += GatherWords(buf, crowded, reps)
-		tc := time.Since(t0).Seconds()
-		t0 = time.Now()
-		sink += GatherWords(buf, packed, reps)
-		tp := time.Since(t0).Seconds()
-		per = append(per, max(0, tc-tp)/float64(reps*crowdedLines))
-	}
-	return CrowdedResult{Lines: crowdedLines, PerRead: Summarize(per)}, nil
+	return &crowder{buf: buf, crowded: crowded, packed: packed, reps: max(1, reads/crowdedLines)}, nil
+}
+
+func (c *crowder) round(int) {
+	t0 := time.Now()
+	sink += GatherWords(c.buf, c.crowded, c.reps)
+	tc := time.Since(t0).Seconds()
+	t0 = time.Now()
+	sink += GatherWords(c.buf, c.packed, c.reps)
+	tp := time.Since(t0).Seconds()
+	c.per = append(c.per, max(0, tc-tp)/float64(c.reps*crowdedLines))
+}
+
+func (c *crowder) result() CrowdedResult {
+	return CrowdedResult{Lines: crowdedLines, PerRead: Summarize(c.per)}
 }
 
 // setCrowdedRead sets m's CrowdedRead from r, its median round, with its

@@ -88,32 +88,53 @@ func gatherAt(buf []uint64, size int64, idx []uint32, reps int, seed uint64) flo
 // streamed once, as a kernel's), rounds times each, reads reads a time,
 // each round over every span.
 func gatherRounds(ctx context.Context, buf []uint64, p, s, c int64, reads, rounds int) (GatherResult, error) {
+	g, err := newGatherer(buf, p, s, c, reads)
+	if err != nil {
+		return GatherResult{}, err
+	}
+	if err := runRounds(ctx, rounds, g); err != nil {
+		return GatherResult{}, err
+	}
+	return g.result(), nil
+}
+
+// gatherer is gatherRounds a round at a time (rounder).
+type gatherer struct {
+	buf         []uint64
+	p, s        int64
+	spans       []int64
+	small, long []uint32
+	reads       int
+	cs          []float64
+	times       [][]float64
+}
+
+func newGatherer(buf []uint64, p, s, c int64, reads int) (*gatherer, error) {
 	if s > int64(len(buf))*8 || p <= 0 || p >= s {
-		return GatherResult{}, fmt.Errorf("random reads by index: no room for memory's point (%s) in a buffer of %s", units.FormatSize(s), units.FormatSize(int64(len(buf))*8))
+		return nil, fmt.Errorf("random reads by index: no room for memory's point (%s) in a buffer of %s", units.FormatSize(s), units.FormatSize(int64(len(buf))*8))
 	}
 	spans := gatherSpans(c, s, int64(len(buf))*8)
-	small := make([]uint32, gatherSmallIndices)
-	long := make([]uint32, reads)
-	var cs []float64
-	times := make([][]float64, len(spans))
-	for r := range rounds {
-		if err := ctx.Err(); err != nil {
-			return GatherResult{}, err
-		}
-		cs = append(cs, gatherAt(buf, p, small, max(1, reads/len(small)), uint64(2*r+1)))
-		for i, sp := range spans {
-			times[i] = append(times[i], gatherAt(buf, sp, long, 1, uint64(2*r+2+1000*i)))
-		}
+	return &gatherer{buf: buf, p: p, s: s, spans: spans, small: make([]uint32, gatherSmallIndices),
+		long: make([]uint32, reads), reads: reads, times: make([][]float64, len(spans))}, nil
+}
+
+func (g *gatherer) round(r int) {
+	g.cs = append(g.cs, gatherAt(g.buf, g.p, g.small, max(1, g.reads/len(g.small)), uint64(2*r+1)))
+	for i, sp := range g.spans {
+		g.times[i] = append(g.times[i], gatherAt(g.buf, sp, g.long, 1, uint64(2*r+2+1000*i)))
 	}
-	g := GatherResult{CacheSize: p, MemSize: s, Cache: Summarize(cs)}
-	for i, sp := range spans {
-		st := Summarize(times[i])
-		if sp == s {
-			g.Mem = st
+}
+
+func (g *gatherer) result() GatherResult {
+	res := GatherResult{CacheSize: g.p, MemSize: g.s, Cache: Summarize(g.cs)}
+	for i, sp := range g.spans {
+		st := Summarize(g.times[i])
+		if sp == g.s {
+			res.Mem = st
 		}
-		g.Curve = append(g.Curve, GatherSpan{Span: sp, Read: st})
+		res.Curve = append(res.Curve, GatherSpan{Span: sp, Read: st})
 	}
-	return g, nil
+	return res
 }
 
 // gatherSpans is the spans the gather curve is timed at for a last cache

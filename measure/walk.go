@@ -119,40 +119,58 @@ type WalkResult struct {
 // rebuilt before every batch of walks so that they keep reaching its
 // leaves, a round's step the median batch's.
 func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (WalkResult, error) {
+	w, err := newWalker(buf, l1, c)
+	if err != nil {
+		return WalkResult{}, err
+	}
+	if err := runRounds(ctx, rounds, w); err != nil {
+		return w.r, err
+	}
+	return w.result(), nil
+}
+
+// walker is walkRounds a round at a time (rounder).
+type walker struct {
+	r                     WalkResult
+	big                   []uint32
+	tiny                  []uint32
+	chain                 []uint64
+	at, x                 uint64
+	perWalk, perStep, lat []float64
+}
+
+func newWalker(buf []uint64, l1, c int64) (*walker, error) {
 	keys := asKeys(buf)
 	n := walkLargeHeap(c, len(keys))
 	small := walkSmallHeap(l1)
 	if n <= small {
-		return WalkResult{}, fmt.Errorf("heap walk: no room for a heap past the cache in a buffer of %d keys", len(keys))
+		return nil, fmt.Errorf("heap walk: no room for a heap past the cache in a buffer of %d keys", len(keys))
 	}
-	r := WalkResult{Keys: n, Steps: bits.Len(uint(n)) - 1}
-	x := uint64(0x9E3779B97F4A7C15)
-	big := keys[:n]
-	buildHeap(big, 7)
-	tiny := make([]uint32, small)
+	w := &walker{r: WalkResult{Keys: n, Steps: bits.Len(uint(n)) - 1}, x: 0x9E3779B97F4A7C15, big: keys[:n], tiny: make([]uint32, small)}
+	buildHeap(w.big, 7)
 	// The chase: a random cycle over as many bytes as the heap, at the
 	// buffer's other end. Memory's latency moves with the host's other
 	// work; timed in the same round as the walk, it moves with it.
-	var chain []uint64
-	var at uint64
 	if span := n * 4 / 8; int64(n)*4+int64(span)*8 <= int64(len(buf))*8 {
-		chain = buf[len(buf)-span:]
-		at = startChase(chain)
+		w.chain = buf[len(buf)-span:]
+		w.at = startChase(w.chain)
 	}
-	var perWalk, perStep, lat []float64
-	for range rounds {
-		if err := ctx.Err(); err != nil {
-			return r, err
-		}
-		pw, st, l := walkRound(big, tiny, chain, walkWalks, &at, &x)
-		perWalk, perStep = append(perWalk, pw), append(perStep, st)
-		if chain != nil {
-			lat = append(lat, l)
-		}
+	return w, nil
+}
+
+func (w *walker) round(int) {
+	pw, st, l := walkRound(w.big, w.tiny, w.chain, walkWalks, &w.at, &w.x)
+	w.perWalk, w.perStep = append(w.perWalk, pw), append(w.perStep, st)
+	if w.chain != nil {
+		w.lat = append(w.lat, l)
 	}
-	sink += at
-	r.PerWalk, r.PerStep, r.MemLatency = Summarize(perWalk), Summarize(perStep), Summarize(lat)
-	return r, nil
+}
+
+func (w *walker) result() WalkResult {
+	sink += w.at
+	r := w.r
+	r.PerWalk, r.PerStep, r.MemLatency = Summarize(w.perWalk), Summarize(w.perStep), Summarize(w.lat)
+	return r
 }
 
 // walkRoundsPer is the walk's rounds for each round of the curves: a
