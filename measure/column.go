@@ -83,13 +83,7 @@ func columnRow(places int, lines int64) int64 {
 // step at 16 to 64 lines, where the loop takes 0.39 to 0.46).
 func columnRounds(ctx context.Context, buf []uint64, steps, rounds int) (ColumnResult, error) {
 	c, err := newColumner(buf, steps)
-	if err != nil {
-		return ColumnResult{}, err
-	}
-	if err := runRounds(ctx, rounds, c); err != nil {
-		return ColumnResult{}, err
-	}
-	return c.result(), nil
+	return takeRounds[ColumnResult](ctx, rounds, c, err)
 }
 
 // columnShape is one shape the column curve times: its places and lines,

@@ -57,13 +57,7 @@ func crowdedIndices() (crowded, packed []int32) {
 // hits, rounds times, in buf (which must hold crowdedLines pages).
 func crowdedRounds(ctx context.Context, buf []uint64, reads, rounds int) (CrowdedResult, error) {
 	c, err := newCrowder(buf, reads)
-	if err != nil {
-		return CrowdedResult{}, err
-	}
-	if err := runRounds(ctx, rounds, c); err != nil {
-		return CrowdedResult{}, err
-	}
-	return c.result(), nil
+	return takeRounds[CrowdedResult](ctx, rounds, c, err)
 }
 
 // crowder is crowdedRounds a round at a time (rounder).

@@ -89,13 +89,7 @@ func gatherAt(buf []uint64, size int64, idx []uint32, reps int, seed uint64) flo
 // each round over every span.
 func gatherRounds(ctx context.Context, buf []uint64, p, s, c int64, reads, rounds int) (GatherResult, error) {
 	g, err := newGatherer(buf, p, s, c, reads)
-	if err != nil {
-		return GatherResult{}, err
-	}
-	if err := runRounds(ctx, rounds, g); err != nil {
-		return GatherResult{}, err
-	}
-	return g.result(), nil
+	return takeRounds[GatherResult](ctx, rounds, g, err)
 }
 
 // gatherer is gatherRounds a round at a time (rounder).

@@ -39,3 +39,20 @@ func (x repeated) round(r int) {
 		x.r.round(r*x.n + i)
 	}
 }
+
+// takeRounds takes rounds rounds of r, made with err, and gives its
+// result: the rounds of one measurement alone, as the browser and the
+// tests take them.
+func takeRounds[T any, R interface {
+	rounder
+	result() T
+}](ctx context.Context, rounds int, r R, err error) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	if err := runRounds(ctx, rounds, r); err != nil {
+		return zero, err
+	}
+	return r.result(), nil
+}

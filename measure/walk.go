@@ -120,13 +120,7 @@ type WalkResult struct {
 // leaves, a round's step the median batch's.
 func walkRounds(ctx context.Context, buf []uint64, l1, c int64, rounds int) (WalkResult, error) {
 	w, err := newWalker(buf, l1, c)
-	if err != nil {
-		return WalkResult{}, err
-	}
-	if err := runRounds(ctx, rounds, w); err != nil {
-		return w.r, err
-	}
-	return w.result(), nil
+	return takeRounds[WalkResult](ctx, rounds, w, err)
 }
 
 // walker is walkRounds a round at a time (rounder).
