@@ -804,7 +804,7 @@ func round3g(v float64) float64 {
 // moves it, earlier: a thread of another tenant on the core's other
 // hardware thread takes half the L1 for as long as it runs. On the Zen 5
 // guest of docs/hierarchy.md one calibration's median rounds read a
-// 24.6 KiB L1, their latency rising from 22 KiB in four rounds of seven,
+// 24.6 KiB L1, their latency rising from 22 KiB in most of its rounds,
 // where every round's fastest, and every other calibration's medians,
 // read 47 to 48 KiB.
 func firstLevelFastest(median, fastest []int64) []int64 {

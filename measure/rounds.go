@@ -7,7 +7,7 @@ import "context"
 // several (runRounds): on a shared host a neighbour's burst of some
 // seconds slows every round timed in it, and a measurement whose rounds
 // all fall in it reads the burst. On the Zen 5 guest of docs/hierarchy.md
-// one calibration timed the gather curve's four rounds back to back in
+// one calibration timed the gather curve's seven rounds back to back in
 // such a burst: every span read 44 to 87 % slower than in the calibrations
 // before and after it, the in-cache point too, with a spread of 4.6 %.
 type rounder interface {
