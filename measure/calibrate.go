@@ -337,7 +337,9 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		w, wErr := newWalker(buf, m.Levels[0].Size, m.C)
 		cw, cErr := newCrowder(buf, crowdedReads)
 		col, colErr := newColumner(buf, columnSteps)
-		var rs []rounder
+		rs := []rounder{roundFunc(func(r int) {
+			step(fmt.Sprintf("random reads by index, heap walks, crowded reads and the column curve, round %d of %d", r+1, pl.tpRounds))
+		})}
 		if gErr == nil {
 			rs = append(rs, g)
 		}
@@ -350,14 +352,8 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		if colErr == nil {
 			rs = append(rs, col)
 		}
-		for r := range pl.tpRounds {
-			step(fmt.Sprintf("random reads by index, heap walks, crowded reads and the column curve, round %d of %d", r+1, pl.tpRounds))
-			for _, x := range rs {
-				if err := ctx.Err(); err != nil {
-					return res, err
-				}
-				x.round(r)
-			}
+		if err := runRounds(ctx, pl.tpRounds, rs...); err != nil {
+			return res, err
 		}
 		if err := res.optional(ctx, gErr, "the last level's β2 is the throughput curve's, and gather_curve not set", func() string {
 			gr := g.result()

@@ -28,6 +28,12 @@ func runRounds(ctx context.Context, rounds int, rs ...rounder) error {
 	return nil
 }
 
+// roundFunc is a rounder of a function: calibration's progress step
+// among the rounds it reports.
+type roundFunc func(r int)
+
+func (f roundFunc) round(r int) { f(r) }
+
 // repeated takes n rounds of r for each of its own.
 type repeated struct {
 	r rounder

@@ -31,15 +31,11 @@ func TestRunRounds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	log = nil
 	stop := logRounds{"s", &log}
-	err := runRounds(ctx, 3, a, rounderFunc(func(int) { cancel() }), stop)
+	err := runRounds(ctx, 3, a, roundFunc(func(int) { cancel() }), stop)
 	if !errors.Is(err, context.Canceled) || !slices.Equal(log, []string{"a0"}) {
 		t.Errorf("cancelled: %v after %v, want context.Canceled after a0", err, log)
 	}
 }
-
-type rounderFunc func(int)
-
-func (f rounderFunc) round(r int) { f(r) }
 
 // TestCalibrateProgress: a calibration's steps count up to its total, the
 // interleaved rounds of the gather, the walks, the crowded reads and the
