@@ -16,7 +16,7 @@ import (
 // numbers: cache levels, a memory latency or its curve, a compute rate, core rates, a
 // distribution curve, a stream bound or curve or the first level's overlap.
 func hasHierarchy(m machine.Machine) bool {
-	return len(m.Levels) > 0 || m.MemLatency > 0 || len(m.MemLatencyCurve) > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0 || len(m.StreamCost) > 0 || m.L1Fill > 0
+	return len(m.Levels) > 0 || m.MemLatency > 0 || len(m.MemLatencyCurve) > 0 || m.ComputeRate > 0 || len(m.CoreRates) > 0 || len(m.Distribution) > 0 || m.Streams > 0 || len(m.StreamCost) > 0 || len(m.FewBuckets) > 0 || m.L1Fill > 0
 }
 
 // levelsView shows the hierarchy of a machine that gives one: a table of
@@ -39,6 +39,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
 		{len(m.Distribution) > 0, "Distribution curve ", distributionText(m.Distribution), "the counting sorts' count and scatter loops (and the simple sorts' scatter, when measured) by the size of their arrays, per line of keys, and the page walk of reads one to a page across that size: the hierarchy model prices the distribution sorts' passes and the matrix product's page walks from it"},
+		{len(m.FewBuckets) > 0, "Few buckets ", fewBucketsText(m.FewBuckets), "the same loops into fewer buckets, in the caches, per line of keys: a key's counter is then often the one the key before bumped, and its load waits for that store; the hierarchy model charges a radix sort's digit of fewer bits at least this"},
 		{m.Streams > 0, "Streams ", strconv.Itoa(m.Streams), "sequential streams at once the core keeps beyond the caches: a distribution pass into b buckets streams when b + 1 is at most this"},
 		{len(m.StreamCost) > 0, "Stream curve ", streamCostText(m), "the scatter loop beyond the caches by the buckets it fills at once, per line of keys: the hierarchy model charges a kernel's lines through many streams at once (the two-pass product's blocks) the curve's excess over its fastest point"},
 		{m.LevelOverlap > 0, "Levels' transfers overlap ", "ω = " + strconv.FormatFloat(m.LevelOverlap, 'g', 3, 64), "a line's steps through the levels it passes hide this share behind its largest (the ECM model's overlapping transfers, as on AMD Zen cores); lines that stop at different levels add"},
@@ -250,6 +251,22 @@ func streamCostText(m machine.Machine) string {
 	fast, slow := m.StreamEnds()
 	return "fastest " + units.FormatSeconds(fast.Scatter) + " a line into " + strconv.Itoa(fast.Buckets) + " buckets, slowest " + units.FormatSeconds(slow.Scatter) +
 		" into " + strconv.Itoa(slow.Buckets) + ", from " + strconv.Itoa(ps[0].Buckets) + " to " + strconv.Itoa(ps[len(ps)-1].Buckets) + " buckets (" + strconv.Itoa(len(ps)) + " points)"
+}
+
+// fewBucketsText sums up a few-bucket curve by its ends: the loops'
+// time per line of keys into its fewest and most buckets.
+func fewBucketsText(ps []machine.FewPoint) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	a, z := ps[0], ps[len(ps)-1]
+	put := ""
+	if a.Put > 0 && z.Put > 0 {
+		put = ", put " + units.FormatSeconds(a.Put) + " → " + units.FormatSeconds(z.Put)
+	}
+	return "count " + units.FormatSeconds(a.Count) + " → " + units.FormatSeconds(z.Count) +
+		", scatter " + units.FormatSeconds(a.Scatter) + " → " + units.FormatSeconds(z.Scatter) + put +
+		" a line of keys, into " + strconv.Itoa(a.Buckets) + " to " + strconv.Itoa(z.Buckets) + " buckets (" + strconv.Itoa(len(ps)) + " points)"
 }
 
 // distributionText sums up a distribution curve by its ends: the count and

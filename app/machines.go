@@ -131,7 +131,7 @@ func (p *machinesPage) readEditor() (machine.Machine, bool) {
 	b := p.editBase
 	m := machine.Machine{ID: p.editID, Name: strings.TrimSpace(p.edit.text["name"]),
 		Description: strings.TrimSpace(p.edit.text["description"]), Source: strings.TrimSpace(p.edit.text["source"]),
-		MemLatency: b.MemLatency, MemLatencyCurve: b.MemLatencyCurve, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Distribution: b.Distribution, Streams: b.Streams, StreamCost: b.StreamCost, L1Fill: b.L1Fill, L1Exposed: b.L1Exposed, LevelOverlap: b.LevelOverlap, WalkInFlight: b.WalkInFlight, CrowdedRead: b.CrowdedRead, ColumnCurve: b.ColumnCurve, GatherCurve: b.GatherCurve,
+		MemLatency: b.MemLatency, MemLatencyCurve: b.MemLatencyCurve, ComputeRate: b.ComputeRate, CoreRates: b.CoreRates, Distribution: b.Distribution, Streams: b.Streams, StreamCost: b.StreamCost, FewBuckets: b.FewBuckets, L1Fill: b.L1Fill, L1Exposed: b.L1Exposed, LevelOverlap: b.LevelOverlap, WalkInFlight: b.WalkInFlight, CrowdedRead: b.CrowdedRead, ColumnCurve: b.ColumnCurve, GatherCurve: b.GatherCurve,
 		Spread: b.Spread, Notes: b.Notes}
 	parse := func(key string, f func(string) error) {
 		if err := f(strings.TrimSpace(p.edit.text[key])); err != nil {

@@ -51,8 +51,11 @@ type Result struct {
 	Distribution []DistPointStat `json:"distribution,omitempty"`
 	// Streams is the scatter by buckets over the curve's largest
 	// arrays (streams.go).
-	Streams   []StreamPointStat `json:"streams,omitempty"`
-	CoreRates map[string]Stat   `json:"core_rates,omitempty"`
+	Streams []StreamPointStat `json:"streams,omitempty"`
+	// FewBuckets is the distribution sorts' loops into 2 to 32 buckets
+	// in L2 (fewbuckets.go), timed in the curve's rounds.
+	FewBuckets []FewPointStat  `json:"few_buckets,omitempty"`
+	CoreRates  map[string]Stat `json:"core_rates,omitempty"`
 	// Gather is the random reads by index at the last level's plateau
 	// and memory's point (gather.go).
 	Gather *GatherResult `json:"gather,omitempty"`
@@ -289,7 +292,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 	// read, or as far as two arrays fit in the buffer.
 	dsizes := distSizes(min(pl.buf/2, 8*c))
 	ssizes := streamSizes(dsizes, 2*c)
-	res.Distribution, res.Streams, err = distributionCurve(ctx, buf, dsizes, len(ssizes), line, pl.tpRounds, round)
+	res.Distribution, res.Streams, res.FewBuckets, err = distributionCurve(ctx, buf, dsizes, len(ssizes), line, pl.tpRounds, round)
 	if err != nil {
 		return res, err
 	}
@@ -327,6 +330,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		// The curve first: the counting sorts' rates are read beside it
 		// (coreTimer.rates).
 		setDistribution(&m, res.Distribution)
+		setFewBuckets(&m, res.FewBuckets)
 		setStreams(&m, res.Streams, ssizes)
 		// The four measurements below take their rounds in turn, so
 		// that a neighbour's burst falls in a round of each rather than

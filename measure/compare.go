@@ -108,6 +108,14 @@ func Params(m machine.Machine) map[string]float64 {
 			p["distribution.put"] = v
 		}
 	}
+	// The few-bucket curve by its fewest buckets, the longest chain.
+	if len(m.FewBuckets) > 0 {
+		f := m.FewBuckets[0]
+		p["few_buckets.count"], p["few_buckets.scatter"] = f.Count, f.Scatter
+		if f.Put > 0 {
+			p["few_buckets.put"] = f.Put
+		}
+	}
 	if m.Streams > 0 {
 		p["streams"] = float64(m.Streams)
 	}

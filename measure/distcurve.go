@@ -245,9 +245,10 @@ func distSizes(hi int64) []int64 {
 // array; two arrays of each must fit in buf), rounds rounds, and at the
 // last streams of them (streamSizes) the scatter by buckets (bucketsAt),
 // each round's faster.
-func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, streams int, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, error) {
+func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, streams int, line int64, rounds int, step func(string)) ([]DistPointStat, []StreamPointStat, []FewPointStat, error) {
 	samples := newDistSamples(sizes)
 	var byBuckets [][]float64
+	var few []fewSample
 	var earlier []float64 // this round's scatter at the first of two stream sizes
 	first := len(sizes) - streams
 	_, err := sampleRounds(buf, doubled(sizes), rounds, "distribution curve", step, func(b []uint64, size int64, r, i int) (float64, error) {
@@ -255,6 +256,12 @@ func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, streams
 		x, err := distAt(ctx, b, size/2, line, seed)
 		if err == nil {
 			samples.add(i, x)
+		}
+		if err == nil && i == 0 {
+			var f fewSample
+			if f, err = fewAt(ctx, buf, line, seed); err == nil {
+				few = append(few, f)
+			}
 		}
 		if err == nil && i >= first {
 			var bk []float64
@@ -270,9 +277,9 @@ func distributionCurve(ctx context.Context, buf []uint64, sizes []int64, streams
 		return x.count, err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return samples.points(), streamPoints(byBuckets), nil
+	return samples.points(), streamPoints(byBuckets), fewPoints(few), nil
 }
 
 // doubled is each size twice over: the bytes of both arrays.

@@ -216,6 +216,13 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 		if few {
 			sc = math.Min(sc, cn)
 		}
+		// Into fewer buckets than the curve's, a key's counter is often
+		// the one the key before bumped, and its load waits for that
+		// store (machine.FewPoint): the loops take at least their time
+		// into as many buckets in the caches. Beyond the caches the
+		// stream's lines take longer, and the bound does not bind.
+		fc, fs, fp, _ := s.m.FewBucketsAt(p.buckets)
+		sc = math.Max(sc, fs)
 		loop := func(opsPerKey, perLine float64, curveOwn bool) {
 			if opsPerKey == 0 {
 				return
@@ -237,7 +244,7 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 			secs += math.Max(w, c)
 			work += w
 		}
-		loop(p.countOps, cn, p.curveLoops)
+		loop(p.countOps, math.Max(cn, fc), p.curveLoops)
 		// A simple sort's put loop at the span's keys: read where its
 		// buckets span what the pass's do (machine.PutKeys).
 		var put float64
@@ -249,9 +256,9 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 		case p.curveLoops || !hasPut:
 			loop(p.scatterOps, sc, p.curveLoops)
 		case few:
-			loop(p.scatterOps, math.Min(put, math.Max(cn, s.m.Distribution[0].Put)), true)
+			loop(p.scatterOps, math.Max(math.Min(put, math.Max(cn, s.m.Distribution[0].Put)), fp), true)
 		default:
-			loop(p.scatterOps, put, true)
+			loop(p.scatterOps, math.Max(put, fp), true)
 		}
 	}
 	return secs, work, curve, ops, own, true

@@ -296,3 +296,41 @@ func TestPassesPutLoop(t *testing.T) {
 		t.Errorf("PutAt with put at one point of two: ok")
 	}
 }
+
+// TestPassesFewBucketChain: a pass into fewer buckets than the curve's
+// takes at least the machine's few-bucket curve at its buckets, where a
+// key waits for the counter the key before bumped. By hand, with the
+// curve {2: count 40, scatter 50 ns; 8: count 25, scatter 35 ns} and
+// 2^20 keys (digits of 6, 6, 6 and 2 bits): the pass into 4 buckets
+// reads the curve half way from 2 to 8 in log, count 32.5 and scatter
+// 42.5 ns a line, over the 20 ns each that TestPassesHandCalculations
+// charges it, so 65 536 lines cost 2.12992 and 2.78528 ms. The passes
+// into 64 buckets lie past the curve's last point and cost what they
+// did. The simple radix sort's pass into 4 buckets is its scatter,
+// 2.78528 ms against its work of 1.1534336 ms.
+func TestPassesFewBucketChain(t *testing.T) {
+	m := withCurve()
+	m.FewBuckets = []machine.FewPoint{{Buckets: 2, Count: 40e-9, Scatter: 50e-9}, {Buckets: 8, Count: 25e-9, Scatter: 35e-9}}
+	for _, c := range []struct {
+		kernel string
+		want   float64
+	}{
+		{"radix-count", 3*3.702784e-3 + 2.12992e-3 + 2.78528e-3},
+		{"radix", 3*2.392064e-3 + 2.78528e-3 + 0.3145728e-3 + 0.098304e-3 + 0.393216e-3 + 0.1304e-6 + 0.98e-6},
+	} {
+		e, err := Model(m, c.kernel, mbram.DefaultParams(1<<20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(e.Seconds-c.want) > 1e-9*c.want {
+			t.Errorf("%s: %g s, want %g (passes %g)", c.kernel, e.Seconds, c.want, e.Passes)
+		}
+	}
+	// A curve whose loops are faster than the 64-bucket curve's changes
+	// nothing: it is a floor.
+	m.FewBuckets = []machine.FewPoint{{Buckets: 2, Count: 1e-9, Scatter: 1e-9}, {Buckets: 32, Count: 1e-9, Scatter: 1e-9}}
+	e, err := Model(m, "radix-count", mbram.DefaultParams(1<<20))
+	if want := 3*3.702784e-3 + 2*1.31072e-3; err != nil || math.Abs(e.Seconds-want) > 1e-9*want {
+		t.Errorf("a fast few-bucket curve: %g s, %v; want %g", e.Seconds, err, want)
+	}
+}

@@ -43,6 +43,7 @@ type fileMachine struct {
 	Distribution []fileDistPoint   `json:"distribution"`
 	Streams      json.RawMessage   `json:"streams"`
 	StreamCost   []fileStreamPoint `json:"stream_cost"`
+	FewBuckets   []fileFewPoint    `json:"few_buckets"`
 	L1Fill       json.RawMessage   `json:"l1_fill"`
 	L1Exposed    json.RawMessage   `json:"l1_exposed"`
 	LevelOverlap json.RawMessage   `json:"level_overlap"`
@@ -84,6 +85,15 @@ type fileDistPoint struct {
 type fileStreamPoint struct {
 	Buckets json.RawMessage `json:"buckets"`
 	Scatter json.RawMessage `json:"scatter"`
+}
+
+// fileFewPoint is one point of a few-bucket curve on disk.
+type fileFewPoint struct {
+	Buckets json.RawMessage `json:"buckets"`
+	Count   json.RawMessage `json:"count"`
+	Scatter json.RawMessage `json:"scatter"`
+	// Put is optional.
+	Put json.RawMessage `json:"put"`
 }
 
 // fileColumnPoint is one point of a column curve on disk.
@@ -214,6 +224,17 @@ func ParseJSON(data []byte) (Machine, error) {
 		field(at+".buckets", p.Buckets, parseCount, &streamBuckets[i])
 		field(at+".scatter", p.Scatter, units.ParseDuration, &m.StreamCost[i].Scatter)
 	}
+	var fewBuckets []float64
+	m.FewBuckets, fewBuckets = filePoints[FewPoint](&es, "few_buckets", "few-bucket curve", len(f.FewBuckets), MaxFewPoints)
+	for i, p := range f.FewBuckets[:len(fewBuckets)] {
+		at := fmt.Sprintf("few_buckets[%d]", i)
+		field(at+".buckets", p.Buckets, parseCount, &fewBuckets[i])
+		field(at+".count", p.Count, units.ParseDuration, &m.FewBuckets[i].Count)
+		field(at+".scatter", p.Scatter, units.ParseDuration, &m.FewBuckets[i].Scatter)
+		if !isAbsent(p.Put) {
+			field(at+".put", p.Put, units.ParseDuration, &m.FewBuckets[i].Put)
+		}
+	}
 	m.ColumnCurve, colPlaces = filePoints[ColumnPoint](&es, "column_curve", "column curve", len(f.ColumnCurve), MaxColumnPoints)
 	colLines := make([]float64, len(colPlaces))
 	for i, p := range f.ColumnCurve[:len(colPlaces)] {
@@ -283,6 +304,13 @@ func ParseJSON(data []byte) (Machine, error) {
 			continue
 		}
 		m.StreamCost[i].Buckets = int(v)
+	}
+	for i, v := range fewBuckets {
+		if v != math.Trunc(v) || v < 1 || v >= CurveBuckets {
+			es = append(es, FieldError{Field: fmt.Sprintf("few_buckets[%d].buckets", i), Msg: fmt.Sprintf("a point's buckets must be a whole number from 1 to %d; got %g", CurveBuckets-1, v)})
+			continue
+		}
+		m.FewBuckets[i].Buckets = int(v)
 	}
 	for i := range colPlaces {
 		// Whole and in range here; the order and the powers of two are

@@ -232,6 +232,7 @@ func (m Machine) validateHierarchy() Errors {
 		add("streams", "%s", streamsMsg(float64(m.Streams)))
 	}
 	es = append(es, ValidateStreamCost(m.StreamCost)...)
+	es = append(es, ValidateFewBuckets(m.FewBuckets)...)
 	es = append(es, ValidateColumnCurve(m.ColumnCurve)...)
 	es = append(es, ValidateGatherCurve(m.GatherCurve)...)
 	es = append(es, m.ValidateOverlap()...)

@@ -78,6 +78,12 @@ type Machine struct {
 	// many streams from (StreamExcess). Calibration measures it with
 	// Streams.
 	StreamCost []StreamPoint `json:"stream_cost,omitempty"`
+	// FewBuckets, when given, is the distribution sorts' loops' time a
+	// line into fewer buckets than the distribution curve's 64, in the
+	// caches (FewPoint), where each key may wait for the counter the
+	// key before it bumped: the hierarchy model charges a pass into so
+	// few buckets at least that time (FewBucketsAt).
+	FewBuckets []FewPoint `json:"few_buckets,omitempty"`
 	// L1Fill and L1Exposed say how far the core's own work and the
 	// filling of the first level hide each other: a core keeps many
 	// misses of its first level in flight while it works, so the two run
@@ -154,7 +160,7 @@ func (m Machine) Mu2() int64 {
 func (m Machine) SameParameters(o Machine) bool {
 	return m.Beta1 == o.Beta1 && m.Beta2 == o.Beta2 && m.Mu1 == o.Mu1 && m.C == o.C && m.B == o.B && m.M == o.M &&
 		sameLevels(m.Levels, o.Levels) && m.MemLatency == o.MemLatency && slices.Equal(m.MemLatencyCurve, o.MemLatencyCurve) && m.ComputeRate == o.ComputeRate &&
-		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams && slices.Equal(m.StreamCost, o.StreamCost) &&
+		sameRates(m.CoreRates, o.CoreRates) && slices.Equal(m.Distribution, o.Distribution) && m.Streams == o.Streams && slices.Equal(m.StreamCost, o.StreamCost) && slices.Equal(m.FewBuckets, o.FewBuckets) &&
 		m.L1Fill == o.L1Fill && m.L1Exposed == o.L1Exposed && m.LevelOverlap == o.LevelOverlap &&
 		m.WalkInFlight == o.WalkInFlight && m.CrowdedRead == o.CrowdedRead && slices.Equal(m.ColumnCurve, o.ColumnCurve) && slices.Equal(m.GatherCurve, o.GatherCurve)
 }

@@ -14,7 +14,7 @@ import (
 // cache, mispredict, levels[i].size, levels[i].beta1, levels[i].beta2,
 // levels[i].latency, mem_latency (and the memory latency curve with it),
 // compute_rate, l1_fill, l1_exposed (at most 1), core_rates.KERNEL and
-// distribution.count, .scatter, .put and .walk. A calibration also
+// distribution.count, .scatter, .put and .walk, few_buckets.count, .scatter and .put. A calibration also
 // writes the spread of each point of the memory latency curve at a power
 // of two (mem_latency_curve[16 MiB]) for comparing calibrations; Scaled
 // does not move those, memory's latency's spread standing for the curve;
@@ -34,6 +34,8 @@ import (
 //   - stream_cost.slowest scales every point of the stream curve, and so
 //     its excess over its fastest point, which is what the model charges:
 //     the points' spreads are alike (0.8 to 2.8 % on the AMD guest).
+//   - few_buckets.X scales X (count, scatter, put) at every point of
+//     the few-bucket curve, by the spread of the fewest buckets' X.
 //   - column_curve and gather_curve scale every point of their curve: a
 //     calibration records the median of its points' spreads.
 //   - distribution.X scales X at every point of the curve. A calibration
@@ -120,6 +122,9 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 	if k, ok := strings.CutPrefix(key, "distribution."); ok {
 		return out.scaledCurve(k, f)
 	}
+	if k, ok := strings.CutPrefix(key, "few_buckets."); ok {
+		return out.scaledFew(k, f)
+	}
 	var i int
 	var field string
 	if n, err := fmt.Sscanf(key, "levels[%d].%s", &i, &field); err != nil || n != 2 || i < 0 || i >= len(out.Levels) {
@@ -164,6 +169,31 @@ func (m Machine) scaledCurve(k string, f float64) (Machine, bool) {
 	found := false
 	for i := range m.Distribution {
 		if v := loop(&m.Distribution[i]); *v > 0 {
+			*v *= f
+			found = true
+		}
+	}
+	return m, found
+}
+
+// scaledFew scales the loop named k at every point of the few-bucket
+// curve (Scaled).
+func (m Machine) scaledFew(k string, f float64) (Machine, bool) {
+	var loop func(p *FewPoint) *float64
+	switch k {
+	case "count":
+		loop = func(p *FewPoint) *float64 { return &p.Count }
+	case "scatter":
+		loop = func(p *FewPoint) *float64 { return &p.Scatter }
+	case "put":
+		loop = func(p *FewPoint) *float64 { return &p.Put }
+	default:
+		return m, false
+	}
+	m.FewBuckets = slices.Clone(m.FewBuckets)
+	found := false
+	for i := range m.FewBuckets {
+		if v := loop(&m.FewBuckets[i]); *v > 0 {
 			*v *= f
 			found = true
 		}

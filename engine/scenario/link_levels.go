@@ -11,7 +11,7 @@ import (
 	"memwall/engine/units"
 )
 
-// A machine that gives its cache hierarchy carries it in thirteen more keys,
+// A machine that gives its cache hierarchy carries it in fifteen more keys,
 // written only when the machine has them, so a link of the paper's six
 // numbers is what it always was:
 //
@@ -23,6 +23,7 @@ import (
 //	distribution=16KiB:10.9ns:12.9ns,1GiB:27.8ns:58ns:19ns
 //	streams=33
 //	stream_cost=8:16.6ns,32:27ns,64:22.4ns
+//	few_buckets=2:15.9ns:18.7ns:20.4ns,32:8.1ns:11.7ns:16.6ns
 //	l1_overlap=0.38ns:0.17
 //	level_overlap=1
 //	walk_in_flight=2.18
@@ -41,6 +42,8 @@ import (
 // when its page walk was measured and :put when the simple sorts' scatter
 // was (with walk 0 when only put was; machine.DistPoint).
 // A point of the stream curve is buckets:scatter (machine.StreamPoint),
+// of the few-bucket curve buckets:count:scatter, then :put when the
+// simple sorts' loop was timed (machine.FewPoint),
 // and of the column curve places:lines:read (machine.ColumnPoint).
 // A point of the gather curve is span:read (machine.GatherPoint).
 // A point of the memory latency curve is span:latency
@@ -50,7 +53,7 @@ import (
 // link), so any name the machine package accepts comes back.
 
 // hierarchyKeys are the hierarchy's link keys, in link order.
-var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve", "gather_curve"}
+var hierarchyKeys = []string{"levels", "mem_latency", "mem_latency_curve", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "few_buckets", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve", "gather_curve"}
 
 // writeHierarchy writes the hierarchy keys of m through add.
 func writeHierarchy(add func(key, value string), m machine.Machine) {
@@ -113,6 +116,16 @@ func writeHierarchy(add func(key, value string), m machine.Machine) {
 			parts[i] = strconv.Itoa(p.Buckets) + ":" + exact(p.Scatter, units.ParseDuration, durationForms)
 		}
 		add("stream_cost", strings.Join(parts, ","))
+	}
+	if len(m.FewBuckets) > 0 {
+		parts := make([]string, len(m.FewBuckets))
+		for i, p := range m.FewBuckets {
+			parts[i] = strconv.Itoa(p.Buckets) + ":" + exact(p.Count, units.ParseDuration, durationForms) + ":" + exact(p.Scatter, units.ParseDuration, durationForms)
+			if p.Put != 0 {
+				parts[i] += ":" + exact(p.Put, units.ParseDuration, durationForms)
+			}
+		}
+		add("few_buckets", strings.Join(parts, ","))
 	}
 	if m.L1Fill > 0 || m.L1Exposed > 0 {
 		add("l1_overlap", exact(m.L1Fill, units.ParseDuration, durationForms)+":"+strconv.FormatFloat(m.L1Exposed, 'g', -1, 64))
@@ -196,6 +209,7 @@ func applyHierarchy(vals map[string]string, m *machine.Machine, base machine.Mac
 		}
 	}
 	ps = applyCurve(vals, "stream_cost", parseStreamCost, &m.StreamCost, base, ps)
+	ps = applyCurve(vals, "few_buckets", parseFewBuckets, &m.FewBuckets, base, ps)
 	ps = applyCurve(vals, "column_curve", parseColumnCurve, &m.ColumnCurve, base, ps)
 	ps = applyCurve(vals, "gather_curve", parseGatherCurve, &m.GatherCurve, base, ps)
 	if v, ok := vals["l1_overlap"]; ok {
@@ -299,6 +313,26 @@ func parseStreamCost(v string) ([]machine.StreamPoint, *Problem) {
 					return err
 				}},
 				{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
+			}
+		}})
+}
+
+// parseFewBuckets reads the few_buckets key.
+func parseFewBuckets(v string) ([]machine.FewPoint, *Problem) {
+	return parseCurve(v, curveKey[machine.FewPoint]{key: "few_buckets", noun: "few-bucket curve", max: machine.MaxFewPoints, min: 3,
+		want: "buckets:count:scatter, then :put when measured, e.g. 2:15.9ns:18.7ns:20.4ns",
+		fields: func(p *machine.FewPoint) []linkField {
+			return []linkField{
+				// A count past the bounds is kept past them, for the
+				// machine's check to name (machine.ValidateFewBuckets).
+				{"buckets", func(s string) error {
+					n, err := units.ParseCount(s)
+					p.Buckets = int(min(n, machine.CurveBuckets))
+					return err
+				}},
+				{"count", func(s string) (err error) { p.Count, err = units.ParseDuration(s); return }},
+				{"scatter", func(s string) (err error) { p.Scatter, err = units.ParseDuration(s); return }},
+				{"put", func(s string) (err error) { p.Put, err = units.ParseDuration(s); return }},
 			}
 		}})
 }
@@ -487,6 +521,8 @@ func restoreHierarchy(m *machine.Machine, base machine.Machine, key string) {
 		m.Streams = base.Streams
 	case strings.HasPrefix(key, "stream_cost"):
 		m.StreamCost = base.StreamCost
+	case strings.HasPrefix(key, "few_buckets"):
+		m.FewBuckets = base.FewBuckets
 	case strings.HasPrefix(key, "l1_"):
 		m.L1Fill, m.L1Exposed = base.L1Fill, base.L1Exposed
 	case key == "level_overlap":
@@ -545,6 +581,11 @@ func keptHierarchy(key string, base machine.Machine) (string, bool) {
 			return "the stream curve was left out", true
 		}
 		return "the stream curve of " + base.Name + " was used instead", true
+	case strings.HasPrefix(key, "few_buckets"):
+		if len(base.FewBuckets) == 0 {
+			return "the few-bucket curve was left out", true
+		}
+		return "the few-bucket curve of " + base.Name + " was used instead", true
 	case strings.HasPrefix(key, "l1_"):
 		if base.L1Fill == 0 {
 			return "the first level's overlap with the core's work was left out", true

@@ -18,6 +18,7 @@ func levelled() machine.Machine {
 		ComputeRate: 4e9, CoreRates: map[string]float64{"quicksort": 3e9, "heap:sort,%": 1234567.891},
 		Distribution: []machine.DistPoint{{Size: 16 << 10, Count: 10e-9, Scatter: 13e-9, Put: 20e-9}, {Size: 1 << 30, Count: 30e-9, Scatter: 58e-9, Walk: 19e-9, Put: 45e-9}}, Streams: 33,
 		StreamCost: []machine.StreamPoint{{Buckets: 8, Scatter: 16.6e-9}, {Buckets: 48, Scatter: 45e-9}, {Buckets: 64, Scatter: 22.4e-9}},
+		FewBuckets: []machine.FewPoint{{Buckets: 2, Count: 16e-9, Scatter: 20e-9, Put: 22e-9}, {Buckets: 32, Count: 8e-9, Scatter: 12e-9}},
 		L1Fill:     0.38e-9, L1Exposed: 0.175, LevelOverlap: 0.5, WalkInFlight: 2.18, CrowdedRead: 1.9e-9,
 		ColumnCurve: []machine.ColumnPoint{{Places: 1, Lines: 16, Read: 1e-9}, {Places: 1, Lines: 1024, Read: 3.3e-9}, {Places: 64, Lines: 16, Read: 0.45e-9}},
 		GatherCurve: []machine.GatherPoint{{Span: 64 << 20, Read: 5.4e-9}, {Span: 512 << 20, Read: 10.2e-9}}}
@@ -39,7 +40,7 @@ func TestLevelsRoundTrip(t *testing.T) {
 	// float64, which for 15e-9 is not "15ns".)
 	for _, part := range []string{"levels=L1:48KiB:64B:200GB/s:100GB/s:1.2ns,L2%253A+mid%252C+50%2525:2MiB:64B:80GB/s:40GB/s,L3:30MiB:128B:31.7GB/s:10.1GB/s:",
 		"&mem_latency=", "&mem_latency_curve=512MiB:1.88e-07,2GiB:3.43e-07&", "compute_rate=4G", "core_rates=heap%253Asort%252C%2525:1.234567891M,quicksort:3G",
-		"distribution=16KiB:10ns:13ns:0s:20ns,1GiB:", "&streams=33", "&stream_cost=8:1.66e-08,48:4.5e-08,64:22.4ns&", "&l1_overlap=380ps:0.175", "&level_overlap=0.5", "&walk_in_flight=2.18", "&crowded_read=1.9ns", "&column_curve=1:16:1ns,1:1024:3.3ns,64:16:450ps", "&gather_curve=64MiB:5.4ns,512MiB:10.2ns"} {
+		"distribution=16KiB:10ns:13ns:0s:20ns,1GiB:", "&streams=33", "&stream_cost=8:1.66e-08,48:4.5e-08,64:22.4ns&", "&few_buckets=2:16ns:20ns:2.2e-08,32:8ns:1.2e-08&", "&l1_overlap=380ps:0.175", "&level_overlap=0.5", "&walk_in_flight=2.18", "&crowded_read=1.9ns", "&column_curve=1:16:1ns,1:1024:3.3ns,64:16:450ps", "&gather_curve=64MiB:5.4ns,512MiB:10.2ns"} {
 		if !strings.Contains(frag, part) {
 			t.Errorf("fragment %q lacks %q", frag, part)
 		}
@@ -60,7 +61,7 @@ func TestLevelsRoundTrip(t *testing.T) {
 	six := base
 	six.Machine.ID = ""
 	frag, _ = six.Fragment(presets.Machine)
-	for _, k := range []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve", "gather_curve"} {
+	for _, k := range []string{"levels", "mem_latency", "compute_rate", "core_rates", "distribution", "streams", "stream_cost", "few_buckets", "l1_overlap", "level_overlap", "walk_in_flight", "crowded_read", "column_curve", "gather_curve"} {
 		if strings.Contains(frag, k+"=") {
 			t.Errorf("six-number machine's link %q has %s", frag, k)
 		}
@@ -126,6 +127,12 @@ func TestBadLevelsKeepTheRest(t *testing.T) {
 		{"stream_cost=8:17ns,64:slow", "stream_cost[1].scatter"},
 		{"stream_cost=64:17ns,8:20ns", "stream_cost[1].buckets"},
 		{"stream_cost=8:17ns,99999999999:20ns", "stream_cost[1].buckets"},
+		{"few_buckets=2:16ns:20ns", "few_buckets"},
+		{"few_buckets=2:16ns", "few_buckets[0]"},
+		{"few_buckets=2:16ns:20ns,32:8ns:slow", "few_buckets[1].scatter"},
+		{"few_buckets=32:16ns:20ns,2:8ns:12ns", "few_buckets[1].buckets"},
+		{"few_buckets=2:16ns:20ns,64:8ns:12ns", "few_buckets[1].buckets"},
+		{"few_buckets=2:16ns:20ns:22ns:1ns,32:8ns:12ns", "few_buckets[0]"},
 		{"l1_overlap=0.38ns", "l1_fill"},
 		{"l1_overlap=fast:0.2", "l1_fill"},
 		{"l1_overlap=0.38ns:lots", "l1_exposed"},

@@ -1,0 +1,130 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"memwall/engine/machine"
+	"memwall/engine/units"
+)
+
+// Few-bucket method: the distribution curve's three loops (CountDigits,
+// ScatterDigits, PutDigits) timed into 2 to 32 buckets (fewBuckets) over
+// fewKeys random 4-byte keys, both arrays in L2, in each round of the
+// curve. Into few buckets a key's counter is often the one the key
+// before bumped, and its load waits for that store to forward; the
+// loops slow down by as much as twice (machine.FewPoint). Each loop is
+// timed as the curve times it, over some four million keys a sample, so
+// that the few-bucket times and the curve's 64 buckets compare.
+
+// fewBuckets are the bucket counts the loops are timed into: the digits
+// a radix sort into 64 buckets leaves over, 1 to 5 bits.
+var fewBuckets = []int{2, 4, 8, 16, 32}
+
+// fewKeys is the keys the loops move: 64 KiB of them, two arrays of it
+// in the L2 of current cores and past their L1, as the passes of a sort
+// in L2 or the last cache find their counters and buckets.
+const fewKeys = 1 << 14
+
+// FewPointStat is the three loops' seconds per line of keys into Buckets
+// buckets (Put 0 where not timed).
+type FewPointStat struct {
+	Buckets int  `json:"buckets"`
+	Count   Stat `json:"count"`
+	Scatter Stat `json:"scatter"`
+	Put     Stat `json:"put"`
+}
+
+// fewSample is one round's times, fewBuckets' order.
+type fewSample struct{ count, scatter, put []float64 }
+
+// fewAt times the three loops into each of fewBuckets buckets over the
+// front of buf, in seconds per line of line bytes of keys.
+func fewAt(ctx context.Context, buf []uint64, line int64, seed uint64) (fewSample, error) {
+	src, dst := keyArrays(buf, fewKeys*4, seed)
+	n := len(src)
+	if n < fewKeys {
+		return fewSample{}, fmt.Errorf("few-bucket test: no room for %d keys in a buffer of %d words", fewKeys, len(buf))
+	}
+	reps := max(1, distKeys/n)
+	lines := float64(n) * 4 / float64(line)
+	var out fewSample
+	var counts [machine.CurveBuckets + 1]int
+	var start, pos [machine.CurveBuckets]int
+	var lens [machine.CurveBuckets]int
+	for _, b := range fewBuckets {
+		if err := ctx.Err(); err != nil {
+			return fewSample{}, err
+		}
+		mask := uint32(b - 1)
+		count := counts[:b+1]
+		t0 := time.Now()
+		for r := 0; r < reps; r++ {
+			clear(count)
+			CountDigits(src, count, distShift, mask)
+		}
+		out.count = append(out.count, time.Since(t0).Seconds()/float64(reps)/lines)
+		for d := 1; d < b; d++ {
+			start[d] = start[d-1] + count[d]
+		}
+		t0 = time.Now()
+		for r := 0; r < reps; r++ {
+			copy(pos[:b], start[:b])
+			ScatterDigits(src, dst, pos[:b], distShift, mask)
+		}
+		out.scatter = append(out.scatter, time.Since(t0).Seconds()/float64(reps)/lines)
+		// As putAt: the buckets' capacity, 5/4 of their share and 16,
+		// fits in dst, less an odd few keys so that the buckets' ends
+		// do not share cache sets.
+		np := max(1, int(float64(len(dst)-16*b)*machine.PutKeys)-3*b)
+		preps := max(1, distKeys/np)
+		t0 = time.Now()
+		for r := 0; r < preps; r++ {
+			set := newBucketSet(dst, lens[:], b, b, np)
+			set.putAll(src[:np], distShift, mask)
+		}
+		out.put = append(out.put, time.Since(t0).Seconds()/float64(preps)/(float64(np)*4/float64(line)))
+	}
+	return out, nil
+}
+
+// fewPoints summarizes the rounds' samples by bucket count.
+func fewPoints(rounds []fewSample) []FewPointStat {
+	if len(rounds) == 0 {
+		return nil
+	}
+	out := make([]FewPointStat, len(fewBuckets))
+	for k, b := range fewBuckets {
+		var c, s, p []float64
+		for _, r := range rounds {
+			c, s, p = append(c, r.count[k]), append(s, r.scatter[k]), append(p, r.put[k])
+		}
+		out[k] = FewPointStat{Buckets: b, Count: Summarize(c), Scatter: Summarize(s), Put: Summarize(p)}
+	}
+	return out
+}
+
+// setFewBuckets gives m the few-bucket curve, each point its median
+// round, with the spreads of the loops into the fewest buckets (the
+// longest chains) standing for the curve's (machine.Scaled's
+// few_buckets.X), and says in the notes how it was measured.
+func setFewBuckets(m *machine.Machine, pts []FewPointStat) {
+	var out []machine.FewPoint
+	for _, p := range pts {
+		if !(p.Count.Median > 0 && p.Scatter.Median > 0) {
+			continue // a clock that saw nothing
+		}
+		out = append(out, machine.FewPoint{Buckets: p.Buckets, Count: round3g(p.Count.Median), Scatter: round3g(p.Scatter.Median), Put: round3g(p.Put.Median)})
+	}
+	if len(out) < 2 || len(machine.ValidateFewBuckets(out)) > 0 {
+		return
+	}
+	m.FewBuckets = out
+	m.Spread["few_buckets.count"] = round3(pts[0].Count.Spread)
+	m.Spread["few_buckets.scatter"] = round3(pts[0].Scatter.Spread)
+	if out[0].Put > 0 {
+		m.Spread["few_buckets.put"] = round3(pts[0].Put.Spread)
+	}
+	m.Notes["few_buckets_method"] = fmt.Sprintf("the distribution curve's count, scatter and put loops into 2 to 32 buckets over two arrays of %s of random 4-byte keys, in seconds per line of keys; each bucket count's median round", units.FormatSize(fewKeys*4))
+}

@@ -1,0 +1,87 @@
+package measure
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"memwall/engine/machine"
+)
+
+// TestFewAt: one round times the three loops into each of fewBuckets'
+// counts, a positive and finite time a line each; a buffer too small
+// for the keys is refused by name, and a cancelled context stops it.
+func TestFewAt(t *testing.T) {
+	buf := make([]uint64, fewKeys) // two arrays of fewKeys 4-byte keys
+	s, err := fewAt(context.Background(), buf, 64, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, xs := range [][]float64{s.count, s.scatter, s.put} {
+		if len(xs) != len(fewBuckets) {
+			t.Fatalf("%d times, want %d", len(xs), len(fewBuckets))
+		}
+		for _, x := range xs {
+			if !(x > 0) || math.IsInf(x, 0) {
+				t.Errorf("a time of %g s a line", x)
+			}
+		}
+	}
+	if _, err := fewAt(context.Background(), buf[:fewKeys/4], 64, 7); err == nil || !strings.Contains(err.Error(), "few-bucket") {
+		t.Errorf("a small buffer: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := fewAt(ctx, buf, 64, 7); err == nil {
+		t.Error("a cancelled context ran on")
+	}
+}
+
+// TestSetFewBuckets: each bucket count's median round, the spreads of
+// the fewest buckets' loops (Summarize's, by hand: rounds of 15, 16 and
+// 18 ns give a median of 16 and quartiles 15.5 and 17, a spread of
+// 1.5/16 = 0.094), and a note; rounds that saw nothing leave the
+// machine without a curve.
+func TestSetFewBuckets(t *testing.T) {
+	round := func(c2, c32 float64) fewSample {
+		return fewSample{
+			count:   []float64{c2, 12e-9, 10e-9, 9e-9, c32},
+			scatter: []float64{20e-9, 16e-9, 14e-9, 13e-9, 12e-9},
+			put:     []float64{22e-9, 20e-9, 19e-9, 18.5e-9, 18e-9},
+		}
+	}
+	pts := fewPoints([]fewSample{round(15e-9, 8e-9), round(18e-9, 8e-9), round(16e-9, 9e-9)})
+	m := machine.Machine{Spread: map[string]float64{}, Notes: map[string]string{}}
+	setFewBuckets(&m, pts)
+	want := []machine.FewPoint{
+		{Buckets: 2, Count: 16e-9, Scatter: 20e-9, Put: 22e-9},
+		{Buckets: 4, Count: 12e-9, Scatter: 16e-9, Put: 20e-9},
+		{Buckets: 8, Count: 10e-9, Scatter: 14e-9, Put: 19e-9},
+		{Buckets: 16, Count: 9e-9, Scatter: 13e-9, Put: 18.5e-9},
+		{Buckets: 32, Count: 8e-9, Scatter: 12e-9, Put: 18e-9},
+	}
+	if len(m.FewBuckets) != len(want) {
+		t.Fatalf("curve %+v, want %+v", m.FewBuckets, want)
+	}
+	for i, w := range want {
+		g := m.FewBuckets[i]
+		if g.Buckets != w.Buckets || !closeRel(g.Count, w.Count) || !closeRel(g.Scatter, w.Scatter) || !closeRel(g.Put, w.Put) {
+			t.Errorf("point %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if got, w := m.Spread["few_buckets.count"], round3(1.5/16); got != w {
+		t.Errorf("few_buckets.count spread %v, want %v", got, w)
+	}
+	if m.Spread["few_buckets.scatter"] != 0 || m.Notes["few_buckets_method"] == "" {
+		t.Errorf("spreads %v, notes %v", m.Spread, m.Notes)
+	}
+	if got := m.Validate(); got != nil && strings.Contains(got.Error(), "few_buckets") {
+		t.Errorf("the curve fails its check: %v", got)
+	}
+	empty := machine.Machine{Spread: map[string]float64{}, Notes: map[string]string{}}
+	setFewBuckets(&empty, fewPoints([]fewSample{{count: make([]float64, 5), scatter: make([]float64, 5), put: make([]float64, 5)}}))
+	if empty.FewBuckets != nil {
+		t.Errorf("rounds of nothing gave %+v", empty.FewBuckets)
+	}
+}
