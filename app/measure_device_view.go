@@ -237,6 +237,12 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 			rows = append(rows, row("dist-walk", "Page walk"+at, units.FormatSeconds(last.Walk)+" a read", "reads one to a 4 KiB page, less the same reads side by side", spread("distribution.walk"), last.Walk))
 		}
 	}
+	if len(m.FewBuckets) > 0 {
+		f := m.FewBuckets[0]
+		rows = append(rows, row("few-buckets", "Count loop into "+strconv.Itoa(f.Buckets)+" buckets", units.FormatSeconds(f.Count)+" a line",
+			"the distribution loops into 2 to 32 buckets in L2, where a key waits for the counter the key before bumped: they price a radix sort's digit of fewer bits",
+			spread("few_buckets.count"), f.Count))
+	}
 	if m.Streams > 0 {
 		rows = append(rows, row("streams", "Streams", strconv.Itoa(m.Streams), "the scatter loop into 8 to 256 buckets: one read stream and the most buckets within 1.5× the fastest", "", float64(m.Streams)))
 	}

@@ -144,17 +144,18 @@ func TestMeasureDevice(t *testing.T) {
 		if !(cnt > 0 && sc > 0 && sc < 10e-6) {
 			t.Errorf("count %g s, scatter %g s a line", cnt, sc)
 		}
-		// Three rows show only when measured: the page walk's when the end's
+		// Four rows show only when measured: the page walk's when the end's
 		// walk is above 0 (reads one to a page across 32 MiB, 8192 pages,
 		// pass the translation buffers of current x86 cores, 2048 to 3072
 		// entries), the simple sorts' scatter when the clock resolved it
 		// at every point of the curve, the crowded read's when reads of lines
-		// 4 KiB apart took longer than L1 hits. Each is a time the machine
-		// accepts.
+		// 4 KiB apart took longer than L1 hits, the few-bucket curve's when
+		// its loops gave a curve. Each is a time the machine accepts.
 		for _, row := range []struct{ key, what string }{
 			{"dist-walk", "page walk, a read"},
 			{"dist-put", "simple sorts' scatter, a line of keys"},
 			{"crowded-read", "a read crowded into one place of its pages, beyond an L1 hit"},
+			{"few-buckets", "the count loop into 2 buckets in L2, a line of keys"},
 		} {
 			var shown bool
 			b.eval(t, `!!document.querySelector("#measured-`+row.key+`")`, &shown)

@@ -78,6 +78,7 @@ type Steps struct {
 	sqLast       []float64
 	dist         distSamples // the distribution curve's samples by array size
 	stBuckets    [][]float64 // the scatter by buckets at the curve's last size, one per round
+	few          []fewSample // the loops into few buckets in L2, one per round
 	core         map[string]Stat
 	walk         browserWalk         // the heap walk's state (browser_walk.go)
 	crowded      []float64           // seconds a crowded read, one per round (crowded.go)
@@ -247,6 +248,22 @@ func (s *Steps) plan() {
 					s.stBuckets = append(s.stBuckets, bk)
 				}
 				return err
+			})
+		}
+		// The few-bucket curve, a bucket count a step: the five of a
+		// round at once would hold the page for a fifth of a second.
+		seed := uint64(r+1) * 0x9e3779b97f4a7c15
+		for k, b := range fewBuckets {
+			s.add(fmt.Sprintf("few buckets, round %d of %d: %d", r+1, s.tpRounds, b), func(ctx context.Context) error {
+				f, err := fewAt(ctx, s.buf, s.lineOrDefault(), seed, 1, fewBuckets[k:k+1])
+				if err != nil {
+					return err
+				}
+				if k == 0 {
+					s.few = append(s.few, fewSample{})
+				}
+				s.few[len(s.few)-1].add(f)
+				return nil
 			})
 		}
 	}
@@ -661,6 +678,8 @@ func (s *Steps) Result() (Result, error) {
 	setDistribution(&m, res.Distribution)
 	res.Streams = streamPoints(s.stBuckets)
 	setStreams(&m, res.Streams, streamSizes(s.dist.sizes, 0))
+	res.FewBuckets = fewPoints(s.few)
+	setFewBuckets(&m, res.FewBuckets)
 	if wr, ok := s.walk.result(m); ok {
 		res.Walk = &wr
 		if why := setWalkInFlight(&m, wr); why != "" {
@@ -754,7 +773,7 @@ func (s *Steps) measured() (Result, error) {
 // distSample times the distribution curve's loops once at one size.
 func (s *Steps) distSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
 	line := s.lineOrDefault()
-	x, err := distAt(ctx, buf, size, line, seed)
+	x, err := distAt(ctx, buf, size, line, seed, 1)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 func TestDistAt(t *testing.T) {
 	buf := make([]uint64, 1<<14)
 	const size = 16 << 10 // 4096 keys an array
-	x, err := distAt(context.Background(), buf, size, 64, 7)
+	x, err := distAt(context.Background(), buf, size, 64, 7, distGroups)
 	if err != nil || !(x.count > 0) || !(x.scatter > 0) || !(x.put > 0) || !(x.walk >= 0) || x.walk > 1e-6 {
 		t.Fatalf("distAt = %+v, %v; want three positive times and a walk from 0 to 1 µs", x, err)
 	}
@@ -31,7 +31,7 @@ func TestPutAt(t *testing.T) {
 	keys := make([]uint32, 2*4096)
 	fillKeys(keys[:4096], 11)
 	src, dst := keys[:4096], keys[4096:]
-	secs, lines := putAt(src, dst, 64)
+	secs, lines := putAt(src, dst, 64, distGroups)
 	const n, capE = 2265, 2265/64 + 2265/256 + 16
 	if !(secs > 0) || lines != n*4/64.0 {
 		t.Fatalf("putAt = %g s, %g lines; want a positive time and %g lines", secs, lines, n*4/64.0)

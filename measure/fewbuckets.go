@@ -3,7 +3,6 @@ package measure
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"memwall/engine/machine"
 	"memwall/engine/units"
@@ -15,8 +14,9 @@ import (
 // curve. Into few buckets a key's counter is often the one the key
 // before bumped, and its load waits for that store to forward; the
 // loops slow down by as much as twice (machine.FewPoint). Each loop is
-// timed as the curve times it, over some four million keys a sample, so
-// that the few-bucket times and the curve's 64 buckets compare.
+// timed as the curve times it, over some four million keys a sample in
+// groups (repTime), so that the few-bucket times and the curve's 64
+// buckets compare.
 
 // fewBuckets are the bucket counts the loops are timed into: the digits
 // a radix sort into 64 buckets leaves over, 1 to 5 bits.
@@ -39,9 +39,16 @@ type FewPointStat struct {
 // fewSample is one round's times, fewBuckets' order.
 type fewSample struct{ count, scatter, put []float64 }
 
-// fewAt times the three loops into each of fewBuckets buckets over the
-// front of buf, in seconds per line of line bytes of keys.
-func fewAt(ctx context.Context, buf []uint64, line int64, seed uint64) (fewSample, error) {
+// add appends o's times to s's: a round timed a few bucket counts at a
+// time.
+func (s *fewSample) add(o fewSample) {
+	s.count, s.scatter, s.put = append(s.count, o.count...), append(s.scatter, o.scatter...), append(s.put, o.put...)
+}
+
+// fewAt times the three loops into each of buckets' counts (fewBuckets,
+// or some of them: the browser takes one a step) over the front of buf, in seconds per line of line bytes of keys (the fastest
+// of groups of repetitions, as distAt: repTime).
+func fewAt(ctx context.Context, buf []uint64, line int64, seed uint64, groups int, buckets []int) (fewSample, error) {
 	src, dst := keyArrays(buf, fewKeys*4, seed)
 	n := len(src)
 	if n < fewKeys {
@@ -53,38 +60,31 @@ func fewAt(ctx context.Context, buf []uint64, line int64, seed uint64) (fewSampl
 	var counts [machine.CurveBuckets + 1]int
 	var start, pos [machine.CurveBuckets]int
 	var lens [machine.CurveBuckets]int
-	for _, b := range fewBuckets {
+	for _, b := range buckets {
 		if err := ctx.Err(); err != nil {
 			return fewSample{}, err
 		}
 		mask := uint32(b - 1)
 		count := counts[:b+1]
-		t0 := time.Now()
-		for r := 0; r < reps; r++ {
+		out.count = append(out.count, repTime(reps, groups, func() {
 			clear(count)
 			CountDigits(src, count, distShift, mask)
-		}
-		out.count = append(out.count, time.Since(t0).Seconds()/float64(reps)/lines)
+		})/lines)
 		for d := 1; d < b; d++ {
 			start[d] = start[d-1] + count[d]
 		}
-		t0 = time.Now()
-		for r := 0; r < reps; r++ {
+		out.scatter = append(out.scatter, repTime(reps, groups, func() {
 			copy(pos[:b], start[:b])
 			ScatterDigits(src, dst, pos[:b], distShift, mask)
-		}
-		out.scatter = append(out.scatter, time.Since(t0).Seconds()/float64(reps)/lines)
+		})/lines)
 		// As putAt: the buckets' capacity, 5/4 of their share and 16,
 		// fits in dst, less an odd few keys so that the buckets' ends
 		// do not share cache sets.
 		np := max(1, int(float64(len(dst)-16*b)*machine.PutKeys)-3*b)
-		preps := max(1, distKeys/np)
-		t0 = time.Now()
-		for r := 0; r < preps; r++ {
+		out.put = append(out.put, repTime(max(1, distKeys/np), groups, func() {
 			set := newBucketSet(dst, lens[:], b, b, np)
 			set.putAll(src[:np], distShift, mask)
-		}
-		out.put = append(out.put, time.Since(t0).Seconds()/float64(preps)/(float64(np)*4/float64(line)))
+		})/(float64(np)*4/float64(line)))
 	}
 	return out, nil
 }
@@ -98,6 +98,9 @@ func fewPoints(rounds []fewSample) []FewPointStat {
 	for k, b := range fewBuckets {
 		var c, s, p []float64
 		for _, r := range rounds {
+			if len(r.count) != len(fewBuckets) {
+				continue // a round cut short
+			}
 			c, s, p = append(c, r.count[k]), append(s, r.scatter[k]), append(p, r.put[k])
 		}
 		out[k] = FewPointStat{Buckets: b, Count: Summarize(c), Scatter: Summarize(s), Put: Summarize(p)}
@@ -126,5 +129,5 @@ func setFewBuckets(m *machine.Machine, pts []FewPointStat) {
 	if out[0].Put > 0 {
 		m.Spread["few_buckets.put"] = round3(pts[0].Put.Spread)
 	}
-	m.Notes["few_buckets_method"] = fmt.Sprintf("the distribution curve's count, scatter and put loops into 2 to 32 buckets over two arrays of %s of random 4-byte keys, in seconds per line of keys; each bucket count's median round", units.FormatSize(fewKeys*4))
+	m.Notes["few_buckets_method"] = fmt.Sprintf("the distribution curve's count, scatter and put loops into 2 to 32 buckets over two arrays of %s of random 4-byte keys, in seconds per line of keys (a sample the fastest of 16 groups of its repetitions, natively); each bucket count's median round", units.FormatSize(fewKeys*4))
 }

@@ -132,6 +132,12 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 			units.FormatSeconds(a.Count), units.FormatSeconds(z.Count), units.FormatSeconds(a.Scatter), units.FormatSeconds(z.Scatter),
 			units.FormatSeconds(a.Put), units.FormatSeconds(z.Put), units.FormatSeconds(a.Walk), units.FormatSeconds(z.Walk), units.FormatSize(a.Size), units.FormatSize(z.Size), n)
 	}
+	if n := len(m.FewBuckets); n > 0 {
+		a, z := m.FewBuckets[0], m.FewBuckets[n-1]
+		fmt.Fprintf(stderr, "few buckets: count %s → %s, scatter %s → %s, put %s → %s a line of keys into %d → %d buckets (%.1f%%)\n",
+			units.FormatSeconds(a.Count), units.FormatSeconds(z.Count), units.FormatSeconds(a.Scatter), units.FormatSeconds(z.Scatter),
+			units.FormatSeconds(a.Put), units.FormatSeconds(z.Put), a.Buckets, z.Buckets, 100*m.Spread["few_buckets.count"])
+	}
 	if m.Streams > 0 {
 		fmt.Fprintf(stderr, "streams %d (%s)\n", m.Streams, m.Notes["streams_method"])
 	} else if why := m.Notes["streams_method"]; why != "" {
@@ -204,6 +210,12 @@ func writeCurves(f io.Writer, res measure.Result) error {
 			_ = w.Write([]string{"distribution-put", strconv.FormatInt(p.Size, 10), g(p.Put.Median), g(p.Put.Min), g(p.Put.Spread)})
 		}
 	}
+	for _, p := range res.FewBuckets {
+		b := strconv.Itoa(p.Buckets)
+		_ = w.Write([]string{"few-buckets-count", b, g(p.Count.Median), g(p.Count.Min), g(p.Count.Spread)})
+		_ = w.Write([]string{"few-buckets-scatter", b, g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
+		_ = w.Write([]string{"few-buckets-put", b, g(p.Put.Median), g(p.Put.Min), g(p.Put.Spread)})
+	}
 	for _, p := range res.Streams {
 		_ = w.Write([]string{"scatter-buckets", strconv.Itoa(p.Buckets), g(p.Scatter.Median), g(p.Scatter.Min), g(p.Scatter.Spread)})
 	}
@@ -275,7 +287,7 @@ func paramValue(name string, v float64) string {
 		return strconv.FormatInt(int64(v), 10)
 	case name == "l1_exposed", name == "walk_in_flight":
 		return strconv.FormatFloat(v, 'g', 3, 64)
-	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "stream_cost."), strings.HasPrefix(name, "column_curve["), strings.HasPrefix(name, "gather_curve["):
+	case name == "mispredict", name == "l1_fill", name == "crowded_read", strings.HasSuffix(name, "latency"), strings.HasPrefix(name, "mem_latency_curve["), strings.HasPrefix(name, "distribution."), strings.HasPrefix(name, "few_buckets."), strings.HasPrefix(name, "stream_cost."), strings.HasPrefix(name, "column_curve["), strings.HasPrefix(name, "gather_curve["):
 		return units.FormatSeconds(v)
 	default:
 		return strconv.FormatFloat(v, 'g', 3, 64) + "/s"
