@@ -79,6 +79,16 @@ func TestSetFewBuckets(t *testing.T) {
 			t.Errorf("point %d = %+v, want %+v", i, g, w)
 		}
 	}
+	// A point above one of fewer buckets (a burst) is lowered to it:
+	// the count into 16 at 12 ns after 10 into 8 reads 10, and 32 then
+	// the least of the two, its own 8.
+	burst := round(16e-9, 8e-9)
+	burst.count[3] = 12e-9
+	m2 := machine.Machine{Spread: map[string]float64{}, Notes: map[string]string{}}
+	setFewBuckets(&m2, fewPoints([]fewSample{burst}))
+	if got := m2.FewBuckets; len(got) != 5 || !closeRel(got[3].Count, 10e-9) || !closeRel(got[4].Count, 8e-9) || !closeRel(got[3].Scatter, 13e-9) {
+		t.Errorf("a burst at 16 buckets: %+v", got)
+	}
 	if got, w := m.Spread["few_buckets.count"], round3(1.5/16); got != w {
 		t.Errorf("few_buckets.count spread %v, want %v", got, w)
 	}
