@@ -99,8 +99,14 @@ func (s *bucketSet) putAll(src []uint32, shift, mask uint32) {
 //go:noinline
 func PutDigits(src, store []uint32, lens []int, capE int, shift, mask uint32) int {
 	shift &= 31
+	// Cut to the digit's buckets, as ScatterDigits cuts pos: the loop
+	// then tests no index into lens (16.7 or 18.6 ns a line of keys
+	// into 64 buckets in L2 on the Zen 5 guest by where the function
+	// lay, 15.1 at both without the test).
+	m := uint(mask)
+	lens = lens[:m+1]
 	for i, v := range src {
-		d := (v >> shift) & mask
+		d := uint(v>>shift) & m
 		l := lens[d]
 		if l >= capE {
 			return i
@@ -410,11 +416,20 @@ func CountDigits(src []uint32, count []int, shift, mask uint32) {
 // on the development machine (a C loop of the same shape: 0.7); beyond the
 // caches the difference is 4.2 against 3.8 ns.
 //
+// pos is cut to the digit's mask+1 entries before the loop, so that the
+// loop tests no index into it: with the test, the loop kept pos's length
+// on the stack and read it back each key, and ran at 11.7 or 18.8 ns a
+// line of keys into 64 buckets in L2 on the Zen 5 guest depending only
+// on whether the linker started the function at a multiple of 64 bytes
+// or 32 past one; without it, at 10.3 to 10.5 either way.
+//
 //go:noinline
 func ScatterDigits(src, dst []uint32, pos []int, shift, mask uint32) {
 	shift &= 31
+	m := uint(mask)
+	pos = pos[:m+1]
 	for _, v := range src {
-		d := (v >> shift) & mask
+		d := uint(v>>shift) & m
 		p := pos[d]
 		pos[d] = p + 1
 		dst[p] = v

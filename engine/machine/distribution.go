@@ -91,14 +91,7 @@ func ValidateDistribution(ps []DistPoint) Errors {
 		case i > 0 && p.Size <= ps[i-1].Size:
 			add(at("size"), "the points' sizes must increase: %s follows %s", units.FormatSize(p.Size), units.FormatSize(ps[i-1].Size))
 		}
-		for _, t := range []struct {
-			name string
-			v    float64
-		}{{"count", p.Count}, {"scatter", p.Scatter}} {
-			if math.IsNaN(t.v) || t.v <= 0 || t.v > MaxLineTime {
-				add(at(t.name), "time per line of keys must be above 0 and up to 10 µs (e.g. 30 ns); got %s", fmtTime(t.v))
-			}
-		}
+		checkLoopTimes(&es, at, "30 ns", p.Count, p.Scatter)
 		if math.IsNaN(p.Walk) || p.Walk < 0 || p.Walk > MaxLineTime {
 			add(at("walk"), "a page walk's time per read must be from 0 to 10 µs (e.g. 7 ns), 0 when not measured; got %s", fmtTime(p.Walk))
 		}
@@ -110,6 +103,20 @@ func ValidateDistribution(ps []DistPoint) Errors {
 		add("distribution", "the simple sorts' scatter (put) is measured at every point of the curve or at none; some points have it and some do not")
 	}
 	return es
+}
+
+// checkLoopTimes adds to es an error for each of a curve point's count
+// and scatter times that is not above 0 and up to MaxLineTime, named by
+// at ("count", "scatter"); eg is an example time for the message.
+func checkLoopTimes(es *Errors, at func(string) string, eg string, count, scatter float64) {
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"count", count}, {"scatter", scatter}} {
+		if math.IsNaN(t.v) || t.v <= 0 || t.v > MaxLineTime {
+			es.Add(at(t.name), "time per line of keys must be above 0 and up to 10 µs (e.g. %s); got %s", eg, fmtTime(t.v))
+		}
+	}
 }
 
 // DistributionAt is the count and scatter loops' seconds per line of

@@ -50,14 +50,7 @@ func ValidateFewBuckets(ps []FewPoint) Errors {
 		case i > 0 && p.Buckets <= ps[i-1].Buckets:
 			add(at("buckets"), "the points' buckets must increase: %d follows %d", p.Buckets, ps[i-1].Buckets)
 		}
-		for _, t := range []struct {
-			name string
-			v    float64
-		}{{"count", p.Count}, {"scatter", p.Scatter}} {
-			if math.IsNaN(t.v) || t.v <= 0 || t.v > MaxLineTime {
-				add(at(t.name), "time per line of keys must be above 0 and up to 10 µs (e.g. 15 ns); got %s", fmtTime(t.v))
-			}
-		}
+		checkLoopTimes(&es, at, "15 ns", p.Count, p.Scatter)
 		if math.IsNaN(p.Put) || p.Put < 0 || p.Put > MaxLineTime {
 			add(at("put"), "the simple sorts' put time per line of keys must be from 0 to 10 µs (e.g. 20 ns), 0 when not measured; got %s", fmtTime(p.Put))
 		}

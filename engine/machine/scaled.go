@@ -166,14 +166,7 @@ func (m Machine) scaledCurve(k string, f float64) (Machine, bool) {
 	default:
 		return m, false
 	}
-	found := false
-	for i := range m.Distribution {
-		if v := loop(&m.Distribution[i]); *v > 0 {
-			*v *= f
-			found = true
-		}
-	}
-	return m, found
+	return m, scaleGiven(m.Distribution, f, loop)
 }
 
 // scaledFew scales the loop named k at every point of the few-bucket
@@ -191,14 +184,20 @@ func (m Machine) scaledFew(k string, f float64) (Machine, bool) {
 		return m, false
 	}
 	m.FewBuckets = slices.Clone(m.FewBuckets)
+	return m, scaleGiven(m.FewBuckets, f, loop)
+}
+
+// scaleGiven multiplies the value at(p) of each point p of ps by f where
+// it is given (above 0) and says whether any was.
+func scaleGiven[P any](ps []P, f float64, at func(*P) *float64) bool {
 	found := false
-	for i := range m.FewBuckets {
-		if v := loop(&m.FewBuckets[i]); *v > 0 {
+	for i := range ps {
+		if v := at(&ps[i]); *v > 0 {
 			*v *= f
 			found = true
 		}
 	}
-	return m, found
+	return found
 }
 
 // scaledSize is size times f in whole lines, at least one.

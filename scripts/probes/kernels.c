@@ -1,4 +1,4 @@
-// kernels.c: six of memwall's kernels written in C from their textbook
+// kernels.c: seven of memwall's kernels written in C from their textbook
 // descriptions, apart from the Go kernels that calibration and validate
 // time, to hold the hierarchy model to programs it was not fitted on.
 // scripts/probes/compare.sh builds it, runs it and sets each time beside
@@ -8,8 +8,9 @@
 //   gcc -O2 -o /tmp/kernels scripts/probes/kernels.c
 //   /tmp/kernels KERNEL N RUNS [CACHE_BYTES]
 //
-// KERNEL is perm, perm-twopass, matmul, quicksort, mergesort or heapsort,
-// on 4-byte unsigned keys (matmul: N×N matrices of them); it prints
+// KERNEL is perm, perm-twopass, matmul, quicksort, mergesort, heapsort or
+// radix-count, on 4-byte unsigned keys (matmul: N×N matrices of them; the
+// radix sort's keys uniform below N, as the MBRAM paper's); it prints
 // "KERNEL N SECONDS", the fastest of RUNS runs. perm-twopass takes the
 // machine's cache size in bytes for its blocks (the MBRAM paper's
 // BLOCK_LENGTH = CACHE_SIZE/2/4). Every sort is checked sorted and the
@@ -105,6 +106,25 @@ static void mergesort(uint32_t *a, uint32_t *b, long n) {
 			while (i < mid) dst[k++] = src[i++];
 			while (j < hi) dst[k++] = src[j++];
 		}
+		uint32_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a) memcpy(a, src, (size_t)n * 4);
+}
+
+// Least-significant-digit radix sort with a counting pass, 6-bit digits
+// (64 buckets, the MBRAM paper's b) from the bottom of the keys' bits,
+// between a and the buffer b; the top digit takes the bits left over.
+static void radixcount(uint32_t *a, uint32_t *b, long n, int bits) {
+	uint32_t *src = a, *dst = b;
+	long count[65];
+	for (int s = 0; s < bits; s += 6) {
+		uint32_t mask = 63;
+		memset(count, 0, sizeof count);
+		for (long i = 0; i < n; i++) count[((src[i] >> s) & mask) + 1]++;
+		for (int d = 1; d <= 64; d++) count[d] += count[d - 1];
+		for (long i = 0; i < n; i++) dst[count[(src[i] >> s) & mask]++] = src[i];
 		uint32_t *t = src;
 		src = dst;
 		dst = t;
@@ -208,8 +228,12 @@ int main(int argc, char **argv) {
 			return 1;
 		}
 	} else {
+		int bits = 0;
+		while ((1L << bits) < n) bits++;
 		for (int r = 0; r < runs; r++) {
 			fill(a, n);
+			if (strcmp(k, "radix-count") == 0)
+				for (long i = 0; i < n; i++) a[i] %= (uint32_t)n;
 			double t0 = now();
 			if (strcmp(k, "quicksort") == 0)
 				quicksort(a, 0, n - 1);
@@ -217,6 +241,8 @@ int main(int argc, char **argv) {
 				mergesort(a, b, n);
 			else if (strcmp(k, "heapsort") == 0)
 				heapsort(a, n);
+			else if (strcmp(k, "radix-count") == 0)
+				radixcount(a, b, n, bits);
 			else {
 				fprintf(stderr, "kernels: unknown kernel %s\n", k);
 				return 2;
