@@ -151,6 +151,7 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add(`{"name":"w","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","level_overlap":"0.5","walk_in_flight":"2.18","crowded_read":"1.9 ns","levels":[{"name":"L1","size":"32 KiB","line":64,"beta1":"100 GB/s","beta2":"50 GB/s"},{"name":"L2","size":"1 MiB","line":64,"beta1":"20 GB/s","beta2":"5 GB/s"}]}`)
 	f.Add(`{"name":"g","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","gather_curve":[{"span":"32 MiB","read":"4 ns"},{"span":67108864,"read":5.4e-9}]}`)
 	f.Add(`{"name":"s","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","streams":257,"stream_cost":[{"buckets":8,"scatter":"16.3 ns"},{"buckets":"48","scatter":4.43e-8},{"buckets":256,"scatter":"18.8 ns"}]}`)
+	f.Add(`{"name":"f","beta1":1e9,"beta2":5e8,"mu1":2,"cache":"1 MiB","line":64,"mispredict":"5 ns","few_buckets":[{"buckets":2,"count":"17 ns","scatter":2e-8,"put":"22 ns"},{"buckets":"32","count":8.4e-9,"scatter":"12 ns"}]}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		m, err := ParseJSON([]byte(s))
 		if err != nil {

@@ -197,6 +197,7 @@ func FuzzParseFragment(f *testing.F) {
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&streams=257&stream_cost=8:16.3ns,48:44.3ns,256:18.8ns&kernel=perm-twopass&n=2^26",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&compute_rate=4G&column_curve=1:16:1ns,1:1024:3.3ns,64:16:450ps&kernel=matmul&n=1024",
 		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&compute_rate=4G&gather_curve=512KiB:2ns,64MiB:5.4ns,1GiB:12ns&kernel=perm&n=2^24",
+		"machine=custom&levels=L1:32KiB:64B:100GB/s:50GB/s,L2:256KiB:64B:30GB/s:10GB/s&distribution=16KiB:8ns:10ns:0s:15ns,64MiB:9ns:37ns:7ns:40ns&few_buckets=2:17ns:19ns:21ns,32:8.4ns:10.6ns:15ns&kernel=radix-count&n=2^19",
 	} {
 		f.Add(s)
 	}
