@@ -92,6 +92,18 @@ func digitBucket(s shape, j, d int) float64 {
 	return math.Max(1, math.Min(s.b, math.Round(math.Exp2(left))))
 }
 
+// fewestBuckets is the fewest buckets any pass of the kernel's
+// distributes into at shape s (the curve's 64 when it has no passes).
+func fewestBuckets(kernel string, s shape) float64 {
+	fewest := float64(machine.CurveBuckets)
+	if f := kernelForms[kernel].passes; f != nil {
+		for _, p := range f(s) {
+			fewest = math.Min(fewest, p.buckets)
+		}
+	}
+	return fewest
+}
+
 // The operations a key of each loop, as the kernels' work counts them:
 // the counting loop (load, shift, mask, increment a count, loop: 6), the
 // counting sorts' scatter (load, shift, mask, load the position, store,

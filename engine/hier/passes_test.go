@@ -3,6 +3,7 @@ package hier
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"memwall/engine/machine"
@@ -332,5 +333,38 @@ func TestPassesFewBucketChain(t *testing.T) {
 	e, err := Model(m, "radix-count", mbram.DefaultParams(1<<20))
 	if want := 3*3.702784e-3 + 2*1.31072e-3; err != nil || math.Abs(e.Seconds-want) > 1e-9*want {
 		t.Errorf("a fast few-bucket curve: %g s, %v; want %g", e.Seconds, err, want)
+	}
+}
+
+// TestPredictNamesFewBucketPass: the breakdown's passes say when a pass
+// into fewer buckets than the curve's takes the few-bucket curve's
+// floor (2^20 keys: a pass into 4), and say nothing of it on a machine
+// without that curve or where every pass has 64 buckets (2^18 keys).
+func TestPredictNamesFewBucketPass(t *testing.T) {
+	with := withCurve()
+	with.FewBuckets = []machine.FewPoint{{Buckets: 2, Count: 40e-9, Scatter: 50e-9}, {Buckets: 8, Count: 25e-9, Scatter: 35e-9}}
+	for _, c := range []struct {
+		name string
+		m    machine.Machine
+		n    int64
+		want bool
+	}{
+		{"a pass into 4", with, 1 << 20, true},
+		{"no few-bucket curve", withCurve(), 1 << 20, false},
+		{"every pass into 64", with, 1 << 18, false},
+	} {
+		b, err := Predict(c.m, "radix-count", mbram.DefaultParams(c.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f string
+		for _, term := range b.Terms {
+			if term.Name == "distribution passes" {
+				f = term.Formula
+			}
+		}
+		if got := strings.Contains(f, "few-bucket curve"); got != c.want || (c.want && !strings.Contains(f, "the pass into 4 buckets at least")) {
+			t.Errorf("%s: formula %q; want the few-bucket pass named: %v", c.name, f, c.want)
+		}
 	}
 }
