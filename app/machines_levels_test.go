@@ -185,3 +185,19 @@ func TestGatherCurveText(t *testing.T) {
 		t.Error("no curve gave a text")
 	}
 }
+
+// TestFewBucketsText: a few-bucket curve by its ends, put only where both
+// ends timed it.
+func TestFewBucketsText(t *testing.T) {
+	ps := []machine.FewPoint{{Buckets: 2, Count: 17e-9, Scatter: 19e-9, Put: 21e-9}, {Buckets: 4, Count: 10e-9, Scatter: 12.7e-9, Put: 18e-9}, {Buckets: 32, Count: 8.4e-9, Scatter: 10.6e-9, Put: 15e-9}}
+	if got, want := fewBucketsText(ps), "count 17 ns → 8.4 ns, scatter 19 ns → 10.6 ns, put 21 ns → 15 ns a line of keys, into 2 to 32 buckets (3 points)"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	ps[2].Put = 0
+	if got := fewBucketsText(ps); strings.Contains(got, "put") {
+		t.Errorf("without put at an end: %q", got)
+	}
+	if fewBucketsText(nil) != "" {
+		t.Error("no curve gave a text")
+	}
+}
