@@ -66,7 +66,10 @@ func repTime(reps, groups int, body func()) float64 {
 	reps, groups = max(1, reps), max(1, min(groups, reps))
 	best := math.Inf(1)
 	for g := 0; g < groups; g++ {
-		calls := reps/groups + boolInt(g < reps%groups)
+		calls := reps / groups
+		if g < reps%groups {
+			calls++
+		}
 		t0 := time.Now()
 		for r := 0; r < calls; r++ {
 			body()
@@ -74,14 +77,6 @@ func repTime(reps, groups int, body func()) float64 {
 		best = math.Min(best, time.Since(t0).Seconds()/float64(calls))
 	}
 	return best
-}
-
-// boolInt is 1 for true, else 0.
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // distShift and distMask pick the digit: 6 bits from the middle of the
@@ -142,48 +137,58 @@ func distAt(ctx context.Context, buf []uint64, size, line int64, seed uint64, gr
 		return distSample{}, err
 	}
 	src, dst := keyArrays(buf, size, seed)
-	n := len(src)
-	reps := max(1, distKeys/n)
-	var counts [distMask + 2]int
-	count := repTime(reps, groups, func() {
-		clear(counts[:])
-		CountDigits(src, counts[:], distShift, distMask)
-	})
-	// The simple sorts' loop before the scatter, whose grouped keys are
-	// what a sample leaves in dst.
-	put, putLines := putAt(src, dst, line, groups)
-	// Positions from the last pass's counts.
-	var start, pos [distMask + 1]int
-	for d := 1; d <= distMask; d++ {
-		start[d] = start[d-1] + counts[d]
-	}
-	scatter := repTime(reps, groups, func() {
-		pos = start
-		ScatterDigits(src, dst, pos[:], distShift, distMask)
-	})
-	lines := float64(n) * 4 / float64(line)
-	walk := walkAt(buf, int64(n)*4, seed)
-	return distSample{count: count / lines, scatter: scatter / lines, walk: walk, put: put / putLines}, nil
+	count, put, scatter := loopsAt(src, dst, line, groups, distMask+1)
+	walk := walkAt(buf, int64(len(src))*4, seed)
+	return distSample{count: count, scatter: scatter, walk: walk, put: put}, nil
 }
 
-// putAt times PutDigits putting the first n keys of src into 64 buckets
-// laid out in dst (bucketSet), n = (len(dst) − 16·64)·machine.PutKeys
-// less putSkew, repeated to some four million keys (repTime's groups);
-// it returns the seconds a pass and the lines of keys it moves.
-func putAt(src, dst []uint32, line int64, groups int) (secs, lines float64) {
-	const b = distMask + 1
+// loopsAt times the three loops into b buckets (b a power of two up to
+// machine.CurveBuckets, the digit at distShift) over src and dst, each
+// repeated to some four million keys in groups (repTime), and returns
+// their seconds per line of line bytes of keys: the count, the simple
+// sorts' put, and the scatter, last, whose grouped keys are what a
+// sample leaves in dst.
+func loopsAt(src, dst []uint32, line int64, groups, b int) (count, put, scatter float64) {
+	mask := uint32(b - 1)
+	reps := max(1, distKeys/len(src))
+	var counts [machine.CurveBuckets + 1]int
+	c := counts[:b+1]
+	count = repTime(reps, groups, func() {
+		clear(c)
+		CountDigits(src, c, distShift, mask)
+	})
+	secs, putLines := putAt(src, dst, line, groups, b)
+	// Positions from the last pass's counts.
+	var start, pos [machine.CurveBuckets]int
+	for d := 1; d < b; d++ {
+		start[d] = start[d-1] + c[d]
+	}
+	scatter = repTime(reps, groups, func() {
+		copy(pos[:b], start[:b])
+		ScatterDigits(src, dst, pos[:b], distShift, mask)
+	})
+	lines := float64(len(src)) * 4 / float64(line)
+	return count / lines, secs / putLines, scatter / lines
+}
+
+// putAt times PutDigits putting the first n keys of src into b buckets
+// laid out in dst (bucketSet), n = (len(dst) − 16·b)·machine.PutKeys
+// less putSkew·b/64, repeated to some four million keys (repTime's
+// groups); it returns the seconds a pass and the lines of keys it moves.
+func putAt(src, dst []uint32, line int64, groups, b int) (secs, lines float64) {
 	// b·(n/b + n/4b + 16) <= 1.25n + 16b: the buckets fit in dst
 	// (machine.PutKeys, the share the model reads the curve with).
-	n := max(1, int(float64(len(dst)-16*b)*machine.PutKeys)-putSkew)
-	var lens [b]int
+	n := max(1, int(float64(len(dst)-16*b)*machine.PutKeys)-putSkew*b/(distMask+1))
+	var lens [machine.CurveBuckets]int
 	secs = repTime(max(1, distKeys/n), groups, func() {
 		set := newBucketSet(dst, lens[:], b, b, n)
-		set.putAll(src[:n], distShift, distMask)
+		set.putAll(src[:n], distShift, uint32(b-1))
 	})
 	return secs, float64(n) * 4 / float64(line)
 }
 
-// putSkew is the keys putAt leaves out of (len(dst) − 16·64)·PutKeys.
+// putSkew is the keys putAt leaves out of (len(dst) − 16·64)·PutKeys
+// into the curve's 64 buckets (three a bucket, into fewer as many).
 // With all of them a bucket holds n/64 + n/256 + 16 = len(dst)/64 words
 // exactly, a power of two at the curve's sizes of a power of two, and
 // the 64 buckets' ends fell on the same cache sets: the put loop took

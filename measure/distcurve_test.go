@@ -31,7 +31,7 @@ func TestPutAt(t *testing.T) {
 	keys := make([]uint32, 2*4096)
 	fillKeys(keys[:4096], 11)
 	src, dst := keys[:4096], keys[4096:]
-	secs, lines := putAt(src, dst, 64, distGroups)
+	secs, lines := putAt(src, dst, 64, distGroups, distMask+1)
 	const n, capE = 2265, 2265/64 + 2265/256 + 16
 	if !(secs > 0) || lines != n*4/64.0 {
 		t.Fatalf("putAt = %g s, %g lines; want a positive time and %g lines", secs, lines, n*4/64.0)

@@ -47,45 +47,22 @@ func (s *fewSample) add(o fewSample) {
 }
 
 // fewAt times the three loops into each of buckets' counts (fewBuckets,
-// or some of them: the browser takes one a step) over the front of buf, in seconds per line of line bytes of keys (the fastest
-// of groups of repetitions, as distAt: repTime).
+// or some of them: the browser takes one a step) over the front of buf,
+// in seconds per line of line bytes of keys, as distAt times them
+// (loopsAt).
 func fewAt(ctx context.Context, buf []uint64, line int64, seed uint64, groups int, buckets []int) (fewSample, error) {
 	src, dst := keyArrays(buf, fewKeys*4, seed)
 	n := len(src)
 	if n < fewKeys {
 		return fewSample{}, fmt.Errorf("few-bucket test: no room for %d keys in a buffer of %d words", fewKeys, len(buf))
 	}
-	reps := max(1, distKeys/n)
-	lines := float64(n) * 4 / float64(line)
 	var out fewSample
-	var counts [machine.CurveBuckets + 1]int
-	var start, pos [machine.CurveBuckets]int
-	var lens [machine.CurveBuckets]int
 	for _, b := range buckets {
 		if err := ctx.Err(); err != nil {
 			return fewSample{}, err
 		}
-		mask := uint32(b - 1)
-		count := counts[:b+1]
-		out.count = append(out.count, repTime(reps, groups, func() {
-			clear(count)
-			CountDigits(src, count, distShift, mask)
-		})/lines)
-		for d := 1; d < b; d++ {
-			start[d] = start[d-1] + count[d]
-		}
-		out.scatter = append(out.scatter, repTime(reps, groups, func() {
-			copy(pos[:b], start[:b])
-			ScatterDigits(src, dst, pos[:b], distShift, mask)
-		})/lines)
-		// As putAt: the buckets' capacity, 5/4 of their share and 16,
-		// fits in dst, less an odd few keys so that the buckets' ends
-		// do not share cache sets.
-		np := max(1, int(float64(len(dst)-16*b)*machine.PutKeys)-3*b)
-		out.put = append(out.put, repTime(max(1, distKeys/np), groups, func() {
-			set := newBucketSet(dst, lens[:], b, b, np)
-			set.putAll(src[:np], distShift, mask)
-		})/(float64(np)*4/float64(line)))
+		count, put, scatter := loopsAt(src, dst, line, groups, b)
+		out.count, out.scatter, out.put = append(out.count, count), append(out.scatter, scatter), append(out.put, put)
 	}
 	return out, nil
 }

@@ -50,6 +50,7 @@ func (m Machine) Scaled(key string, f float64) (Machine, bool) {
 	out := m
 	out.Levels = slices.Clone(m.Levels)
 	out.Distribution = slices.Clone(m.Distribution)
+	out.FewBuckets = slices.Clone(m.FewBuckets)
 	out.CoreRates = maps.Clone(m.CoreRates)
 	scale := func(v *float64) bool {
 		if *v <= 0 {
@@ -170,7 +171,7 @@ func (m Machine) scaledCurve(k string, f float64) (Machine, bool) {
 }
 
 // scaledFew scales the loop named k at every point of the few-bucket
-// curve (Scaled).
+// curve (Scaled, which gives it a copy of the curve).
 func (m Machine) scaledFew(k string, f float64) (Machine, bool) {
 	var loop func(p *FewPoint) *float64
 	switch k {
@@ -183,7 +184,6 @@ func (m Machine) scaledFew(k string, f float64) (Machine, bool) {
 	default:
 		return m, false
 	}
-	m.FewBuckets = slices.Clone(m.FewBuckets)
 	return m, scaleGiven(m.FewBuckets, f, loop)
 }
 

@@ -13,6 +13,7 @@ func TestScaled(t *testing.T) {
 		m.Distribution = []DistPoint{{Size: 1 << 20, Count: 10e-9, Scatter: 12e-9, Put: 15e-9}, {Size: 1 << 30, Count: 28e-9, Scatter: 56e-9, Walk: 28e-9, Put: 58e-9}}
 		m.L1Fill, m.L1Exposed = 0.4e-9, 0.5
 		m.StreamCost = []StreamPoint{{Buckets: 8, Scatter: 16e-9}, {Buckets: 48, Scatter: 44e-9}}
+		m.FewBuckets = []FewPoint{{Buckets: 2, Count: 16e-9, Scatter: 20e-9, Put: 22e-9}, {Buckets: 32, Count: 8e-9, Scatter: 12e-9}}
 		return m
 	}
 	for _, tc := range []struct {
@@ -48,6 +49,13 @@ func TestScaled(t *testing.T) {
 		}},
 		{"distribution.walk", 2, true, func(m Machine) bool { return m.Distribution[0].Walk == 0 && m.Distribution[1].Walk == 56e-9 }},
 		{"distribution.other", 2, false, nil},
+		// The few-bucket curve's loop at every point that has it.
+		{"few_buckets.count", 2, true, func(m Machine) bool {
+			f := m.FewBuckets
+			return f[0].Count == 32e-9 && f[1].Count == 16e-9 && f[0].Scatter == 20e-9 && f[0].Put == 22e-9
+		}},
+		{"few_buckets.put", 2, true, func(m Machine) bool { return m.FewBuckets[0].Put == 44e-9 && m.FewBuckets[1].Put == 0 }},
+		{"few_buckets.walk", 2, false, nil},
 		// The whole stream curve, by its slowest point's spread.
 		{"stream_cost.slowest", 2, true, func(m Machine) bool { return m.StreamCost[0].Scatter == 32e-9 && m.StreamCost[1].Scatter == 88e-9 }},
 		{"stream_cost.fastest", 1.5, false, nil},
