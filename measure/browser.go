@@ -295,7 +295,7 @@ func (s *Steps) plan() {
 // maxGatherSpans is the most spans gatherSpans gives: the gather curve's
 // steps, one span a step, so that no step holds the page longer than one
 // gather (a step past a smaller buffer's spans does nothing).
-const maxGatherSpans = 6
+const maxGatherSpans = 10
 
 // browserGatherReads is the gather's reads a span in the browser: 2^21,
 // a few milliseconds at the curve's fastest span, well above a coarsened
@@ -313,7 +313,7 @@ func (s *Steps) gatherSample(ctx context.Context, k int, seed uint64) error {
 		return nil // no levels: the machine has no curve to read
 	}
 	c := res.Machine.C
-	spans := gatherSpans(c, c, s.bufBytes)
+	spans := gatherSpans(c, c, s.bufBytes, gatherFrom(res.Machine.Levels))
 	if k >= len(spans) {
 		return nil
 	}
@@ -323,7 +323,8 @@ func (s *Steps) gatherSample(ctx context.Context, k int, seed uint64) error {
 	if s.gatherIdx == nil {
 		s.gatherIdx = make([]uint32, browserGatherReads)
 	}
-	s.gather[spans[k]] = append(s.gather[spans[k]], gatherAt(s.buf, spans[k], s.gatherIdx, 1, 1000*seed+uint64(k)))
+	idx, reps := gatherIndex(s.gatherIdx, spans[k], c)
+	s.gather[spans[k]] = append(s.gather[spans[k]], gatherAt(s.buf, spans[k], idx, reps, 1000*seed+uint64(k)))
 	return nil
 }
 

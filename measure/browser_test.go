@@ -97,7 +97,7 @@ func TestStepsShort(t *testing.T) {
 		// The gather curve at the spans from the last cache on that the
 		// buffer holds (gatherSpans), a read over the widest slower than
 		// over the cache's own size.
-		if spans := gatherSpans(m.C, m.C, 64<<20); len(spans) >= 2 {
+		if spans := gatherSpans(m.C, m.C, 64<<20, gatherFrom(m.Levels)); len(spans) >= 2 {
 			g := m.GatherCurve
 			if len(g) != len(spans) || g[0].Span != spans[0] || g[len(g)-1].Span != spans[len(spans)-1] || !(g[len(g)-1].Read > g[0].Read) {
 				t.Errorf("gather curve %+v, want the spans %v, slower at the widest", g, spans)

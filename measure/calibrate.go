@@ -337,7 +337,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		// in every round of one (rounder).
 		plateaus := machine.PlateauPoints(machine.LevelSizes(m.Levels))
 		plateau := plateaus[len(plateaus)-1]
-		g, gErr := newGatherer(buf, int64(plateau), int64(machine.MemoryPoint(m.C)), m.C, pl.tpAccess)
+		g, gErr := newGatherer(buf, int64(plateau), int64(machine.MemoryPoint(m.C)), m.C, gatherFrom(m.Levels), pl.tpAccess)
 		w, wErr := newWalker(buf, m.Levels[0].Size, m.C)
 		cw, cErr := newCrowder(buf, crowdedReads)
 		col, colErr := newColumner(buf, columnSteps)

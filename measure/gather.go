@@ -87,15 +87,15 @@ func gatherAt(buf []uint64, size int64, idx []uint32, reps int, seed uint64) flo
 // c, for a last cache of c bytes (gatherSpans; one long index array
 // streamed once, as a kernel's), rounds times each, reads reads a time,
 // each round over every span.
-func gatherRounds(ctx context.Context, buf []uint64, p, s, c int64, reads, rounds int) (GatherResult, error) {
-	g, err := newGatherer(buf, p, s, c, reads)
+func gatherRounds(ctx context.Context, buf []uint64, p, s, c, from int64, reads, rounds int) (GatherResult, error) {
+	g, err := newGatherer(buf, p, s, c, from, reads)
 	return takeRounds[GatherResult](ctx, rounds, g, err)
 }
 
 // gatherer is gatherRounds a round at a time (rounder).
 type gatherer struct {
 	buf         []uint64
-	p, s        int64
+	p, s, c     int64
 	spans       []int64
 	small, long []uint32
 	reads       int
@@ -103,19 +103,20 @@ type gatherer struct {
 	times       [][]float64
 }
 
-func newGatherer(buf []uint64, p, s, c int64, reads int) (*gatherer, error) {
+func newGatherer(buf []uint64, p, s, c, from int64, reads int) (*gatherer, error) {
 	if s > int64(len(buf))*8 || p <= 0 || p >= s {
 		return nil, fmt.Errorf("random reads by index: no room for memory's point (%s) in a buffer of %s", units.FormatSize(s), units.FormatSize(int64(len(buf))*8))
 	}
-	spans := gatherSpans(c, s, int64(len(buf))*8)
-	return &gatherer{buf: buf, p: p, s: s, spans: spans, small: make([]uint32, gatherSmallIndices),
+	spans := gatherSpans(c, s, int64(len(buf))*8, from)
+	return &gatherer{buf: buf, p: p, s: s, c: c, spans: spans, small: make([]uint32, gatherSmallIndices),
 		long: make([]uint32, reads), reads: reads, times: make([][]float64, len(spans))}, nil
 }
 
 func (g *gatherer) round(r int) {
 	g.cs = append(g.cs, gatherAt(g.buf, g.p, g.small, max(1, g.reads/len(g.small)), uint64(2*r+1)))
 	for i, sp := range g.spans {
-		g.times[i] = append(g.times[i], gatherAt(g.buf, sp, g.long, 1, uint64(2*r+2+1000*i)))
+		idx, reps := gatherIndex(g.long, sp, g.c)
+		g.times[i] = append(g.times[i], gatherAt(g.buf, sp, idx, reps, uint64(2*r+2+1000*i)))
 	}
 }
 
@@ -132,13 +133,28 @@ func (g *gatherer) result() GatherResult {
 }
 
 // gatherSpans is the spans the gather curve is timed at for a last cache
-// of c bytes: 1, 2, 4, 8, 16 and 32 times it, those that fit in buf
-// bytes, and memory's point s among them (8·c where the levels give c).
+// of c bytes: a sixteenth, an eighth, a quarter and half of it, those no
+// smaller than from (the level before it; none when from is 0), then 1,
+// 2, 4, 8, 16 and 32 times it, those that fit in buf bytes, and memory's
+// point s among them (8·c where the levels give c).
+//
 // From the cache's size on: between it and twice it the levels' share
 // C/span of hits, read with memory's fill at 8·c, put the permutation
-// product at 0.54 to 0.65 of its estimate on the Zen 5 guest.
-func gatherSpans(c, s, buf int64) []int64 {
+// product at 0.54 to 0.65 of its estimate on the Zen 5 guest. Below it:
+// the levels' random fill of L2 from L3 (B over the random-read curve's
+// step) put the product at 0.71 to 0.80 of its estimate in five of ten
+// calibrations there, as the step read 0.26 to 0.40 ns while the product
+// held at 0.51 to 0.58 ns an element; its reads wait on the translation
+// buffer as much as on L3 (a span of 2 MiB read from the zero page, all
+// in L1, took as long as from memory's own pages), which the gather
+// times with them.
+func gatherSpans(c, s, buf, from int64) []int64 {
 	spans := []int64{}
+	for _, k := range []int64{16, 8, 4, 2} {
+		if sp := c / k; from > 0 && sp >= from && sp <= buf && sp != s {
+			spans = append(spans, sp)
+		}
+	}
 	for _, k := range []int64{1, 2, 4, 8, 16, 32} {
 		if sp := k * c; sp > 0 && sp <= buf && sp != s {
 			spans = append(spans, sp)
@@ -230,3 +246,27 @@ func setGatherBeta2(m *machine.Machine, g GatherResult) {
 
 // GatherNote is the key of Machine.Notes that says what the gather read.
 const GatherNote = "random_by_index"
+
+// gatherFrom is the least span the gather curve is timed at below the
+// last cache: the size of the level before it, or 0 (no span below the
+// last cache) with one level.
+func gatherFrom(levels []machine.Level) int64 {
+	if len(levels) < 2 {
+		return 0
+	}
+	return levels[len(levels)-2].Size
+}
+
+// gatherIndex is the index array and the runs over it that time the
+// gather over span bytes below a last cache of c bytes: an array of
+// span/4 indices (as many bytes as the span, as the permutation
+// product's X is as long as its Y), run over as often as long's reads
+// take, so that the index stream and the span stay in the cache as a
+// kernel's arrays of that size do. From c on, long streamed once.
+func gatherIndex(long []uint32, span, c int64) ([]uint32, int) {
+	if span >= c || len(long) < 2 {
+		return long, 1
+	}
+	idx := long[:max(2, min(int64(len(long)), span/4))&^1]
+	return idx, max(1, len(long)/len(idx))
+}

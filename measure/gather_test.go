@@ -63,7 +63,7 @@ func TestGatherRounds(t *testing.T) {
 	for i := range buf {
 		buf[i] = uint64(i)
 	}
-	r, err := gatherRounds(context.Background(), buf, 64<<10, 2<<20, 256<<10, 1<<14, 2)
+	r, err := gatherRounds(context.Background(), buf, 64<<10, 2<<20, 256<<10, 0, 1<<14, 2)
 	if err != nil || r.CacheSize != 64<<10 || r.MemSize != 2<<20 || len(r.Cache.Samples) != 2 || len(r.Mem.Samples) != 2 || !(r.Cache.Min > 0) || !(r.Mem.Min > 0) {
 		t.Fatalf("%+v, %v", r, err)
 	}
@@ -78,10 +78,18 @@ func TestGatherRounds(t *testing.T) {
 		t.Errorf("curve spans %v (memory's point %g, the curve's last %+v)", spans, r.Mem.Min, r.Curve[len(r.Curve)-1])
 	}
 	// Memory's point off the multiples still among them, in order.
-	if got := gatherSpans(10<<20, 100<<20, 1<<30); !slices.Equal(got, []int64{10 << 20, 20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
+	if got := gatherSpans(10<<20, 100<<20, 1<<30, 0); !slices.Equal(got, []int64{10 << 20, 20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
 		t.Errorf("gatherSpans(10 MiB, 100 MiB, 1 GiB) = %v", got)
 	}
-	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 256<<10, 1<<14, 2); err == nil {
+	// Below the last cache: its sixteenth to its half, those no smaller
+	// than the level before it (1 MiB here: 16 MiB/16 is the first).
+	if got := gatherSpans(16<<20, 128<<20, 1<<30, 1<<20); !slices.Equal(got, []int64{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20}) {
+		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 1 MiB) = %v", got)
+	}
+	if got := gatherSpans(16<<20, 128<<20, 1<<30, 3<<20); !slices.Equal(got[:3], []int64{4 << 20, 8 << 20, 16 << 20}) {
+		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 3 MiB) = %v", got)
+	}
+	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 256<<10, 0, 1<<14, 2); err == nil {
 		t.Error("a memory point past the buffer: no error")
 	}
 	idx := make([]uint32, 1000)
@@ -116,6 +124,37 @@ func TestSetGatherCurve(t *testing.T) {
 		var o machine.Machine
 		if setGatherCurve(&o, bad); o.GatherCurve != nil {
 			t.Errorf("%+v set %+v", bad, o.GatherCurve)
+		}
+	}
+}
+
+// gatherFrom is the size of the level before the last, 0 with one level;
+// gatherIndex keeps a span below the last cache to an index array as
+// many bytes as the span, run over as often as the long array's reads
+// take, and streams the long array once from the cache's size on.
+func TestGatherIndex(t *testing.T) {
+	levels := []machine.Level{{Size: 48 << 10}, {Size: 1 << 20}, {Size: 32 << 20}}
+	if got := gatherFrom(levels); got != 1<<20 {
+		t.Errorf("gatherFrom(3 levels) = %d, want 1 MiB", got)
+	}
+	if got := gatherFrom(levels[:1]); got != 0 {
+		t.Errorf("gatherFrom(1 level) = %d, want 0", got)
+	}
+	long := make([]uint32, 1<<20)
+	for _, c := range []struct {
+		span, c int64
+		n, reps int
+	}{
+		{1 << 20, 32 << 20, 1 << 18, 4},  // 2^18 indices of 4 B: 1 MiB
+		{3 << 20, 32 << 20, 3 << 18, 1},  // 3 MiB: 786432 indices, one run
+		{8 << 20, 32 << 20, 1 << 20, 1},  // more than long holds: long once
+		{32 << 20, 32 << 20, 1 << 20, 1}, // the cache's size: long once
+		{64 << 20, 32 << 20, 1 << 20, 1}, // beyond it: long once
+		{4, 32 << 20, 2, 1 << 19},        // the least: two indices
+	} {
+		idx, reps := gatherIndex(long, c.span, c.c)
+		if len(idx) != c.n || reps != c.reps {
+			t.Errorf("gatherIndex(span %d, cache %d) = %d indices × %d, want %d × %d", c.span, c.c, len(idx), reps, c.n, c.reps)
 		}
 	}
 }
