@@ -246,7 +246,9 @@ func TestDataClasses(t *testing.T) {
 		// the traditional one ran faster (97.7 against 118 ms); the model
 		// had the two-pass one ahead by 2 % until a line's steps through
 		// the levels were told apart from other lines ("Lines, not
-		// levels"), and now has the traditional one ahead by 3 %.
+		// levels"), then the traditional one ahead by 3 %, and by 7 %
+		// with the gather curve a floor ("The gather below the last
+		// cache, and as a floor").
 		{"validation-epyc-zen5-kvm-2vcpu", []class{
 			{"l2", 10, 0.679, 1, "perm", "perm-twopass", "perm", ""},
 			{"llc", 10, 0.679, 1, "perm", "perm-twopass", "perm", ""},
@@ -286,15 +288,15 @@ func TestDataClasses(t *testing.T) {
 	// The Zen 5 table's products beyond the last cache: 97.7 against
 	// 118 ms, 21 % apart, but the traditional product's rounds ranged over
 	// 75 % (a neighbour's burst), so the measurement names no faster one,
-	// and the table marks it; the hierarchy model's 105 against 108 ms is
-	// a gap of 3 %, within what the calibration's spreads move it
-	// (hier.GapUncertainty; the spreads move the two-pass product's
-	// estimate by 4.6 % and the traditional one's by 1.4 %, mostly by
-	// parameters the other does not have).
+	// and the table marks it; the hierarchy model's 100.5 against 108 ms
+	// (the gather curve a floor under the traditional one) is a gap of
+	// 7 %, beyond what the calibration's spreads move it
+	// (hier.GapUncertainty; they move the two-pass product's estimate by
+	// 4.6 % and the traditional one's by 0.7 %), so not a tie.
 	z := &dataPage{}
 	z.load("data=validation-epyc-zen5-kvm-2vcpu")
-	if c := z.cmp.Classes[2]; !c.PermWithinNoise || !c.PermHierTied {
-		t.Errorf("Zen 5 beyond: within noise %v, tied %v; want both", c.PermWithinNoise, c.PermHierTied)
+	if c := z.cmp.Classes[2]; !c.PermWithinNoise || c.PermHierTied {
+		t.Errorf("Zen 5 beyond: within noise %v, tied %v; want within noise and not tied", c.PermWithinNoise, c.PermHierTied)
 	}
 	if c := z.cmp.Classes[0]; c.PermWithinNoise || c.PermHierTied {
 		t.Errorf("Zen 5 in L2: within noise %v, tied %v; want neither (4.7 against 70 µs)", c.PermWithinNoise, c.PermHierTied)

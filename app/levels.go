@@ -46,7 +46,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		{m.WalkInFlight > 0, "A heap walk's lines in flight ", strconv.FormatFloat(m.WalkInFlight, 'g', 3, 64), "lines of a walk down a heap the core fetches at once, running ahead on its guesses of the way: heapsort's walks wait in full for their first line past each cache and for this share of the latency step for each line below it"},
 		{m.CrowdedRead > 0, "A crowded read ", units.FormatSeconds(m.CrowdedRead), crowdedMeans(m)},
 		{len(m.ColumnCurve) > 0, "Column curve ", columnCurveText(m.ColumnCurve), "the matrix product's own loop, a row against a column, by how many line places of their pages the column's lines take and how many lines it has, a step's time: the hierarchy model charges the product at least this at its column's shape"},
-		{len(m.GatherCurve) > 0, "Gather curve ", gatherCurveText(m.GatherCurve), "independent reads at random places by indices read in order (s += a[idx[i]]) by the span they fall over past the last cache, a read's time, its translation and the cache's hits included: the hierarchy model charges the permutation product's reads of Y this at Y's size"},
+		{len(m.GatherCurve) > 0, "Gather curve ", gatherCurveText(m.GatherCurve), "independent reads at random places by indices read in order (s += a[idx[i]]) by the span they fall over, a read's time, its translation and the levels' hits included: the hierarchy model charges the permutation product at least this a read of Y at Y's size"},
 		{m.L1Fill > 0, "First level's fills ", units.FormatSeconds(m.L1Fill) + " a line, κ = " + strconv.FormatFloat(m.L1Exposed, 'g', 3, 64), "they run beside the core's work: the two together take the longer plus κ times the shorter"},
 	} {
 		if x.given {

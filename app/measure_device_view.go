@@ -286,7 +286,7 @@ func renderMeasuredLevels(m machine.Machine, spread func(string) string, row fun
 		// spans go with the method.
 		a, z := m.GatherCurve[0], m.GatherCurve[len(m.GatherCurve)-1]
 		rows = append(rows, row("gather-curve", "Gather curve", units.FormatSeconds(a.Read)+" to "+units.FormatSeconds(z.Read)+" a read",
-			m.Notes["gather_curve"]+": it prices the permutation product's reads of Y at Y's span", spread("gather_curve"), float64(len(m.GatherCurve))))
+			m.Notes["gather_curve"]+": the permutation product takes at least this a read of Y at Y's span", spread("gather_curve"), float64(len(m.GatherCurve))))
 	}
 	return app.Div().Class("table-wrap").Body(app.Table().ID("measure-levels").Body(
 		app.Caption().Text("Cache levels (the hierarchy model)"),

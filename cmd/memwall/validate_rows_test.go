@@ -12,6 +12,7 @@ import (
 
 	"memwall/engine/hier"
 	"memwall/engine/mbram"
+	"memwall/engine/ranking"
 	"memwall/presets"
 )
 
@@ -118,11 +119,13 @@ func TestRejudgeShippedTable(t *testing.T) {
 }
 
 // TestRejudgePermTies: the Zen 5 table's faster product beyond the
-// last cache is a tie both ways, and validate says so on the class's
-// line; in L2 (4.7 against 70 µs) it is not. The table's two products
-// beyond it ran in 97.7 and 118 ms, the first's rounds 75 % apart, and the
-// model's estimates, 105 and 108 ms, lie within what the calibration's
-// spreads move their gap (ranking.PermTies has the hand calculations).
+// last cache is a tie in the measurement, and validate says so on the
+// class's line; in L2 (4.7 against 70 µs) it is not. The table's two
+// products beyond it ran in 97.7 and 118 ms, the first's rounds 75 %
+// apart; the model's estimates, 100.5 and 108 ms, lie 7 % apart, beyond
+// what the calibration's spreads move their gap (4.6 and 0.7 %), so the
+// model names the traditional one (ranking.PermTies has the hand
+// calculations of both ties).
 func TestRejudgePermTies(t *testing.T) {
 	path := filepath.Join("..", "..", "presets", "validation", "epyc-zen5-kvm-2vcpu.json")
 	var out, errb bytes.Buffer
@@ -135,7 +138,7 @@ func TestRejudgePermTies(t *testing.T) {
 			continue
 		}
 		classes++
-		tie := strings.Contains(line, "measured closer than the range of either's rounds, and predicted closer than the calibration's spreads move the gap")
+		tie := strings.Contains(line, "measured closer than the range of either's rounds: the measurement names no faster one")
 		if beyond := strings.HasPrefix(line, "beyond"); tie != beyond {
 			t.Errorf("class line %q: tie noted %v, want %v", line, tie, beyond)
 		}
@@ -214,5 +217,24 @@ func TestRejudgeNearFit(t *testing.T) {
 	want := fmt.Sprintf("measured/that %.2f", 115.6e-6/floor)
 	if len(notes) != 1 || !strings.Contains(notes[0], "perm N=192Ki: the data are 1.12 times L2 (2 MiB)") || !strings.Contains(notes[0], want) {
 		t.Errorf("notes %q, want one for N=192Ki with %q", notes, want)
+	}
+}
+
+// permTieNote names each of the four cases: a tie in the measurement, in
+// the model, in both, or in neither (no note).
+func TestPermTieNote(t *testing.T) {
+	for _, c := range []struct {
+		noise, tied bool
+		want        string
+	}{
+		{true, true, "measured closer than the range of either's rounds, and predicted closer than the calibration's spreads move the gap"},
+		{true, false, "measured closer than the range of either's rounds: the measurement names no faster one"},
+		{false, true, "the hierarchy model's gap is within what the calibration's spreads move it"},
+		{false, false, ""},
+	} {
+		got := permTieNote(ranking.Summary{PermWithinNoise: c.noise, PermHierTied: c.tied})
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("noise %v, tied %v: %q, want %q", c.noise, c.tied, got, c.want)
+		}
 	}
 }

@@ -162,12 +162,13 @@ type Estimate struct {
 	Spread      float64 `json:"spread_translation_seconds,omitempty"`
 	SpreadReads float64 `json:"spread_reads,omitempty"`
 	SpreadSpan  float64 `json:"spread_span_bytes,omitempty"`
-	// Gather is the kernel's reads spread over SpreadSpan bytes at the
-	// machine's gather curve there (machine.Machine.GatherAt), GatherRead
-	// a read, inside Seconds: on a machine whose curve covers the span
-	// they are priced so, their loop and the levels' hits with them, in
-	// place of the levels' random fills and Spread
-	// (kernelForm.gathered).
+	// GatherRead is the machine's gather curve at SpreadSpan
+	// (machine.Machine.GatherAt), 0 where the curve does not cover it: on
+	// a machine whose curve does, the kernel's SpreadReads reads take at
+	// least GatherRead each, their loop and the levels' hits with them,
+	// in place of the levels' random fills and Spread
+	// (kernelForm.gathered). Gather is what that floor adds to the rest
+	// of the estimate, inside Seconds.
 	Gather     float64 `json:"gather_seconds,omitempty"`
 	GatherRead float64 `json:"gather_read,omitempty"`
 	// Streaming is what moving StreamLines lines through StreamCount
@@ -299,9 +300,8 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 	if kw.spread != nil {
 		e.SpreadReads, e.SpreadSpan = kw.spread(w)
 		if read, ok := m.GatherAt(e.SpreadSpan); ok && kw.gathered != nil && e.SpreadReads > 0 {
-			e.Gather, e.GatherRead = e.SpreadReads*read, read
+			e.GatherRead = read
 			traffic = kw.gathered
-			ops = math.Max(0, ops-gatherLoopOps*e.SpreadReads)
 		}
 	}
 	if rate > 0 {
@@ -319,7 +319,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 		reads, span := kw.walks(w)
 		e.Translation = reads * m.WalkAt(span)
 	}
-	if kw.spread != nil && e.Gather == 0 {
+	if kw.spread != nil && e.GatherRead == 0 {
 		e.Spread = spreadTranslation(m, levels, e.SpreadReads, e.SpreadSpan)
 	}
 	if kw.manyStreams != nil {
@@ -328,7 +328,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			e.Streaming, e.StreamLines, e.StreamCount = lines*x, lines, count
 		}
 	}
-	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Gather + e.Streaming
+	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Streaming
 	// Sized up front: a sweep runs this for every point, and in the
 	// browser the allocations of a growing slice were a third of a point.
 	if e.Levels = levelBuf[:0]; cap(levelBuf) < len(levels) {
@@ -374,6 +374,16 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 		e.LevelHidden += h
 	}
 	e.Seconds -= e.LevelHidden
+	// A floor on the whole, as the column curve's below: the gather
+	// curve times a loop of such reads with its index stream, and the
+	// kernel's other work and streams go on while the reads are in
+	// flight (docs/hierarchy.md, "The gather as a floor").
+	if e.GatherRead > 0 {
+		if x := e.SpreadReads*e.GatherRead - e.Seconds; x > 0 {
+			e.Gather = x
+			e.Seconds += x
+		}
+	}
 	// A machine with a column curve prices the product's reads by it,
 	// which the crowded read's floor is one point of.
 	if kw.crowded != nil && m.CrowdedRead > 0 && len(m.ColumnCurve) == 0 && len(levels) > 0 {
@@ -551,10 +561,11 @@ type kernelForm struct {
 	spread func(s shape) (reads, span float64)
 	// gathered is the kernel's traffic less its spread reads, for a
 	// machine whose gather curve covers their span: the curve times a
-	// loop of such reads (s += a[idx[i]]) with its index stream and its
-	// work, gatherLoopOps a read, and the levels' hits at that span, so
-	// the reads are charged the curve's time and the levels the rest (nil:
-	// the levels price the reads at every span). Only a kernel whose
+	// loop of such reads (s += a[idx[i]]) with its index stream, its
+	// work and the levels' hits at that span, so the kernel takes at
+	// least the curve's time for the reads, and its work and the levels'
+	// price of the rest of its traffic go on beside them (nil: the
+	// levels price the reads at every span). Only a kernel whose
 	// spread reads are such a loop has it: the permutation product's
 	// Y[X[i]], and not the two-pass product's phase II, whose first read
 	// of each line comes from memory while its block is read within the
@@ -838,13 +849,6 @@ func twoPassSegment(s shape) float64 {
 	blockLen := math.Max(1, math.Floor(s.c/2/s.w))
 	return math.Min(blockLen, s.n) * s.w
 }
-
-// gatherLoopOps is the operations of the gather curve's loop a read
-// (measure's gatherRead: load the index, load, add, and half of the
-// increment, compare and branch of a loop that reads two a turn), which
-// the curve's time holds: a kernel whose spread reads the curve prices
-// is charged its other work at its rate (kernelForm.gathered).
-const gatherLoopOps = 4.5
 
 // TwoPassBlocksRate is the key of the two-pass product's core rate with
 // several blocks (machine.Machine.CoreRates), which prices its work when
@@ -1189,9 +1193,6 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		if e.Passes > 0 {
 			ops, besides = math.Max(0, ops-e.PassOps), " (the work besides the passes' loops)"
 		}
-		if e.Gather > 0 {
-			ops, besides = math.Max(0, ops-gatherLoopOps*e.SpreadReads), " (the work besides the loop the gather curve times)"
-		}
 		f := "ops/R = " + units.FormatCount(int64(ops)) + " / " + fmt.Sprintf("%.3g", e.Rate) + " per s" + besides
 		switch {
 		case e.RateKey == TwoPassBlocksRate:
@@ -1229,7 +1230,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 	}
 	if e.Gather > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "random reads by index", Seconds: e.Gather,
-			Formula: fmt.Sprintf("%.4g reads spread over %s at the machine's gather curve there (%s a read), their loop, translation and the levels' hits included", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(e.GatherRead))})
+			Formula: fmt.Sprintf("%.4g reads spread over %s take at least the machine's gather curve there (%s a read, %s in all: their loop, translation and the levels' hits), beyond the rest of the estimate, which runs beside them", e.SpreadReads, units.FormatSize(int64(e.SpreadSpan)), units.FormatSeconds(e.GatherRead), units.FormatSeconds(e.SpreadReads*e.GatherRead))})
 	}
 	if e.Spread > 0 {
 		b.Terms = append(b.Terms, mbram.Term{Name: "address translation", Seconds: e.Spread,

@@ -932,19 +932,23 @@ func TestModelTwoPassBlocksRate(t *testing.T) {
 }
 
 // TestModelGatherCurve: on a machine with a gather curve that reaches
-// Y's span, the permutation product's reads of Y take the curve's time
-// there, their loop's operations out of its work, and the levels carry
-// X and Z alone. By hand, on twoLevels with the curve 4 ns at 8 MiB and
-// 8 ns at 32 MiB, N = 2^22 (Y of 16 MiB, halfway in log: 6 ns):
+// Y's span, the permutation product takes at least the curve's time for
+// its reads of Y, and the rest of its estimate (its work, the levels
+// carrying X and Z alone) runs beside them. By hand, on twoLevels with
+// the curve 4 ns at 8 MiB and 8 ns at 32 MiB, N = 2^22 (Y of 16 MiB,
+// halfway in log: 6 ns):
 //   - reads: 4194304 · 6 ns = 25.165824 ms;
-//   - work: (6 − 4.5) · 4194304 / 10^10 = 629.1456 µs;
-//   - X and Z: 3 · 16 MiB / 64 B = 786432 lines, from L2 into L1 at
-//     128 GB/s (393.216 µs) and from memory into L2 at 32 GB/s
-//     (1.572864 ms);
+//   - the rest: work 6 · 4194304 / 10^10 = 2.5165824 ms; X and Z,
+//     3 · 16 MiB / 64 B = 786432 lines, from L2 into L1 at 128 GB/s
+//     (393.216 µs) and from memory into L2 at 32 GB/s (1.572864 ms):
+//     4.4826624 ms;
 //
-// 27.7610496 ms in all. At N = 2^20 (Y of 4 MiB, before the curve) and on
-// the machine without it nothing changes; the two-pass product's phase
-// II is not such a loop and keeps the levels' price.
+// so 25.165824 ms in all, the gather term the 20.6831616 ms it adds to
+// the rest. A curve at 0.1 ns a read (0.4194304 ms) adds nothing: the
+// rest, 4.4826624 ms, and no translation term for the reads. At N =
+// 2^20 (Y of 4 MiB, before the curve) and on the machine without it
+// nothing changes; the two-pass product's phase II is not such a loop
+// and keeps the levels' price.
 func TestModelGatherCurve(t *testing.T) {
 	m := twoLevels()
 	bare := m
@@ -953,8 +957,13 @@ func TestModelGatherCurve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 27.7610496e-3; math.Abs(e.Seconds-want) > 1e-12 || math.Abs(e.Gather-25.165824e-3) > 1e-12 || math.Abs(e.GatherRead-6e-9) > 1e-18 || e.Spread != 0 {
+	if want := 25.165824e-3; math.Abs(e.Seconds-want) > 1e-12 || math.Abs(e.Gather-20.6831616e-3) > 1e-12 || math.Abs(e.GatherRead-6e-9) > 1e-18 || e.Spread != 0 {
 		t.Errorf("perm at 2^22: %g s (gather %g at %g a read, spread %g), want %g", e.Seconds, e.Gather, e.GatherRead, e.Spread, want)
+	}
+	fast := m
+	fast.GatherCurve = []machine.GatherPoint{{Span: 8 << 20, Read: 0.1e-9}, {Span: 32 << 20, Read: 0.1e-9}}
+	if e, err := Model(fast, "perm", mbram.DefaultParams(1<<22)); err != nil || math.Abs(e.Seconds-4.4826624e-3) > 1e-12 || e.Gather != 0 || e.Spread != 0 {
+		t.Errorf("perm at 2^22 with a fast curve: %g s (gather %g, spread %g, %v), want 4.4826624 ms", e.Seconds, e.Gather, e.Spread, err)
 	}
 	b, err := Predict(m, "perm", mbram.DefaultParams(1<<22))
 	if err != nil || !slices.ContainsFunc(b.Terms, func(t mbram.Term) bool { return t.Name == "random reads by index" && t.Seconds == e.Gather }) {
