@@ -133,8 +133,8 @@ func (g *gatherer) result() GatherResult {
 }
 
 // gatherSpans is the spans the gather curve is timed at for a last cache
-// of c bytes: a sixteenth, an eighth, a quarter and half of it, those no
-// smaller than from (the level before it; none when from is 0), then 1,
+// of c bytes: c/2^12 to c/2 by halves, those no smaller than from (the
+// first level's size; none when from is 0), then 1,
 // 2, 4, 8, 16 and 32 times it, those that fit in buf bytes, and memory's
 // point s among them (8·c where the levels give c).
 //
@@ -150,7 +150,7 @@ func (g *gatherer) result() GatherResult {
 // times with them.
 func gatherSpans(c, s, buf, from int64) []int64 {
 	spans := []int64{}
-	for _, k := range []int64{16, 8, 4, 2} {
+	for k := int64(1) << maxGatherHalvings; k >= 2; k /= 2 {
 		if sp := c / k; from > 0 && sp >= from && sp <= buf && sp != s {
 			spans = append(spans, sp)
 		}
@@ -248,14 +248,23 @@ func setGatherBeta2(m *machine.Machine, g GatherResult) {
 const GatherNote = "random_by_index"
 
 // gatherFrom is the least span the gather curve is timed at below the
-// last cache: the size of the level before it, or 0 (no span below the
-// last cache) with one level.
+// last cache: the first level's size, or 0 (no span below the last
+// cache) with one level. From L2's size (calibration p3) the product
+// whose Y lies between L1's size and L2's, 64Ki to 192Ki elements on
+// the Zen 5 guest, X, Y and Z together past L2, ran at 0.59 to 0.66 of
+// the levels' estimate; on the curve from L1's size (p6) at 0.80 to
+// 0.97, and every size from 16Ki to 2Mi elements in the band.
 func gatherFrom(levels []machine.Level) int64 {
 	if len(levels) < 2 {
 		return 0
 	}
-	return levels[len(levels)-2].Size
+	return levels[0].Size
 }
+
+// maxGatherHalvings is the most times the last cache is halved for the
+// gather curve's spans below it (gatherSpans): 2^12 takes a cache of
+// 128 MiB down to 32 KiB.
+const maxGatherHalvings = 12
 
 // gatherIndex is the index array and the runs over it that time the
 // gather over span bytes below a last cache of c bytes: an array of

@@ -81,13 +81,20 @@ func TestGatherRounds(t *testing.T) {
 	if got := gatherSpans(10<<20, 100<<20, 1<<30, 0); !slices.Equal(got, []int64{10 << 20, 20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
 		t.Errorf("gatherSpans(10 MiB, 100 MiB, 1 GiB) = %v", got)
 	}
-	// Below the last cache: its sixteenth to its half, those no smaller
-	// than the level before it (1 MiB here: 16 MiB/16 is the first).
+	// Below the last cache: its 4096th to its half, those no smaller
+	// than the first level (1 MiB here: 16 MiB/16 is the first).
 	if got := gatherSpans(16<<20, 128<<20, 1<<30, 1<<20); !slices.Equal(got, []int64{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20}) {
 		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 1 MiB) = %v", got)
 	}
 	if got := gatherSpans(16<<20, 128<<20, 1<<30, 3<<20); !slices.Equal(got[:3], []int64{4 << 20, 8 << 20, 16 << 20}) {
 		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 3 MiB) = %v", got)
+	}
+	// From 32 KiB: twelve halvings of 128 MiB reach it, and no more.
+	if got := gatherSpans(128<<20, 1<<30, 1<<30, 32<<10); len(got) != 12+4 || got[0] != 32<<10 || got[11] != 64<<20 {
+		t.Errorf("gatherSpans(128 MiB, 1 GiB, 1 GiB, from 32 KiB) = %v", got)
+	}
+	if got := gatherSpans(128<<20, 1<<30, 1<<30, 1<<10); got[0] != 32<<10 {
+		t.Errorf("gatherSpans(128 MiB, 1 GiB, 1 GiB, from 1 KiB) starts at %d, want 32 KiB (twelve halvings)", got[0])
 	}
 	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 256<<10, 0, 1<<14, 2); err == nil {
 		t.Error("a memory point past the buffer: no error")
@@ -128,14 +135,14 @@ func TestSetGatherCurve(t *testing.T) {
 	}
 }
 
-// gatherFrom is the size of the level before the last, 0 with one level;
+// gatherFrom is the first level's size, 0 with one level;
 // gatherIndex keeps a span below the last cache to an index array as
 // many bytes as the span, run over as often as the long array's reads
 // take, and streams the long array once from the cache's size on.
 func TestGatherIndex(t *testing.T) {
 	levels := []machine.Level{{Size: 48 << 10}, {Size: 1 << 20}, {Size: 32 << 20}}
-	if got := gatherFrom(levels); got != 1<<20 {
-		t.Errorf("gatherFrom(3 levels) = %d, want 1 MiB", got)
+	if got := gatherFrom(levels); got != 48<<10 {
+		t.Errorf("gatherFrom(3 levels) = %d, want 48 KiB", got)
 	}
 	if got := gatherFrom(levels[:1]); got != 0 {
 		t.Errorf("gatherFrom(1 level) = %d, want 0", got)
