@@ -134,20 +134,22 @@ func (g *gatherer) result() GatherResult {
 
 // gatherSpans is the spans the gather curve is timed at for a last cache
 // of c bytes: c/2^12 to c/2 by halves, those no smaller than from (the
-// first level's size; none when from is 0), then 1,
-// 2, 4, 8, 16 and 32 times it, those that fit in buf bytes, and memory's
-// point s among them (8·c where the levels give c).
+// first level's size; none when from is 0), then 1 to 2 times c by
+// quarters, 4, 8, 16 and 32 times it, those that fit in buf bytes, and
+// memory's point s among them (8·c where the levels give c).
 //
 // From the cache's size on: between it and twice it the levels' share
 // C/span of hits, read with memory's fill at 8·c, put the permutation
 // product at 0.54 to 0.65 of its estimate on the Zen 5 guest. Below it:
 // the levels' random fill of L2 from L3 (B over the random-read curve's
-// step) put the product at 0.71 to 0.80 of its estimate in five of ten
-// calibrations there, as the step read 0.26 to 0.40 ns while the product
+// step) put the product at 0.71 to 0.80 of its estimate in eight of
+// eleven runs there, as the step read 0.26 to 0.40 ns while the product
 // held at 0.51 to 0.58 ns an element; its reads wait on the translation
 // buffer as much as on L3 (a span of 2 MiB read from the zero page, all
 // in L1, took as long as from memory's own pages), which the gather
-// times with them.
+// times with them. Between c and 2·c by quarters: with only c and 2·c
+// the product with Y just past the cache ran at 0.76 of the line between
+// them (Y of 16 MiB beside 14 MiB, p6), 0.86 on the quarters (p8).
 func gatherSpans(c, s, buf, from int64) []int64 {
 	spans := []int64{}
 	for k := int64(1) << maxGatherHalvings; k >= 2; k /= 2 {
@@ -155,8 +157,8 @@ func gatherSpans(c, s, buf, from int64) []int64 {
 			spans = append(spans, sp)
 		}
 	}
-	for _, k := range []int64{1, 2, 4, 8, 16, 32} {
-		if sp := k * c; sp > 0 && sp <= buf && sp != s {
+	for _, k := range []int64{4, 5, 6, 7, 8, 16, 32, 64, 128} {
+		if sp := k * c / 4; sp > 0 && sp <= buf && sp != s {
 			spans = append(spans, sp)
 		}
 	}

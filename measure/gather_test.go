@@ -55,9 +55,9 @@ func TestSetGatherBeta2(t *testing.T) {
 
 // gatherRounds reads over both points and the curve's spans, and refuses
 // a memory point past the buffer. A last cache of 256 KiB in a buffer of
-// 2 MiB: the curve at 256 KiB, 512 KiB, 1 MiB and 2 MiB (1, 2, 4 and 8
-// times it; 16 and 32 times do not fit), memory's point, 2 MiB, among
-// them.
+// 2 MiB: the curve at 256, 320, 384, 448 and 512 KiB, 1 MiB and 2 MiB
+// (1 to 2 times it by quarters, 4 and 8 times; 16 and 32 times do not
+// fit), memory's point, 2 MiB, among them.
 func TestGatherRounds(t *testing.T) {
 	buf := make([]uint64, 1<<18) // 2 MiB
 	for i := range buf {
@@ -74,23 +74,23 @@ func TestGatherRounds(t *testing.T) {
 			t.Errorf("span %d: %+v", c.Span, c.Read)
 		}
 	}
-	if !slices.Equal(spans, []int64{256 << 10, 512 << 10, 1 << 20, 2 << 20}) || r.Curve[3].Read.Min != r.Mem.Min {
+	if !slices.Equal(spans, []int64{256 << 10, 320 << 10, 384 << 10, 448 << 10, 512 << 10, 1 << 20, 2 << 20}) || r.Curve[6].Read.Min != r.Mem.Min {
 		t.Errorf("curve spans %v (memory's point %g, the curve's last %+v)", spans, r.Mem.Min, r.Curve[len(r.Curve)-1])
 	}
 	// Memory's point off the multiples still among them, in order.
-	if got := gatherSpans(10<<20, 100<<20, 1<<30, 0); !slices.Equal(got, []int64{10 << 20, 20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
+	if got := gatherSpans(10<<20, 100<<20, 1<<30, 0); !slices.Equal(got, []int64{10 << 20, 25 << 19, 15 << 20, 35 << 19, 20 << 20, 40 << 20, 80 << 20, 100 << 20, 160 << 20, 320 << 20}) {
 		t.Errorf("gatherSpans(10 MiB, 100 MiB, 1 GiB) = %v", got)
 	}
 	// Below the last cache: its 4096th to its half, those no smaller
 	// than the first level (1 MiB here: 16 MiB/16 is the first).
-	if got := gatherSpans(16<<20, 128<<20, 1<<30, 1<<20); !slices.Equal(got, []int64{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20}) {
+	if got := gatherSpans(16<<20, 128<<20, 1<<30, 1<<20); !slices.Equal(got, []int64{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 20 << 20, 24 << 20, 28 << 20, 32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20}) {
 		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 1 MiB) = %v", got)
 	}
 	if got := gatherSpans(16<<20, 128<<20, 1<<30, 3<<20); !slices.Equal(got[:3], []int64{4 << 20, 8 << 20, 16 << 20}) {
 		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 3 MiB) = %v", got)
 	}
 	// From 32 KiB: twelve halvings of 128 MiB reach it, and no more.
-	if got := gatherSpans(128<<20, 1<<30, 1<<30, 32<<10); len(got) != 12+4 || got[0] != 32<<10 || got[11] != 64<<20 {
+	if got := gatherSpans(128<<20, 1<<30, 1<<30, 32<<10); len(got) != 12+7 || got[0] != 32<<10 || got[11] != 64<<20 {
 		t.Errorf("gatherSpans(128 MiB, 1 GiB, 1 GiB, from 32 KiB) = %v", got)
 	}
 	if got := gatherSpans(128<<20, 1<<30, 1<<30, 1<<10); got[0] != 32<<10 {
