@@ -83,10 +83,11 @@ func gatherAt(buf []uint64, size int64, idx []uint32, reps int, seed uint64) flo
 
 // gatherRounds times the gather over the last level's plateau point p
 // (bytes; a small index array read over and over, whose lines stay in
-// the levels above) and over memory's point s and the curve's spans from
-// c, for a last cache of c bytes (gatherSpans; one long index array
-// streamed once, as a kernel's), rounds times each, reads reads a time,
-// each round over every span.
+// the levels above) and over memory's point s and the curve's spans for
+// a last cache of c bytes, from the first level's size from
+// (gatherSpans; from c on one long index array streamed once, as a
+// kernel's, below it gatherIndex's), rounds times each, reads reads a
+// time, each round over every span.
 func gatherRounds(ctx context.Context, buf []uint64, p, s, c, from int64, reads, rounds int) (GatherResult, error) {
 	g, err := newGatherer(buf, p, s, c, from, reads)
 	return takeRounds[GatherResult](ctx, rounds, g, err)

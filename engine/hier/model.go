@@ -377,7 +377,8 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 	// A floor on the whole, as the column curve's below: the gather
 	// curve times a loop of such reads with its index stream, and the
 	// kernel's other work and streams go on while the reads are in
-	// flight (docs/hierarchy.md, "The gather as a floor").
+	// flight (docs/hierarchy.md, "The gather below the last cache, and
+	// as a floor").
 	if e.GatherRead > 0 {
 		if x := e.SpreadReads*e.GatherRead - e.Seconds; x > 0 {
 			e.Gather = x
