@@ -592,7 +592,7 @@ type kernelForm struct {
 
 var kernelForms = map[string]kernelForm{
 	"perm": {
-		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached, and waits for the page walk of a read across Y; on a machine whose gather curve reaches Y's span, each read of Y takes the curve's time there instead (docs/hierarchy.md)",
+		describe:  "X and Z stream; each read of Y hits a level with the chance its share of Y is cached, and waits for the page walk of a read across Y; on a machine whose gather curve reaches Y's span, the product takes at least the curve's time there for each read of Y, its other work and X and Z beside the reads (docs/hierarchy.md)",
 		footprint: func(s shape) float64 { return 3 * s.n * s.w },
 		// Per element: load X[i], load Y[X[i]], store Z[i], and the
 		// loop's increment, compare and branch.
