@@ -796,8 +796,9 @@ func round3g(v float64) float64 {
 
 // firstLevelFastest is the levels' sizes off the median rounds (median)
 // with the first level's off the fastest rounds' (fastest) where those
-// put it later, by half again to osMatch times and short of the next
-// level (a step of the curves' grid later is the same step): the
+// put it later, by more than one step of the curves' grid (2^¼; one
+// step later is the same step) to osMatch times, and short of the next
+// level: the
 // first level takes the same sets wherever the chase is placed (a core's
 // L1 finds a line's set from its place in the page), so its step does not
 // move from round to round as a larger level's does, and only a neighbour
@@ -806,13 +807,22 @@ func round3g(v float64) float64 {
 // guest of docs/hierarchy.md one calibration's median rounds read a
 // 24.6 KiB L1, their latency rising from 22 KiB in most of its rounds,
 // where every round's fastest, and every other calibration's medians,
-// read 47 to 48 KiB.
+// read 47 to 48 KiB. A neighbour that runs in only some rounds moves
+// the median less: calibration p8 read 33.4 KiB off the median rounds
+// (their latency 1.81, 2.88 and 3.99 ns at 32, 38 and 45 KiB) and 48
+// KiB off the fastest, two steps of the grid later, which a bound of
+// half again left at the median's.
+// firstLevelLater is how much later than the median rounds' the fastest
+// rounds' first step must come to replace it: more than the curves'
+// grid step, 2^¼ ≈ 1.19, and under two of them, 1.41.
+const firstLevelLater = 1.3
+
 func firstLevelFastest(median, fastest []int64) []int64 {
 	if len(median) == 0 || len(fastest) == 0 {
 		return median
 	}
 	f, m := float64(fastest[0]), float64(median[0])
-	if f < 1.5*m || f > osMatch*m || (len(median) > 1 && f*stepMerge > float64(median[1])) {
+	if f < firstLevelLater*m || f > osMatch*m || (len(median) > 1 && f*stepMerge > float64(median[1])) {
 		return median
 	}
 	out := slices.Clone(median)

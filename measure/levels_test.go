@@ -590,6 +590,8 @@ func TestFirstLevelFastest(t *testing.T) {
 	}{
 		{"halved in most rounds", []int64{24 * ki, 740 * ki, 14 << 20}, []int64{48 * ki, 800 * ki, 16 << 20}, []int64{48 * ki, 740 * ki, 14 << 20}},
 		{"the same step", []int64{48 * ki, 740 * ki}, []int64{48 * ki, 760 * ki}, []int64{48 * ki, 740 * ki}},
+		// Calibration p8 on the Zen 5 guest: a neighbour in some rounds.
+		{"two steps of the grid later", []int64{34176, 664 * ki}, []int64{48320, 700 * ki}, []int64{48320, 664 * ki}},
 		{"a step of the grid later", []int64{48320, 740 * ki}, []int64{49408, 760 * ki}, []int64{48320, 740 * ki}},
 		{"the fastest earlier", []int64{48 * ki, 740 * ki}, []int64{40 * ki, 760 * ki}, []int64{48 * ki, 740 * ki}},
 		{"more than osMatch later: another level", []int64{16 * ki, 740 * ki}, []int64{48 * ki, 760 * ki}, []int64{16 * ki, 740 * ki}},
