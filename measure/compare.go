@@ -21,7 +21,22 @@ type Diff struct {
 	// each calibration (the machine file's spread; 0 when it has none).
 	SpreadA float64 `json:"spread_a,omitempty"`
 	SpreadB float64 `json:"spread_b,omitempty"`
+	// OnStep marks a point of the memory latency or gather curve whose
+	// span lies within StepBand of either calibration's last cache: on
+	// the curve's climb from the cache to memory, where the time at a
+	// fixed span follows the share of the cache the machine gets. That
+	// share is compared once, as cache (and dependent_reach); on a
+	// guest whose last cache other tenants share, a point there moves
+	// by up to twice between calibrations whose caches agree within 3 %.
+	OnStep bool `json:"on_step,omitempty"`
 }
+
+// StepBand is how far from a last cache of C bytes, in either
+// direction, a curve's span lies on the cache's step (OnStep): the
+// latency curve of the Zen 5 guest of docs/hierarchy.md climbed from
+// 25 ns at 0.8·C to 146 ns at 1.6·C and went on at memory's slope from
+// 2·C.
+const StepBand = 1.5
 
 // WithinSpread reports whether the two values differ by no more than the
 // larger of their calibrations' own spreads: a change the parameter's
@@ -220,7 +235,8 @@ func Compare(a, b machine.Machine) []Diff {
 			// which cache compares.
 			continue
 		}
-		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: curveSpread(a, n), SpreadB: curveSpread(b, n)}
+		d := Diff{Param: n, A: va, B: vb, Rel: math.Inf(1), SpreadA: curveSpread(a, n), SpreadB: curveSpread(b, n),
+			OnStep: onStep(n, a.C) || onStep(n, b.C)}
 		switch {
 		case oka && okb && va == vb:
 			d.Rel = 0
@@ -230,4 +246,25 @@ func Compare(a, b machine.Machine) []Diff {
 		out = append(out, d)
 	}
 	return out
+}
+
+// onStep reports whether the parameter named n is a point of the memory
+// latency or gather curve at a span within StepBand of a last cache of c
+// bytes (Diff.OnStep).
+func onStep(n string, c int64) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(n, latencyCurvePrefix):
+		rest = n[len(latencyCurvePrefix):]
+	case strings.HasPrefix(n, gatherCurvePrefix):
+		rest = n[len(gatherCurvePrefix):]
+	default:
+		return false
+	}
+	span, err := units.ParseSize(strings.TrimSuffix(rest, "]"))
+	if err != nil || span <= 0 || c <= 0 {
+		return false
+	}
+	r := float64(span) / float64(c)
+	return r >= 1/StepBand && r <= StepBand
 }

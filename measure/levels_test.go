@@ -299,6 +299,48 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestCompareOnStep: a curve's point within 1.5 times either
+// calibration's last cache lies on the cache's step, by hand: caches of
+// 13 and 15 MiB put 16 MiB (16/13 = 1.23) on it, 8 MiB (13/8 = 1.63) and
+// 32 MiB (32/15 = 2.13) off it; parameters that are no curve's point
+// never are.
+func TestCompareOnStep(t *testing.T) {
+	a := machine.Machine{Beta1: 40e9, Beta2: 5e9, C: 13 << 20, B: 64, M: 8e-9}
+	a.GatherCurve = []machine.GatherPoint{{Span: 8 << 20, Read: 1e-9}, {Span: 32 << 20, Read: 4e-9}}
+	b := a
+	b.C = 15 << 20
+	b.GatherCurve = []machine.GatherPoint{{Span: 8 << 20, Read: 1e-9}, {Span: 32 << 20, Read: 5e-9}}
+	want := map[string]bool{"gather_curve[8 MiB]": false, "gather_curve[16 MiB]": true, "gather_curve[32 MiB]": false, "cache": false, "beta2": false}
+	for _, d := range Compare(a, b) {
+		if w, ok := want[d.Param]; ok {
+			if d.OnStep != w {
+				t.Errorf("%s: on the step %v, want %v", d.Param, d.OnStep, w)
+			}
+			delete(want, d.Param)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("parameters missing: %v", want)
+	}
+	for _, tc := range []struct {
+		name string
+		c    int64
+		want bool
+	}{
+		{"mem_latency_curve[16 MiB]", 11 << 20, true},  // 16/11 = 1.45
+		{"mem_latency_curve[16 MiB]", 10 << 20, false}, // 1.6
+		{"mem_latency_curve[8 MiB]", 11 << 20, true},   // 11/8 = 1.375, below the cache
+		{"mem_latency_curve[8 MiB]", 13 << 20, false},  // 13/8 = 1.625
+		{"gather_curve[1 GiB]", 1 << 30, true},
+		{"column_curve[8 places]", 12 << 20, false},
+		{"gather_curve[bad]", 12 << 20, false},
+	} {
+		if got := onStep(tc.name, tc.c); got != tc.want {
+			t.Errorf("onStep(%s, %d) = %v, want %v", tc.name, tc.c, got, tc.want)
+		}
+	}
+}
+
 // The memory latency curve's points at powers of two carry their own
 // spreads over the rounds, and Compare reports them beside the point;
 // a point without one reports memory's latency's. By hand: rounds of

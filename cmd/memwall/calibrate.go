@@ -229,7 +229,7 @@ func writeCurves(f io.Writer, res measure.Result) error {
 func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 	diffs := measure.Compare(a, b)
 	fmt.Fprintf(w, "%-24s %14s %14s %9s %15s\n", "parameter", nameA, nameB, "change", "spreads")
-	over, noisy := 0, 0
+	over, noisy, step := 0, 0, 0
 	for _, d := range diffs {
 		mark, rel := "", "—"
 		if !math.IsInf(d.Rel, 0) {
@@ -242,12 +242,19 @@ func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 				mark += ", within the spreads"
 				noisy++
 			}
+			if d.OnStep {
+				mark += ", on the last cache's step"
+				step++
+			}
 		}
 		fmt.Fprintf(w, "%-24s %14s %14s %9s %15s%s\n", d.Param, paramValue(d.Param, d.A), paramValue(d.Param, d.B), rel, spreads(d), mark)
 	}
 	fmt.Fprintf(w, "%d of %d parameters differ by more than %d%%", over, len(diffs), int(100*measure.AgreeWithin))
 	if noisy > 0 {
 		fmt.Fprintf(w, "; %d of them by no more than its spread over the rounds of either calibration", noisy)
+	}
+	if step > 0 {
+		fmt.Fprintf(w, "; %d of them a curve's point on the last cache's step (within %g times either cache), which follows the share of the cache the machine gets, compared as cache", step, measure.StepBand)
 	}
 	fmt.Fprintln(w)
 }

@@ -104,8 +104,8 @@ func TestCalibrateBadInput(t *testing.T) {
 // 15 %); --against alone is refused with a message naming both flags.
 func TestCalibrateCompare(t *testing.T) {
 	dir := t.TempDir()
-	a := `{"id":"a","name":"A","beta1":4e10,"beta2":5e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8e-9,"levels":[{"name":"L1","size":32768,"line":64,"beta1":2e11,"beta2":1e11,"latency":1e-9},{"name":"L2","size":16777216,"line":64,"beta1":4e10,"beta2":5e9,"latency":1e-8}],"walk_in_flight":2.32}`
-	b := `{"id":"b","name":"B","beta1":4e10,"beta2":5.75e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8.4e-9,"levels":[{"name":"L1","size":32768,"line":64,"beta1":2e11,"beta2":1e11,"latency":1e-9},{"name":"L2","size":16777216,"line":64,"beta1":4e10,"beta2":5.75e9,"latency":1e-8}],"walk_in_flight":2.23,"spread":{"beta2":0.2}}`
+	a := `{"id":"a","name":"A","beta1":4e10,"beta2":5e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8e-9,"levels":[{"name":"L1","size":32768,"line":64,"beta1":2e11,"beta2":1e11,"latency":1e-9},{"name":"L2","size":16777216,"line":64,"beta1":4e10,"beta2":5e9,"latency":1e-8}],"walk_in_flight":2.32,"gather_curve":[{"span":8388608,"read":1e-9},{"span":33554432,"read":4e-9}]}`
+	b := `{"id":"b","name":"B","beta1":4e10,"beta2":5.75e9,"mu1":2,"cache":16777216,"line":64,"mispredict":8.4e-9,"levels":[{"name":"L1","size":32768,"line":64,"beta1":2e11,"beta2":1e11,"latency":1e-9},{"name":"L2","size":16777216,"line":64,"beta1":4e10,"beta2":5.75e9,"latency":1e-8}],"walk_in_flight":2.23,"gather_curve":[{"span":8388608,"read":1e-9},{"span":33554432,"read":6e-9}],"spread":{"beta2":0.2}}`
 	fa, fb := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	if err := os.WriteFile(fa, []byte(a), 0o644); err != nil {
 		t.Fatal(err)
@@ -119,7 +119,12 @@ func TestCalibrateCompare(t *testing.T) {
 	}
 	// A heap walk's lines in flight: 2.32 to 2.23 (−3.9 %), a count.
 	for _, want := range []string{"beta2", "+15.0%", "— 20.0%  > 10%, within the spreads", "mispredict", "+5.0%", "walk_in_flight                     2.32           2.23     -3.9%",
-		"2 of 13 parameters differ by more than 10%; 1 of them by no more than its spread"} {
+		// The gather curve at 16 MiB, half way in log from 8 to 32 MiB:
+		// 2.5 ns, then 3.5 (+40 %), on the step of the 16 MiB cache; at
+		// 32 MiB, twice the cache, 4 then 6 ns (+50 %), off it.
+		"2.5 ns         3.5 ns    +40.0%             — —  > 10%, on the last cache's step\n",
+		"4 ns           6 ns    +50.0%             — —  > 10%\n",
+		"4 of 16 parameters differ by more than 10%; 1 of them by no more than its spread over the rounds of either calibration; 1 of them a curve's point on the last cache's step (within 1.5 times either cache)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
