@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"memwall/engine/hier"
 	"memwall/engine/machine"
 	"memwall/engine/units"
 )
@@ -89,7 +90,8 @@ func levelsView(id string, m machine.Machine) app.UI {
 	)
 }
 
-// coreRatesText lists per-kernel rates by kernel id.
+// coreRatesText lists per-kernel rates by kernel id; the simple bucket
+// sort's calls are a rate of calls (hier.BucketCallsRate).
 func coreRatesText(rates map[string]float64) string {
 	ids := make([]string, 0, len(rates))
 	for id := range rates {
@@ -98,6 +100,10 @@ func coreRatesText(rates map[string]float64) string {
 	sort.Strings(ids)
 	parts := make([]string, len(ids))
 	for i, id := range ids {
+		if id == hier.BucketCallsRate {
+			parts[i] = id + " " + strings.TrimSuffix(units.FormatFrequency(rates[id]), "Hz") + "calls/s"
+			continue
+		}
 		parts[i] = id + " " + formatOpRate(rates[id])
 	}
 	return strings.Join(parts, ", ")

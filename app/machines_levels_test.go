@@ -201,3 +201,12 @@ func TestFewBucketsText(t *testing.T) {
 		t.Error("no curve gave a text")
 	}
 }
+
+// TestCoreRatesText: kernels' rates are operations a second, and the
+// simple bucket sort's calls a rate of calls (8.68e7: 86.8 M a second).
+func TestCoreRatesText(t *testing.T) {
+	got := coreRatesText(map[string]float64{"quicksort": 3e9, "bucket-calls": 8.68e7})
+	if want := "bucket-calls 86.8 Mcalls/s, quicksort 3 Gop/s"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -3,6 +3,8 @@ package measure
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"time"
@@ -30,24 +32,40 @@ import (
 // ComputeRate, for programs that are none of these kernels, is the median
 // of the kernels' rates.
 
-// CoreKernels are the core rates CoreRates measures: the kernels', and
-// the two-pass product's with several blocks (hier.TwoPassBlocksRate).
-// The simple radix sort comes before the simple bucket sort, whose passes
-// are priced at its rate (coreTimer.rates).
-var CoreKernels = []string{"perm", "perm-twopass", hier.TwoPassBlocksRate, "matmul", "quicksort", "mergesort", "heapsort", "radix", "radix-count", "bucket", "bucket-count"}
+// CoreKernels are the core rates CoreRates measures: the kernels', the
+// two-pass product's with several blocks (hier.TwoPassBlocksRate) and the
+// simple bucket sort's calls (hier.BucketCallsRate). The simple radix
+// sort comes before the simple bucket sort, whose passes are priced at
+// its rate, and the bucket sort before its calls, which are read with
+// its rate (coreTimer.rates).
+var CoreKernels = []string{"perm", "perm-twopass", hier.TwoPassBlocksRate, "matmul", "quicksort", "mergesort", "heapsort", "radix", "radix-count", "bucket", hier.BucketCallsRate, "bucket-count"}
 
 // coreBlocks is the blocks the two-pass product's rate with several
 // blocks is timed with (hier.TwoPassBlocksRate): its phases ran at the
 // same speed with 2 to 256 blocks on the Zen 5 guest.
 const coreBlocks = 8
 
-// runs is the reference kernel a core rate times: the kernel itself, or
-// the two-pass product for its rate with several blocks.
+// runs is the reference kernel a core rate times: the kernel itself, the
+// two-pass product for its rate with several blocks, or the simple
+// bucket sort for its calls'.
 func runs(rate string) string {
-	if rate == hier.TwoPassBlocksRate {
+	switch rate {
+	case hier.TwoPassBlocksRate:
 		return "perm-twopass"
+	case hier.BucketCallsRate:
+		return "bucket"
 	}
 	return rate
+}
+
+// callsSize is the keys the simple bucket sort's calls are timed at
+// (hier.BucketCallsRate), for its own rate timed at n keys: the least
+// power of two above n whose last digit has one bit, so that the bottom
+// of the recursion is some n/3 calls of about two keys into two buckets
+// (2^13 for n = 2^10 and 6-bit digits), the calls at their most a key.
+func callsSize(n int64) int64 {
+	bits := int64(math.Ceil(math.Log2(float64(max(2, n)))))
+	return int64(1) << (bits + radixBits - (bits-1)%radixBits)
 }
 
 // coreSize is the largest power of two n whose data fit in half of l1
@@ -67,6 +85,9 @@ func runs(rate string) string {
 // machine without levels gives its one cache as l1, and a product sized to
 // half of 32 MiB would take seconds a call.
 func coreSize(kernel string, l1 int64) int64 {
+	if kernel == hier.BucketCallsRate {
+		return callsSize(coreSize("bucket", l1))
+	}
 	kernel = runs(kernel)
 	per := map[string]float64{"perm": 12, "perm-twopass": 16, "quicksort": 4, "mergesort": 8, "heapsort": 4, "bucket": 14, "bucket-count": 8, "radix": 14, "radix-count": 8}
 	if kernel == "matmul" {
@@ -258,6 +279,9 @@ func (c *coreTimer) sample(batch time.Duration) {
 const minOwnShare = 0.5
 
 func (c *coreTimer) rates(m machine.Machine) (Stat, error) {
+	if c.kernel == hier.BucketCallsRate {
+		return c.callRates(m)
+	}
 	bare := m
 	bare.ComputeRate, bare.M = 0, 0
 	// The column curve times the product's whole loop, its work too: a
@@ -325,4 +349,42 @@ func HostSpeed(ctx context.Context, m machine.Machine, kernel string, reps int) 
 		return 0, fmt.Errorf("host speed: %s's loop gave no rate", kernel)
 	}
 	return rate / want, nil
+}
+
+// callRates turns the samples of the simple bucket sort at callsSize
+// into its calls a second (hier.BucketCallsRate): each sample's time less
+// what the model charges the sort besides its calls (its passes, its
+// lines and its other work at the sort's own rate, which m holds), over
+// the calls. At least a hundredth of the time is left to the calls, so a
+// rate stays finite. The sort's own rate was read at a size with few
+// calls, each charged its operations at that rate and its exit at the
+// penalty; at 2^10 keys those 65 calls are 3 % of its time.
+func (c *coreTimer) callRates(m machine.Machine) (Stat, error) {
+	kernel := runs(c.kernel)
+	if !(m.CoreRates[kernel] > 0) {
+		return Stat{}, fmt.Errorf("core rate of %s: the %s kernel's own rate comes first", c.kernel, kernel)
+	}
+	bare := m
+	bare.M = 0 // the calls' exits are theirs
+	bare.ColumnCurve = nil
+	bare.CoreRates = maps.Clone(m.CoreRates)
+	delete(bare.CoreRates, c.kernel)
+	e, err := hier.Model(bare, kernel, mbram.DefaultParams(c.n))
+	if err != nil {
+		return Stat{}, fmt.Errorf("core rate of %s: %v", c.kernel, err)
+	}
+	if !(e.Work.Calls > 0) || !(e.Rate > 0) {
+		return Stat{}, fmt.Errorf("core rate of %s: %d keys make no calls to time", c.kernel, c.n)
+	}
+	base := e.Seconds - e.Work.CallOps/e.Rate
+	var rates []float64
+	for _, t := range c.secs {
+		if left := max(t-base, t/100); left > 0 {
+			rates = append(rates, e.Work.Calls/left)
+		}
+	}
+	if len(rates) == 0 {
+		return Stat{}, fmt.Errorf("core rate of %s: the clock resolved no run", c.kernel)
+	}
+	return Summarize(rates), nil
 }

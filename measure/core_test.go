@@ -162,3 +162,54 @@ func TestCoreTimerTwoPassBlocks(t *testing.T) {
 		t.Errorf("median rate %g, want 2e9 (the blocks' rate left out)", got)
 	}
 }
+
+// TestCoreTimerBucketCalls: the simple bucket sort's calls are timed at
+// the least power of two above its own core size whose last 6-bit digit
+// has one bit (2^10 keys for a 48 KiB L1, so 2^13 = 6 + 6 + 1 bits; 2^7
+// and 2^13 go on to the next, 2^13 and 2^19), and read as calls a second
+// over what the model charges the sort besides them: a sample as long as
+// that estimate plus 25 µs leaves the calls 25 µs. The calls rate stays
+// out of the compute rate, and needs the sort's own rate first.
+func TestCoreTimerBucketCalls(t *testing.T) {
+	for _, c := range []struct{ n, want int64 }{{1 << 10, 1 << 13}, {1 << 8, 1 << 13}, {1 << 7, 1 << 13}, {1 << 12, 1 << 13}, {1 << 13, 1 << 19}, {1 << 14, 1 << 19}} {
+		if got := callsSize(c.n); got != c.want {
+			t.Errorf("callsSize(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+	if got := coreSize(hier.BucketCallsRate, 48<<10); got != 1<<13 || coreSize("bucket", 48<<10) != 1<<10 {
+		t.Errorf("coreSize(%s) = %d, want 8192 (the sort's own at 1024)", hier.BucketCallsRate, got)
+	}
+	if runs(hier.BucketCallsRate) != "bucket" {
+		t.Errorf("the calls rate runs %q", runs(hier.BucketCallsRate))
+	}
+	m := machine.Machine{Name: "t", Beta1: 10e9, Beta2: 4e9, Mu1: 2, M: 5e-9, MemLatency: 100e-9}
+	m = m.WithLevels([]machine.Level{
+		{Name: "L1", Size: 48 << 10, Line: 64, Beta1: 128e9, Beta2: 64e9, Latency: 1e-9},
+		{Name: "L2", Size: 1 << 20, Line: 64, Beta1: 32e9, Beta2: 16e9, Latency: 4e-9},
+	})
+	ct := &coreTimer{kernel: hier.BucketCallsRate, n: 1 << 13}
+	if _, err := ct.rates(m); err == nil || !strings.Contains(err.Error(), "own rate comes first") {
+		t.Errorf("without the sort's rate: %v", err)
+	}
+	m.CoreRates = map[string]float64{"bucket": 1e9}
+	bare := m
+	bare.M = 0
+	e, err := hier.Model(bare, "bucket", mbram.DefaultParams(1<<13))
+	if err != nil {
+		t.Fatal(err)
+	}
+	besides := e.Seconds - e.Work.CallOps/1e9
+	ct.secs = []float64{besides + 25e-6}
+	st, err := ct.rates(m)
+	if want := e.Work.Calls / 25e-6; err != nil || math.Abs(st.Median-want) > 1e-6*want {
+		t.Errorf("calls rate %g, %v; want %g (%g calls in 25 µs)", st.Median, err, want, e.Work.Calls)
+	}
+	rates := map[string]Stat{"perm": {Median: 1e9}, "radix": {Median: 2e9}, "heapsort": {Median: 3e9}, hier.BucketCallsRate: {Median: 9e7}}
+	for k, s := range rates {
+		s.Min, s.Max = s.Median, s.Median
+		rates[k] = s
+	}
+	if got := medianRate(rates); got != 2e9 {
+		t.Errorf("median rate %g, want 2e9 (the calls rate left out)", got)
+	}
+}

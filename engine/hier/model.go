@@ -80,6 +80,13 @@ type Work struct {
 	// hold them: they are charged at the machine's penalty beside any
 	// rate.
 	CallMispredicts float64 `json:"call_mispredictions,omitempty"`
+	// Calls are the distributing calls of a most-significant-digit sort
+	// and CallOps their operations, a part of Ops: on a machine with a
+	// rate of such calls (kernelForm.callsKey) the calls are charged at
+	// it in place of CallOps at the core rate and their CallMispredicts
+	// at the machine's penalty.
+	Calls   float64 `json:"calls,omitempty"`
+	CallOps float64 `json:"call_ops,omitempty"`
 }
 
 // LevelEstimate is one level's share of a prediction.
@@ -147,6 +154,12 @@ type Estimate struct {
 	// rate, which that loop is nearly all of, prices it, and the bucket
 	// sort's own rate only its calls. 0: the kernel's own rate.
 	PassRate float64 `json:"pass_rate,omitempty"`
+	// CallSeconds is the Work.Calls charged at the machine's rate of
+	// such calls, CallRate a second (kernelForm.callsKey), inside
+	// Seconds; Compute then leaves out their Work.CallOps and Branch
+	// their mispredictions. 0 on a machine without that rate.
+	CallSeconds float64 `json:"call_seconds,omitempty"`
+	CallRate    float64 `json:"call_rate,omitempty"`
 	// Translation is what the page walks of reads that each land on
 	// another page add (kernelForm.walks), inside Seconds: the reads
 	// times the machine's walk at their span (machine.WalkAt).
@@ -297,6 +310,10 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			}
 		}
 	}
+	if r := m.CoreRates[kw.callsKey]; kw.callsKey != "" && r > 0 && e.Work.Calls > 0 {
+		e.CallRate, e.CallSeconds = r, e.Work.Calls/r
+		ops = math.Max(0, ops-e.Work.CallOps)
+	}
 	if kw.spread != nil {
 		e.SpreadReads, e.SpreadSpan = kw.spread(w)
 		if read, ok := m.GatherAt(e.SpreadSpan); ok && kw.gathered != nil && e.SpreadReads > 0 {
@@ -328,7 +345,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			e.Streaming, e.StreamLines, e.StreamCount = lines*x, lines, count
 		}
 	}
-	e.Seconds = e.Compute + e.Branch + e.Passes + e.Translation + e.Spread + e.Streaming
+	e.Seconds = e.Compute + e.Branch + e.CallSeconds + e.Passes + e.Translation + e.Spread + e.Streaming
 	// Sized up front: a sweep runs this for every point, and in the
 	// browser the allocations of a growing slice were a third of a point.
 	if e.Levels = levelBuf[:0]; cap(levelBuf) < len(levels) {
@@ -358,7 +375,7 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			e.MemLatency = next
 		}
 		if le.Overlapped = i == 0 && m.L1Fill > 0 && m.L1Exposed > 0; le.Overlapped {
-			le.Seconds = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch, next, inFlight)
+			le.Seconds = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch+e.CallSeconds, next, inFlight)
 		} else {
 			le.Seconds = levelSeconds(l, le.Traffic, next, inFlight)
 		}
@@ -542,6 +559,10 @@ type kernelForm struct {
 	// shape, as the two-pass product's pointer bumps do on its blocks'
 	// count (TwoPassBlocksRate), is measured at each shape it runs.
 	rateKey func(s shape) string
+	// callsKey is the key of a rate of the kernel's distributing calls
+	// in the machine's core rates (BucketCallsRate), "" for a kernel
+	// priced by its operations alone.
+	callsKey string
 	// loopKernel is the kernel whose core rate prices the passes' work,
 	// when measured: another kernel that runs the same scatter loop and
 	// little else, whereas this one's rate, read at the small size
@@ -678,8 +699,9 @@ var kernelForms = map[string]kernelForm{
 		work: func(s shape) Work {
 			calls, children := msdCalls(s)
 			return Work{Ops: (simpleScatterOps*digits(s)+3)*s.n + calls*callOps + children*(childOps+0.5),
-				CallMispredicts: calls}
+				CallMispredicts: calls, Calls: calls, CallOps: calls * callOps}
 		},
+		callsKey:   BucketCallsRate,
 		traffic:    passesTraffic(bucketPasses(false), bucketRest(false)),
 		passes:     bucketPasses(false),
 		rest:       bucketRest(false),
@@ -863,6 +885,21 @@ func twoPassSegment(s shape) float64 {
 // the data in L1 or L2 either way, and the product ran 1.11 to 1.30 of
 // an estimate priced at the one-block rate at N from 2 to 32 Mi.
 const TwoPassBlocksRate = "perm-twopass-blocks"
+
+// BucketCallsRate is the key of the simple bucket sort's distributing
+// calls a second in a machine's core rates: a rate of calls, not of
+// operations. A call's cost beyond its keys' loop and its children, the
+// mispredicted exit of that loop with it, is charged at it in place of
+// its operations at the kernel's rate and the exit at the penalty.
+// The kernel's own rate is timed at a size whose calls are few (2^10
+// keys: one call of 64 buckets, then 64 of about 16 keys each), and a
+// sort of 2^13 keys makes some 2500 calls of about two keys into two
+// buckets at the bottom of its recursion. On the Zen 5 guest of
+// docs/hierarchy.md such calls cost 9 to 11 ns, where their operations
+// at the kernel's rate and the penalty gave 18.7, and the sort at 6Ki to
+// 16Ki keys and in L2 ran at 0.80 to 0.90 of the estimate that charged
+// them so.
+const BucketCallsRate = "bucket-calls"
 
 // twoPassBlocks is the two-pass product's blocks: N elements in blocks
 // of C/2 bytes.
@@ -1173,6 +1210,9 @@ func scatter(s shape, l lvl, n, b float64) Traffic {
 // branchCharged is the mispredictions e charges at the machine's penalty.
 func branchCharged(e Estimate) float64 {
 	mis := e.Work.CallMispredicts
+	if e.CallRate > 0 {
+		mis = 0 // in CallSeconds
+	}
 	if !e.BranchInRate {
 		mis += e.Work.Mispredicts
 	}
@@ -1193,6 +1233,12 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		ops, besides := e.Work.Ops, ""
 		if e.Passes > 0 {
 			ops, besides = math.Max(0, ops-e.PassOps), " (the work besides the passes' loops)"
+		}
+		if e.CallRate > 0 {
+			ops, besides = math.Max(0, ops-e.Work.CallOps), " (the work besides the passes' loops and the calls)"
+			if e.Passes == 0 {
+				besides = " (the work besides the calls)"
+			}
 		}
 		f := "ops/R = " + units.FormatCount(int64(ops)) + " / " + fmt.Sprintf("%.3g", e.Rate) + " per s" + besides
 		switch {
@@ -1250,9 +1296,13 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		b.Terms = append(b.Terms, mbram.Term{Name: "crowded column", Seconds: e.Crowded,
 			Formula: fmt.Sprintf("%.4g reads of a column whose lines take one place of their pages, at least the machine's crowded read (%s) each, beyond what the levels' fills and the page walks charge them", e.CrowdedReads, units.FormatSeconds(m.CrowdedRead))})
 	}
+	if e.CallSeconds > 0 {
+		b.Terms = append(b.Terms, mbram.Term{Name: "calls", Seconds: e.CallSeconds,
+			Formula: fmt.Sprintf("%s distributing calls at the machine's %s rate (%.3g a second: what a call costs beyond its keys and its children, the mispredicted exit of its loop over its keys with it)", units.FormatCount(int64(e.Work.Calls)), kernelForms[kernelID].callsKey, e.CallRate)})
+	}
 	if mis := branchCharged(e); mis > 0 {
 		f := "mispredictions·m = " + units.FormatCount(int64(mis)) + "·" + units.FormatSeconds(m.M)
-		if e.Work.CallMispredicts > 0 {
+		if e.Work.CallMispredicts > 0 && e.CallRate == 0 {
 			f += ", of which " + units.FormatCount(int64(e.Work.CallMispredicts)) + " at the exits of the loops over buckets"
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: "branch mispredictions", Seconds: e.Branch, Formula: f})

@@ -989,3 +989,56 @@ func TestModelGatherCurve(t *testing.T) {
 		}
 	}
 }
+
+// TestModelBucketCalls: on a machine with a rate of the simple bucket
+// sort's calls (BucketCallsRate) the calls cost the rate's time each in
+// place of their operations at the kernel's rate and their exits at the
+// penalty. By hand at 2^13 keys of 6-bit digits: one call of 2^13 keys,
+// 64 of 128 each, and at the 1-bit last digit 4096 ranges of two values,
+// one key a value, of which a share 1 − e^−2·3 hold two keys or more:
+// 65 + 4096·(1 − 3e^−2) = 2497.97 calls. At 10^8 calls a second they
+// take 24.98 µs; without the rate they took 15 operations at the
+// kernel's 10^9 a second and 5 ns of penalty each, 20 ns, 49.96 µs. The
+// rest of the estimate (the twoLevels machine has no first-level
+// overlap, so the levels do not see the work) is the same.
+func TestModelBucketCalls(t *testing.T) {
+	m := twoLevels()
+	m.CoreRates = map[string]float64{"bucket": 1e9}
+	n := int64(1 << 13)
+	calls := 65 + 4096*(1-3*math.Exp(-2))
+	without, err := Model(m, "bucket", mbram.DefaultParams(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(without.Work.Calls-calls) > 1e-9*calls || without.Work.CallOps != 15*without.Work.Calls || without.CallSeconds != 0 {
+		t.Fatalf("work %+v, call seconds %g; want %g calls of 15 operations, none charged apart", without.Work, without.CallSeconds, calls)
+	}
+	m.CoreRates[BucketCallsRate] = 1e8
+	with, err := Model(m, "bucket", mbram.DefaultParams(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := calls / 1e8; math.Abs(with.CallSeconds-want) > 1e-9*want || with.CallRate != 1e8 {
+		t.Errorf("calls %g s at %g a second, want %g s", with.CallSeconds, with.CallRate, want)
+	}
+	if d, want := without.Seconds-with.Seconds, calls*(20e-9-10e-9); math.Abs(d-want) > 1e-6*want {
+		t.Errorf("the rate took %g s off the estimate, want %g", d, want)
+	}
+	if with.Branch != 0 {
+		t.Errorf("branch %g s: the calls' exits are in their rate", with.Branch)
+	}
+	b, err := Predict(m, "bucket", mbram.DefaultParams(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, term := range b.Terms {
+		found = found || term.Name == "calls" && strings.Contains(term.Formula, "bucket-calls rate")
+		if term.Name == "branch mispredictions" {
+			t.Errorf("a mispredictions term beside the calls' rate: %+v", term)
+		}
+	}
+	if !found {
+		t.Errorf("no calls term in %+v", b.Terms)
+	}
+}
