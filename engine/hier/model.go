@@ -1265,7 +1265,11 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 				f = "each pass's scatter loop at the machine's distribution curve of the simple sorts' put loop at the pass's size, which times this loop"
 			}
 		}
-		if few := fewestBuckets(kernelID, shape{n: float64(p.N), w: float64(p.W), b: float64(p.Buckets), m: m}); few < machine.CurveBuckets && len(m.FewBuckets) > 0 {
+		few := fewestBuckets(kernelID, shape{n: float64(p.N), w: float64(p.W), b: float64(p.Buckets), m: m})
+		if sc := streamScale(m, few); sc < 1 && !(few+1 <= float64(StreamsOf(m)) && machine.CurveBuckets+1 > StreamsOf(m)) {
+			f += fmt.Sprintf("; the pass into %.0f buckets at the curve's time scaled by the machine's stream curve there, %.3g of its time into %d", few, sc, machine.CurveBuckets)
+		}
+		if few < machine.CurveBuckets && len(m.FewBuckets) > 0 {
 			f += fmt.Sprintf("; the pass into %.0f buckets at least the machine's few-bucket curve there, where a key waits for the counter the key before bumped", few)
 		}
 		b.Terms = append(b.Terms, mbram.Term{Name: "distribution passes", Seconds: e.Passes, Formula: f})

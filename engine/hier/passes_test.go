@@ -368,3 +368,42 @@ func TestPredictNamesFewBucketPass(t *testing.T) {
 		}
 	}
 }
+
+// TestPassesStreamCurveScale: on a core whose stream test keeps more
+// streams than the curve's 64 buckets (257, as the Zen 5 guest read),
+// a pass into fewer buckets takes the curve's time scaled by the stream
+// curve's ratio of its count to the curve's (into 4 buckets: the
+// curve's first point, 8 buckets, 15 ns, against 36 ns at 64), at least
+// the loop's time at the curve's smallest arrays. By hand: the simple
+// radix sort of 2^20 keys, digits of 6, 6, 6 and 2 bits, put at 10 ns
+// a line at 16 KiB and 50 at 1 GiB, so 10 + 40·8.32/16 = 30.80 ns at
+// the passes' 5 MiB (TestPassesPutLoop): three passes into 64 buckets
+// at 30.80 ns a line and the one into 4 at 30.80·15/36 = 12.83 ns, 65 536
+// lines each. Without the stream curve all four pay 30.80.
+func TestPassesStreamCurveScale(t *testing.T) {
+	m := withCurve()
+	m.Distribution[0].Put, m.Distribution[1].Put = 10e-9, 50e-9
+	m.Streams = 257
+	put := 10e-9 + 40e-9*math.Log2(320)/16
+	without, err := Model(m, "radix", mbram.DefaultParams(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 4 * 65536 * put; math.Abs(without.Passes-want) > 1e-9*want {
+		t.Errorf("no stream curve: passes %g s, want %g", without.Passes, want)
+	}
+	m.StreamCost = []machine.StreamPoint{{Buckets: 8, Scatter: 15e-9}, {Buckets: 64, Scatter: 36e-9}, {Buckets: 256, Scatter: 18e-9}}
+	with, err := Model(m, "radix", mbram.DefaultParams(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 65536 * put * (3 + 15.0/36); math.Abs(with.Passes-want) > 1e-9*want {
+		t.Errorf("with the stream curve: passes %g s, want %g", with.Passes, want)
+	}
+	// A stream curve as fast at 64 as at 8 scales nothing.
+	m.StreamCost[1].Scatter = 15e-9
+	flat, err := Model(m, "radix", mbram.DefaultParams(1<<20))
+	if err != nil || math.Abs(flat.Passes-without.Passes) > 1e-9*without.Passes {
+		t.Errorf("a flat stream curve: passes %g s, want %g (%v)", flat.Passes, without.Passes, err)
+	}
+}

@@ -57,7 +57,10 @@ type Machine struct {
 	// loop's instructions, because the rate of simple operations differs
 	// several-fold between a loop of independent loads and one held up
 	// by a division or a bumped counter. The hierarchy model uses a
-	// kernel's own rate when the machine has it, else ComputeRate.
+	// kernel's own rate when the machine has it, else ComputeRate. Two
+	// keys are not kernels: a kernel's rate at another shape (the
+	// two-pass product's with several blocks, hier.TwoPassBlocksRate) and
+	// the simple bucket sort's calls a second (hier.BucketCallsRate).
 	CoreRates map[string]float64 `json:"core_rates,omitempty"`
 	// Distribution, when given, is the measured cost of a counting
 	// sort's two loops, and of the simple sorts' scatter when measured,

@@ -86,6 +86,20 @@ func (m Machine) StreamExcess(b float64) (excess float64, ok bool) {
 	return lo.Scatter + f*(hi.Scatter-lo.Scatter) - fastest.Scatter, true
 }
 
+// StreamAt is the machine's stream curve at b buckets, in seconds per
+// line of keys: read between its points linearly in log b, and below
+// its first point the first's (a scatter into fewer streams than the
+// fewest timed is no slower). ok is false when the machine has no curve
+// or b lies past its last point.
+func (m Machine) StreamAt(b float64) (float64, bool) {
+	ps := m.StreamCost
+	if len(ps) < 2 || !(b > 0) || b > float64(ps[len(ps)-1].Buckets) {
+		return 0, false
+	}
+	lo, hi, f := logBracket(ps, b, func(p StreamPoint) int64 { return int64(p.Buckets) })
+	return lo.Scatter + f*(hi.Scatter-lo.Scatter), true
+}
+
 // StreamEnds is the fastest and the slowest point of the machine's
 // stream curve, the first of each when several tie; zero points when it
 // has none.

@@ -54,6 +54,37 @@ func TestStreamExcess(t *testing.T) {
 	}
 }
 
+// TestStreamAt: the curve itself, read as StreamExcess reads it, and
+// below its first point the first's (2 and 7.9 buckets: 18 ns); past
+// its last point, or at no count, nothing.
+func TestStreamAt(t *testing.T) {
+	m := machine.Machine{StreamCost: streamCurve}
+	for _, c := range []struct {
+		b    float64
+		want float64
+		ok   bool
+	}{
+		{2, 18e-9, true},
+		{7.9, 18e-9, true},
+		{16, 16e-9, true},
+		{24, 16e-9 + 12e-9*math.Log2(1.5), true},
+		{128, 30e-9, true},
+		{256, 40e-9, true},
+		{257, 0, false},
+		{0, 0, false},
+		{math.NaN(), 0, false},
+		{math.Inf(1), 0, false},
+	} {
+		got, ok := m.StreamAt(c.b)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("StreamAt(%g) = %g, %v; want %g, %v", c.b, got, ok, c.want, c.ok)
+		}
+	}
+	if _, ok := (machine.Machine{}).StreamAt(16); ok {
+		t.Error("a machine without a curve reads one")
+	}
+}
+
 func TestValidateStreamCost(t *testing.T) {
 	bad := func(edit func(ps []machine.StreamPoint)) []machine.StreamPoint {
 		ps := append([]machine.StreamPoint(nil), streamCurve...)
