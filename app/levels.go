@@ -101,7 +101,7 @@ func coreRatesText(rates map[string]float64) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		if id == hier.BucketCallsRate {
-			parts[i] = id + " " + strings.TrimSuffix(units.FormatFrequency(rates[id]), "Hz") + "calls/s"
+			parts[i] = id + " " + formatPerSecond(rates[id], "calls")
 			continue
 		}
 		parts[i] = id + " " + formatOpRate(rates[id])
@@ -111,8 +111,12 @@ func coreRatesText(rates map[string]float64) string {
 
 // formatOpRate writes operations per second with a decimal prefix: 4e9 is
 // "4 Gop/s".
-func formatOpRate(v float64) string {
-	return strings.TrimSuffix(units.FormatFrequency(v), "Hz") + "op/s"
+func formatOpRate(v float64) string { return formatPerSecond(v, "op") }
+
+// formatPerSecond writes v things a second with a decimal prefix:
+// 8.68e7 calls is "86.8 Mcalls/s".
+func formatPerSecond(v float64, things string) string {
+	return strings.TrimSuffix(units.FormatFrequency(v), "Hz") + things + "/s"
 }
 
 // fieldRate is a rate for a form field, in the form units.ParseNumber reads

@@ -1266,7 +1266,7 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 			}
 		}
 		few := fewestBuckets(kernelID, shape{n: float64(p.N), w: float64(p.W), b: float64(p.Buckets), m: m})
-		if sc := streamScale(m, few); sc < 1 && !(few+1 <= float64(StreamsOf(m)) && machine.CurveBuckets+1 > StreamsOf(m)) {
+		if sc := streamScale(m, few); sc < 1 && !streamsFew(few, float64(StreamsOf(m))) {
 			f += fmt.Sprintf("; the pass into %.0f buckets at the curve's time scaled by the machine's stream curve there, %.3g of its time into %d", few, sc, machine.CurveBuckets)
 		}
 		if few < machine.CurveBuckets && len(m.FewBuckets) > 0 {

@@ -224,7 +224,7 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 		// line of keys over 1 GiB and the count 15.5, and the pass into
 		// 64 over 32 MiB took the curve's scatter (12.1 ms at 2^23 keys
 		// against 12.6), not its count (8.0).
-		few := p.buckets+1 <= s.streams && machine.CurveBuckets+1 > s.streams
+		few := streamsFew(p.buckets, s.streams)
 		if few {
 			sc = math.Min(sc, cn)
 		}
@@ -293,6 +293,13 @@ func passTimes(s shape, ps []pass, r float64) (secs, work, curve, ops float64, o
 		}
 	}
 	return secs, work, curve, ops, own, true
+}
+
+// streamsFew says a pass into b buckets streams where the curve's
+// buckets do not, on a core that keeps streams streams: b + 1 of them
+// fit and the curve's CurveBuckets + 1 do not (passTimes).
+func streamsFew(b, streams float64) bool {
+	return b+1 <= streams && machine.CurveBuckets+1 > streams
 }
 
 // streamScale is the machine's stream curve at b buckets over its value
