@@ -201,7 +201,17 @@ const (
 // at C; with random replacement it climbs as 1 − C/S, and a quarter of a
 // threefold step is reached at 1.2·C. Either way the reading is within
 // a fifth of C, where the step's midpoint would be up to twice C. Steps
-// within a factor stepMerge of each other are one level (the larger kept).
+// within a factor stepMerge of each other are one level, read where the
+// one that rises more (tm/tc) is, and the next step is compared with
+// that one. A cache's own step is the large one beside it: a TLB's
+// reach, or a bump of the neighbours' noise on the plateau above the
+// cache, adds a step of a third or a half. Keeping the larger size
+// instead, and comparing the next step with it, chained: a calibration
+// of the Zen 5 guest of docs/hierarchy.md (2026-12-06) read its L2 off
+// the median rounds at 774 KiB (4.7 to 14.4 ns, a rise of 3.1), a bump
+// at 2 to 4 MiB (15.5 to 23.1 ns, 1.5) replaced it at 2.5 MiB, and the
+// third level's step at 7.5 MiB, within stepMerge of 2.5, replaced that
+// in turn: the machine lost its L2.
 func DetectLevels(pts []LatencyPoint, line int64) []int64 {
 	size, ys := latencyTimes(pts, func(s Stat) float64 { return s.Min })
 	return levelSteps(size, ys, line)
@@ -236,6 +246,7 @@ func levelSteps(size, ys []float64, line int64) []int64 {
 		return at(size, m, size[i]*2) / m[i]
 	}
 	var out []int64
+	var rises []float64 // tm/tc of each level in out
 	for i := 0; i < len(size); {
 		if rise(i) < stepRise {
 			i++
@@ -261,10 +272,12 @@ func levelSteps(size, ys []float64, line int64) []int64 {
 		}
 		c = math.Max(float64(line), math.Round(c/float64(line))*float64(line))
 		if k := len(out); k > 0 && c < stepMerge*float64(out[k-1]) {
-			out[k-1] = int64(c)
+			if tm/tc > rises[k-1] {
+				out[k-1], rises[k-1] = int64(c), tm/tc
+			}
 			continue
 		}
-		out = append(out, int64(c))
+		out, rises = append(out, int64(c)), append(rises, tm/tc)
 	}
 	return out
 }

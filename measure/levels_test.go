@@ -66,6 +66,31 @@ func TestDetectLevels(t *testing.T) {
 	}
 }
 
+// TestDetectLevelsBump: a step of half again on the plateau above a
+// cache (a TLB's reach, or a neighbour's load) within stepMerge of both
+// the cache below it and the one above is not a level, and neither
+// cache is lost to it. The plateaus are the Zen 5 guest's of 2026-12-06
+// whose median rounds lost the L2 this way (DetectLevels' comment):
+// 1.4, 4.7, 15.5, 23 and 150 ns at 48 KiB, 800 KiB, 2.5 MiB and 8 MiB.
+func TestDetectLevelsBump(t *testing.T) {
+	caches := []float64{48 << 10, 800 << 10, 2.5 * (1 << 20), 8 << 20}
+	plateaus := []float64{1.4e-9, 4.7e-9, 15.5e-9, 23e-9, 150e-9}
+	want := []float64{caches[0], caches[1], caches[3]}
+	for _, jump := range []bool{true, false} {
+		sizes, ys := stepCurve(caches, plateaus, 4, jump)
+		got := DetectLevels(latencyPoints(sizes, ys), 64)
+		if len(got) != len(want) {
+			t.Errorf("jump %v: levels %v, want 3 near %v", jump, got, want)
+			continue
+		}
+		for i, c := range want {
+			if r := float64(got[i]) / c; r < 0.8 || r > 1.25 {
+				t.Errorf("jump %v: level %d is %d B, want within a fifth of %g", jump, i, got[i], c)
+			}
+		}
+	}
+}
+
 // fitSizes are the caches of the synthetic curves of fitCurves.
 var fitSizes = []int64{32 << 10, 1 << 20, 16 << 20}
 
