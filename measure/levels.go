@@ -208,9 +208,9 @@ const (
 // cache, adds a step of a third or a half. Keeping the larger size
 // instead, and comparing the next step with it, chained: a calibration
 // of the Zen 5 guest of docs/hierarchy.md (2026-12-06) read its L2 off
-// the median rounds at 774 KiB (4.7 to 14.4 ns, a rise of 3.1), a bump
-// at 2 to 4 MiB (15.5 to 23.1 ns, 1.5) replaced it at 2.5 MiB, and the
-// third level's step at 7.5 MiB, within stepMerge of 2.5, replaced that
+// the median rounds at 756 KiB (4.7 to 15.5 ns, a rise of 3.3), a bump
+// at 2 to 4 MiB (15.5 to 23.1 ns, 1.5) replaced it at 2.4 MiB, and the
+// third level's step at 7.2 MiB, within stepMerge of 2.4, replaced that
 // in turn: the machine lost its L2.
 func DetectLevels(pts []LatencyPoint, line int64) []int64 {
 	size, ys := latencyTimes(pts, func(s Stat) float64 { return s.Min })
