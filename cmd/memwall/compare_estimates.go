@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"memwall/engine/hier"
+	"memwall/engine/machine"
+	"memwall/engine/mbram"
+	"memwall/engine/units"
+	"memwall/measure"
+)
+
+// estimateChange is the hierarchy model's estimate of one row of
+// validate --sizes levels on two machines.
+type estimateChange struct {
+	class, kernel string
+	n             int64 // elements, or the matrix dimension
+	a, b          float64
+}
+
+// rel is the change from a to b as a share of a.
+func (e estimateChange) rel() float64 { return (e.b - e.a) / e.a }
+
+// compareEstimates is the hierarchy model's estimate of every row of
+// validate --sizes levels on a and on b, at the sizes a's levels give
+// (levelClasses, with no bound from this machine's memory: nothing is
+// run). Two calibrations' parameters say how far each moved; these say
+// how far what a user is told moved, which no one parameter does: one
+// past a kink moves no estimate (the stream test's count of buckets,
+// where every sort of validate's passes into 64), and one that every
+// step of a kernel pays moves it by its share. Rows either machine
+// cannot estimate (a kernel with no rate for its work) are left out.
+func compareEstimates(a, b machine.Machine) []estimateChange {
+	classes, _ := levelClasses(a, 0)
+	var out []estimateChange
+	for _, c := range classes {
+		type job struct {
+			kernel string
+			n      int64
+		}
+		jobs := []job{{"perm", c.perm}, {"perm-twopass", c.perm}, {"matmul", c.mat}}
+		for _, k := range validateSorts {
+			jobs = append(jobs, job{k, c.sort})
+		}
+		for _, j := range jobs {
+			p := mbram.DefaultParams(j.n)
+			ea, errA := hier.Model(a, j.kernel, p)
+			eb, errB := hier.Model(b, j.kernel, p)
+			if errA != nil || errB != nil || ea.NoCompute || eb.NoCompute || !(ea.Seconds > 0) || !(eb.Seconds > 0) {
+				continue
+			}
+			out = append(out, estimateChange{class: c.name, kernel: j.kernel, n: j.n, a: ea.Seconds, b: eb.Seconds})
+		}
+	}
+	return out
+}
+
+// printEstimateChanges prints compareEstimates' rows, marks those that
+// moved by more than measure.AgreeWithin and ends with how many did and
+// which moved most.
+func printEstimateChanges(w io.Writer, ch []estimateChange, nameA, nameB string) {
+	if len(ch) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nthe hierarchy model's estimates of validate --sizes levels' rows, at the sizes %s's levels give:\n", nameA)
+	fmt.Fprintf(w, "%-7s %-13s %8s %14s %14s %9s\n", "class", "kernel", "n", nameA, nameB, "change")
+	over, most := 0, ch[0]
+	for _, e := range ch {
+		mark := ""
+		if math.Abs(e.rel()) > measure.AgreeWithin {
+			mark = fmt.Sprintf("  > %d%%", int(100*measure.AgreeWithin))
+			over++
+		}
+		if math.Abs(e.rel()) > math.Abs(most.rel()) {
+			most = e
+		}
+		fmt.Fprintf(w, "%-7s %-13s %8s %14s %14s %+8.1f%%%s\n", e.class, e.kernel, units.FormatCount(e.n),
+			units.FormatSeconds(e.a), units.FormatSeconds(e.b), 100*e.rel(), mark)
+	}
+	fmt.Fprintf(w, "%d of %d estimates differ by more than %d%%; the most, %s in the %s class, by %+.1f%%\n",
+		over, len(ch), int(100*measure.AgreeWithin), most.kernel, most.class, 100*most.rel())
+}
