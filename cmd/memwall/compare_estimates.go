@@ -36,13 +36,9 @@ func compareEstimates(a, b machine.Machine) []estimateChange {
 	classes, _ := levelClasses(a, 0)
 	var out []estimateChange
 	for _, c := range classes {
-		type job struct {
-			kernel string
-			n      int64
-		}
-		jobs := []job{{"perm", c.perm}, {"perm-twopass", c.perm}, {"matmul", c.mat}}
+		jobs := productJobs(c.perm, c.mat)
 		for _, k := range validateSorts {
-			jobs = append(jobs, job{k, c.sort})
+			jobs = append(jobs, kernelJob{k, c.sort})
 		}
 		for _, j := range jobs {
 			p := mbram.DefaultParams(j.n)

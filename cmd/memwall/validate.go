@@ -278,6 +278,20 @@ func validateEstimate(m machine.Machine, kernel string, n int64, rows []validate
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
+// kernelJob is one kernel of validate's table at its size: elements, or
+// the matrix dimension.
+type kernelJob struct {
+	kernel string
+	n      int64
+}
+
+// productJobs are the kernels validate times before the sorts, in its
+// table's order: the two permutation products of perm elements and the
+// matrix product of dimension mat.
+func productJobs(perm, mat int64) []kernelJob {
+	return []kernelJob{{"perm", perm}, {"perm-twopass", perm}, {"matmul", mat}}
+}
+
 // validateSorts are the sorts validate times, in its table's order.
 var validateSorts = []string{"quicksort", "mergesort", "heapsort", "bucket", "bucket-count", "radix", "radix-count"}
 
@@ -307,13 +321,9 @@ func runValidateKernels(m machine.Machine, sz validateSizes, mat2 int64, progres
 		return nil
 	}
 
-	type job struct {
-		kernel string
-		n      int64
-	}
-	jobs := []job{{"perm", sz.perm}, {"perm-twopass", sz.perm}, {"matmul", sz.mat1}}
+	jobs := productJobs(sz.perm, sz.mat1)
 	if mat2 != 0 { // the paper's sizes: two matrix sizes
-		jobs = append(jobs, job{"matmul", mat2})
+		jobs = append(jobs, kernelJob{"matmul", mat2})
 	}
 	// The permutation products and the matrix product are timed in
 	// rounds too (timeSortRounds says why), and each round builds its
