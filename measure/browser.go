@@ -295,7 +295,7 @@ func (s *Steps) plan() {
 // maxGatherSpans is the most spans gatherSpans gives: the gather curve's
 // steps, one span a step, so that no step holds the page longer than one
 // gather (a step past a smaller buffer's spans does nothing).
-const maxGatherSpans = maxGatherHalvings + 10
+const maxGatherSpans = maxGatherHalvings + 11
 
 // browserGatherReads is the gather's reads a span in the browser: 2^21,
 // a few milliseconds at the curve's fastest span, well above a coarsened

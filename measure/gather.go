@@ -134,10 +134,22 @@ func (g *gatherer) result() GatherResult {
 }
 
 // gatherSpans is the spans the gather curve is timed at for a last cache
-// of c bytes: c/2^12 to c/2 by halves, those no smaller than from (the
-// first level's size; none when from is 0), then 1 to 2 times c by
-// quarters, 4, 8, 16 and 32 times it, those that fit in buf bytes, and
-// memory's point s among them (8·c where the levels give c).
+// of c bytes: from itself (the first level's size; none below c when
+// from is 0), then c/2^12 to c/2 by halves, those larger than from, then
+// 1 to 2 times c by quarters, 4, 8, 16 and 32 times it, those that fit
+// in buf bytes, and memory's point s among them (8·c where the levels
+// give c).
+//
+// The curve starts at from itself, not at the first half of c past it:
+// that half lies anywhere from from to twice it, as the ratio of the two
+// sizes falls, and a product whose Y lay between from and that half was
+// priced by the curve on one calibration and not on the next. Two
+// calibrations of the Zen 5 guest a minute apart put the L3 share at
+// 11.15 and 12.24 MiB and L1 at 48.25 and 47.19 KiB: the first curve
+// began at 89 KiB, the second at 49 KiB, and the product of 16Ki
+// elements (Y of 64 KiB) was estimated at 4.53 µs off the first and 5.07
+// off the second, its reads' floor at 309.5 ps a read. The C loop of
+// scripts/probes ran it in 5.1 to 5.7 µs.
 //
 // From the cache's size on: between it and twice it the levels' share
 // C/span of hits, read with memory's fill at 8·c, put the permutation
@@ -153,8 +165,11 @@ func (g *gatherer) result() GatherResult {
 // them (Y of 16 MiB beside 14 MiB, p6), 0.86 on the quarters (p8).
 func gatherSpans(c, s, buf, from int64) []int64 {
 	spans := []int64{}
+	if from > 0 && from < c && from <= buf && from != s {
+		spans = append(spans, from)
+	}
 	for k := int64(1) << maxGatherHalvings; k >= 2; k /= 2 {
-		if sp := c / k; from > 0 && sp >= from && sp <= buf && sp != s {
+		if sp := c / k; from > 0 && sp > from && sp <= buf && sp != s {
 			spans = append(spans, sp)
 		}
 	}

@@ -86,15 +86,28 @@ func TestGatherRounds(t *testing.T) {
 	if got := gatherSpans(16<<20, 128<<20, 1<<30, 1<<20); !slices.Equal(got, []int64{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 20 << 20, 24 << 20, 28 << 20, 32 << 20, 64 << 20, 128 << 20, 256 << 20, 512 << 20}) {
 		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 1 MiB) = %v", got)
 	}
-	if got := gatherSpans(16<<20, 128<<20, 1<<30, 3<<20); !slices.Equal(got[:3], []int64{4 << 20, 8 << 20, 16 << 20}) {
+	// From 3 MiB: the first level's size itself, then the halves past it.
+	if got := gatherSpans(16<<20, 128<<20, 1<<30, 3<<20); !slices.Equal(got[:4], []int64{3 << 20, 4 << 20, 8 << 20, 16 << 20}) {
 		t.Errorf("gatherSpans(16 MiB, 128 MiB, 1 GiB, from 3 MiB) = %v", got)
 	}
-	// From 32 KiB: twelve halvings of 128 MiB reach it, and no more.
+	// From 32 KiB: twelve halvings of 128 MiB reach it, and it is there
+	// once.
 	if got := gatherSpans(128<<20, 1<<30, 1<<30, 32<<10); len(got) != 12+7 || got[0] != 32<<10 || got[11] != 64<<20 {
 		t.Errorf("gatherSpans(128 MiB, 1 GiB, 1 GiB, from 32 KiB) = %v", got)
 	}
-	if got := gatherSpans(128<<20, 1<<30, 1<<30, 1<<10); got[0] != 32<<10 {
-		t.Errorf("gatherSpans(128 MiB, 1 GiB, 1 GiB, from 1 KiB) starts at %d, want 32 KiB (twelve halvings)", got[0])
+	// From 1 KiB: that span, then no more than twelve halvings.
+	if got := gatherSpans(128<<20, 1<<30, 1<<30, 1<<10); got[0] != 1<<10 || got[1] != 32<<10 || len(got) > maxGatherSpans {
+		t.Errorf("gatherSpans(128 MiB, 1 GiB, 1 GiB, from 1 KiB) = %v, want 1 KiB, then 32 KiB (twelve halvings), at most %d spans", got, maxGatherSpans)
+	}
+	// Wherever the halves of the last cache fall against the first level,
+	// the curve starts at the first level: two calibrations a minute
+	// apart (L1 48.25 and 47.19 KiB, a share of L3 of 11.15 and 12.24
+	// MiB) began theirs at 89 and 49 KiB, and only the second priced the
+	// product with Y of 64 KiB by it.
+	for _, m := range []struct{ l1, c int64 }{{49408, 11691622}, {48323, 12834570}} {
+		if got := gatherSpans(m.c, 8*m.c, 1<<30, m.l1); got[0] != m.l1 || got[1] <= m.l1 || got[1] > 2*m.l1 {
+			t.Errorf("gatherSpans(%d, from %d) starts %v, want the first level, then a half of the cache within twice it", m.c, m.l1, got[:2])
+		}
 	}
 	if _, err := gatherRounds(context.Background(), buf, 64<<10, 4<<20, 256<<10, 0, 1<<14, 2); err == nil {
 		t.Error("a memory point past the buffer: no error")

@@ -29,8 +29,9 @@ gcc -O2 -o "$tmp/kernels" scripts/probes/kernels.c
 go build -o "$tmp/memwall" ./cmd/memwall
 cache=$(grep -o '"cache": *[0-9]*' "$machine" | head -1 | grep -o '[0-9]*$')
 
-# runs is how many times a kernel of n elements runs: more where a run is
-# short, two where it takes seconds. A run of microseconds is at the mercy
+# runs is how many times a kernel of n elements runs (a matrix product
+# of dimension n has n·n): more where a run is short, two where it takes
+# seconds. A run of microseconds is at the mercy
 # of one interruption: the permutation product at 2^14 elements, 5 µs a
 # run, took 4.7 to 5.8 µs as the fastest of 10 runs in four runs of this
 # script on the Zen 5 guest (validate times such a kernel for 0.2 s).
@@ -39,7 +40,9 @@ runs() {
 }
 
 row() { # kernel n
-	measured=$("$tmp/kernels" "$1" "$2" "$(runs "$2")" "$cache" | cut -d' ' -f3)
+	elements=$2
+	if [ "$1" = matmul ]; then elements=$(($2 * $2)); fi
+	measured=$("$tmp/kernels" "$1" "$2" "$(runs "$elements")" "$cache" | cut -d' ' -f3)
 	predicted=$("$tmp/memwall" predict --machine "$machine" --kernel "$1" --set "n=$2" --json |
 		grep -o '"seconds": *[0-9.eE+-]*' | head -1 | grep -o '[0-9.eE+-]*$')
 	if [ -z "$measured" ] || [ -z "$predicted" ]; then
