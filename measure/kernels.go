@@ -5,9 +5,11 @@ import "unsafe"
 // Real kernels of the MBRAM paper, in plain Go with 4-byte words (w = 4, the
 // paper's int): no instrumentation, no tricks beyond what an ordinary
 // careful implementation does, so that their running times can be set
-// against the MBRAM predictions (memwall validate). The one exception is
-// the matrix product's inner loop, which walks its column by address as a
-// C compiler does (MatMul says why).
+// against the MBRAM predictions (memwall validate). The exceptions are
+// loops that go by address where a C compiler's do, so that a kernel runs
+// as fast as a compiled program of the same algorithm: the matrix
+// product's inner loop (MatMul says why), quicksort's scans, the merge
+// sort's merge and the counting sorts' count and scatter.
 
 // PermTraditional computes z[i] = y[x[i]] (the MBRAM paper, section III).
 //

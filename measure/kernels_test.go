@@ -209,3 +209,53 @@ func TestSimpleSortsBelowBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSortsByAddress sorts a window of a larger array with the sorts that
+// read and write by address (Quicksort's scans, Mergesort's merge, the
+// counting sorts' CountDigits and ScatterDigits), whose loops carry no
+// bounds check: the window must come out as slices.Sort
+// leaves it, and the values on either side of it, 0 and the largest key
+// (which would stop a scan run past an end, and be swapped), untouched.
+func FuzzSortsByAddress(f *testing.F) {
+	f.Add([]byte{5, 4, 3, 2, 1, 0}, uint8(0))
+	f.Add([]byte{7, 7, 7, 7, 7}, uint8(3))
+	f.Add([]byte{0, 255, 0, 255, 1}, uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, mod uint8) {
+		if len(data) > 4096 {
+			return
+		}
+		const pad = 8
+		a := make([]uint32, len(data)+2*pad)
+		for i := range pad {
+			a[i], a[len(a)-1-i] = 0, ^uint32(0)
+		}
+		for i, b := range data {
+			k := uint32(b)
+			if mod > 1 {
+				k %= uint32(mod) // few distinct keys: runs of equal ones
+			}
+			a[pad+i] = k
+		}
+		for _, s := range []struct {
+			name string
+			fn   func([]uint32)
+		}{
+			{"quicksort", Quicksort},
+			{"mergesort", func(w []uint32) { Mergesort(w, make([]uint32, len(w))) }},
+			{"radix-count", func(w []uint32) { RadixSortCount(w, 8, 3) }},
+			{"bucket-count", func(w []uint32) { BucketSortCount(w, 8, 3) }},
+		} {
+			b := slices.Clone(a)
+			w := b[pad : pad+len(data)]
+			want := slices.Clone(w)
+			slices.Sort(want)
+			s.fn(w)
+			if !slices.Equal(w, want) {
+				t.Fatalf("%s: %v, want %v", s.name, w, want)
+			}
+			if !slices.Equal(b[:pad], a[:pad]) || !slices.Equal(b[len(b)-pad:], a[len(a)-pad:]) {
+				t.Fatalf("%s wrote outside its window: %v", s.name, b)
+			}
+		}
+	})
+}

@@ -10,25 +10,39 @@ import "unsafe"
 // Quicksort sorts a in place: Hoare partition around the middle element,
 // recursing into the smaller side and looping on the larger (so the stack
 // stays O(log N)).
+//
+// Its scans read and swap by address, as merge below does. Hoare's
+// scheme keeps them inside a without a check: the middle pivot stops the
+// first scan of each side, and after a swap the values swapped stop the
+// next ones, so i and j never pass the ends. With an index check on
+// every load Go 1.26 ran it 5 to 7 % slower than gcc -O2 runs the same
+// loops (scripts/probes/kernels.c, Zen 5 guest: 0.96 and 42.7 ms at 2^14
+// and 2^19 keys, against 0.89 and 38.9 for the C program); by address it
+// took 0.92 and 39.7. A kernel slower than a careful compiled one would
+// have calibration read the machine's core as slower than it is for
+// everyone else's sort.
 func Quicksort(a []uint32) {
 	for len(a) > 1 {
+		p := unsafe.Pointer(unsafe.SliceData(a))
+		at := func(k int) *uint32 { return (*uint32)(unsafe.Add(p, 4*k)) }
 		// Hoare's scheme: the middle pivot stops both scans, so neither side
 		// ends up empty and the loop always shrinks a.
-		pivot := a[(len(a)-1)/2]
+		pivot := *at((len(a) - 1) / 2)
 		i, j := -1, len(a)
 		for {
 			i++
-			for a[i] < pivot {
+			for *at(i) < pivot {
 				i++
 			}
 			j--
-			for a[j] > pivot {
+			for *at(j) > pivot {
 				j--
 			}
 			if i >= j {
 				break
 			}
-			a[i], a[j] = a[j], a[i]
+			x, y := at(i), at(j)
+			*x, *y = *y, *x
 		}
 		// a[:j+1] <= pivot <= a[j+1:]
 		if j+1 < len(a)-j-1 {

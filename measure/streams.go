@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"memwall/engine/machine"
 	"memwall/engine/units"
@@ -113,14 +114,22 @@ func bucketOf(v uint32, b int) int { return int(uint64(v) * uint64(b) >> 32) }
 
 // scatterBuckets moves each key of src to dst[pos[d]] for its bucket d
 // of b (bucketOf) and bumps pos[d]: ScatterDigits' loop, with any number
-// of buckets. pos must have b entries, and dst room at every position
-// they reach.
+// of buckets, its store by address as there. pos must have b entries,
+// and its positions must be the running counts of src's buckets, so that
+// they reach no further than len(src) in dst.
 func scatterBuckets(src, dst []uint32, pos []int, b int) {
+	pos = pos[:b]
+	if len(dst) < len(src) {
+		panic("scatterBuckets: dst shorter than src")
+	}
+	// bucketOf is below b, so pos's entry is read by address too: the
+	// loop tests no index, as ScatterDigits' does not.
+	d0, p0 := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(pos))
 	for _, v := range src {
-		d := bucketOf(v, b)
-		p := pos[d]
-		pos[d] = p + 1
-		dst[p] = v
+		pd := (*int)(unsafe.Add(p0, unsafe.Sizeof(int(0))*uintptr(bucketOf(v, b))))
+		p := *pd
+		*pd = p + 1
+		*(*uint32)(unsafe.Add(d0, 4*p)) = v
 	}
 }
 
