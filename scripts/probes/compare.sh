@@ -9,8 +9,8 @@
 # The N are the sizes for the permutation products and the sorts
 # (default 2^16, 2^20, 2^23 and 2^26 keys; the last takes some minutes);
 # MATMUL (environment) the matrix dimensions (default 344 and 1192), KERNELS
-# the kernels besides it (default all six: perm perm-twopass quicksort
-# mergesort heapsort radix-count). Each
+# the kernels besides it (default all nine: perm perm-twopass quicksort
+# mergesort heapsort bucket bucket-count radix radix-count). Each
 # line: kernel, size, the C program's fastest run, the prediction, and
 # measured/predicted. Needs gcc.
 set -eu
@@ -54,7 +54,7 @@ row() { # kernel n
 }
 
 printf "%-13s %10s %14s %14s %6s\n" kernel n "C program" predicted ratio
-for k in ${KERNELS:-perm perm-twopass quicksort mergesort heapsort radix-count}; do
+for k in ${KERNELS:-perm perm-twopass quicksort mergesort heapsort bucket bucket-count radix radix-count}; do
 	for n in $sizes; do row "$k" "$n"; done
 done
 for n in $dims; do row matmul "$n"; done

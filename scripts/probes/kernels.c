@@ -1,4 +1,4 @@
-// kernels.c: seven of memwall's kernels written in C from their textbook
+// kernels.c: ten of memwall's kernels written in C from their textbook
 // descriptions, apart from the Go kernels that calibration and validate
 // time, to hold the hierarchy model to programs it was not fitted on.
 // scripts/probes/compare.sh builds it, runs it and sets each time beside
@@ -8,14 +8,16 @@
 //   gcc -O2 -o /tmp/kernels scripts/probes/kernels.c
 //   /tmp/kernels KERNEL N RUNS [CACHE_BYTES]
 //
-// KERNEL is perm, perm-twopass, matmul, quicksort, mergesort, heapsort or
-// radix-count, on 4-byte unsigned keys (matmul: N×N matrices of them; the
-// radix sort's keys uniform below N, as the MBRAM paper's); it prints
+// KERNEL is perm, perm-twopass, matmul, quicksort, mergesort, heapsort,
+// bucket, bucket-count, radix or radix-count, on 4-byte unsigned keys
+// (matmul: N×N matrices of them; the distribution sorts' keys uniform
+// below N, as the MBRAM paper's); it prints
 // "KERNEL N SECONDS", the fastest of RUNS runs. perm-twopass takes the
 // machine's cache size in bytes for its blocks (the MBRAM paper's
 // BLOCK_LENGTH = CACHE_SIZE/2/4). Every sort is checked sorted and the
 // permutation products against each other's definition, so a wrong
 // program fails rather than runs fast.
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +134,126 @@ static void radixcount(uint32_t *a, uint32_t *b, long n, int bits) {
 	if (src != a) memcpy(a, src, (size_t)n * 4);
 }
 
+// The distribution sorts below split a key into 6-bit digits, the most
+// significant first (the top digit takes what is left over), as the MBRAM
+// paper's b = 64 buckets; levels() lists each digit's shift and mask.
+static int levels(int bits, unsigned *shift, unsigned *mask) {
+	int k = 0;
+	for (int s = bits; s > 0;) {
+		int lo = s > 6 ? s - 6 : 0;
+		shift[k] = (unsigned)lo;
+		mask[k] = (1u << (s - lo)) - 1;
+		k++;
+		s = lo;
+	}
+	return k;
+}
+
+// A bucket: a growing array of keys.
+typedef struct {
+	uint32_t *v;
+	long len, cap;
+} bucket;
+
+static void bucket_put(bucket *b, uint32_t v) {
+	if (b->len == b->cap) {
+		b->cap = b->cap * 2 + 16;
+		b->v = realloc(b->v, (size_t)b->cap * 4);
+		if (!b->v) {
+			fprintf(stderr, "out of memory for a bucket\n");
+			exit(1);
+		}
+	}
+	b->v[b->len++] = v;
+}
+
+// The MBRAM paper's bucket sort (App. d), most significant digit first:
+// distribute a's keys into 64 buckets by the top digit, sort each bucket
+// the same way by the next digit, and write the buckets back in order.
+// Each bucket starts with room for its share of the keys and a quarter.
+static void bucketsort_rec(uint32_t *a, long n, const unsigned *shift, const unsigned *mask, int nl) {
+	if (nl == 0 || n <= 1) return;
+	long nb = (long)mask[0] + 1;
+	bucket *bs = calloc((size_t)nb, sizeof *bs);
+	for (long d = 0; d < nb; d++) {
+		bs[d].cap = n / nb + n / (4 * nb) + 16;
+		bs[d].v = malloc((size_t)bs[d].cap * 4);
+	}
+	for (long i = 0; i < n; i++) bucket_put(&bs[(a[i] >> shift[0]) & mask[0]], a[i]);
+	long off = 0;
+	for (long d = 0; d < nb; d++) {
+		memcpy(a + off, bs[d].v, (size_t)bs[d].len * 4);
+		free(bs[d].v);
+		bucketsort_rec(a + off, bs[d].len, shift + 1, mask + 1, nl - 1);
+		off += bs[d].len;
+	}
+	free(bs);
+}
+
+static void bucketsort(uint32_t *a, long n, int bits) {
+	unsigned shift[6], mask[6];
+	bucketsort_rec(a, n, shift, mask, levels(bits, shift, mask));
+}
+
+// The same with a counting pass (bucket-count): count the top digit,
+// move each key to its bucket's place in the other array, then sort
+// each bucket there by the next digit, back into the first.
+static void bucketcount_rec(uint32_t *src, uint32_t *dst, long n, const unsigned *shift, const unsigned *mask, int nl, int into_src) {
+	if (nl == 0 || n <= 1) {
+		if (!into_src) memcpy(dst, src, (size_t)n * 4);
+		return;
+	}
+	long count[65] = {0}, pos[64];
+	long nb = (long)mask[0] + 1;
+	for (long i = 0; i < n; i++) count[((src[i] >> shift[0]) & mask[0]) + 1]++;
+	for (long d = 1; d <= nb; d++) count[d] += count[d - 1];
+	memcpy(pos, count, sizeof(long) * (size_t)nb);
+	for (long i = 0; i < n; i++) dst[pos[(src[i] >> shift[0]) & mask[0]]++] = src[i];
+	for (long d = 0; d < nb; d++)
+		bucketcount_rec(dst + count[d], src + count[d], count[d + 1] - count[d], shift + 1, mask + 1, nl - 1, !into_src);
+}
+
+static void bucketcount(uint32_t *a, uint32_t *tmp, long n, int bits) {
+	unsigned shift[6], mask[6];
+	int nl = levels(bits, shift, mask);
+	bucketcount_rec(a, tmp, n, shift, mask, nl, 1);
+}
+
+// The MBRAM paper's radix sort (App. e), least significant digit first:
+// distribute a's keys into 64 buckets by the last digit; each later pass
+// reads the buckets before it in order into a second set by its digit;
+// the last set is written back to a.
+static void radixsort(uint32_t *a, long n, int bits) {
+	unsigned shift[6], mask[6];
+	int nl = levels(bits, shift, mask);
+	bucket sets[2][64];
+	for (int s = 0; s < 2; s++)
+		for (int d = 0; d < 64; d++) {
+			sets[s][d].cap = n / 64 + n / 256 + 16;
+			sets[s][d].v = malloc((size_t)sets[s][d].cap * 4);
+			sets[s][d].len = 0;
+		}
+	int cur = 0;
+	for (long i = 0; i < n; i++) bucket_put(&sets[0][(a[i] >> shift[nl - 1]) & mask[nl - 1]], a[i]);
+	for (int k = nl - 2; k >= 0; k--) {
+		int next = 1 - cur;
+		for (int d = 0; d < 64; d++) sets[next][d].len = 0;
+		for (int d = 0; d <= (int)mask[k + 1]; d++)
+			for (long i = 0; i < sets[cur][d].len; i++) {
+				uint32_t v = sets[cur][d].v[i];
+				bucket_put(&sets[next][(v >> shift[k]) & mask[k]], v);
+			}
+		cur = next;
+	}
+	long off = 0;
+	for (int d = 0; d < 64; d++) {
+		memcpy(a + off, sets[cur][d].v, (size_t)sets[cur][d].len * 4);
+		off += sets[cur][d].len;
+	}
+	for (int s = 0; s < 2; s++)
+		for (int d = 0; d < 64; d++) free(sets[s][d].v);
+}
+
 // The MBRAM paper's two-pass permutation product: phase I files each
 // x[i] into the block of d for the segment of y it points into, phase II
 // replaces each entry of d by the y it names (one segment at a time),
@@ -181,6 +303,12 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: kernels KERNEL N RUNS [CACHE_BYTES]\n");
 		return 2;
 	}
+	// Memory freed by a run stays with the process for the next: returned
+	// to the system and taken again, every page of the distribution sorts'
+	// buckets would fault afresh in each run (some microseconds a page in a
+	// virtual machine), a cost of the system's and not of the sort.
+	mallopt(M_MMAP_THRESHOLD, 1 << 30);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	const char *k = argv[1];
 	long n = atol(argv[2]);
 	int runs = atoi(argv[3]);
@@ -232,7 +360,7 @@ int main(int argc, char **argv) {
 		while ((1L << bits) < n) bits++;
 		for (int r = 0; r < runs; r++) {
 			fill(a, n);
-			if (strcmp(k, "radix-count") == 0)
+			if (strcmp(k, "radix-count") == 0 || strcmp(k, "radix") == 0 || strcmp(k, "bucket") == 0 || strcmp(k, "bucket-count") == 0)
 				for (long i = 0; i < n; i++) a[i] %= (uint32_t)n;
 			double t0 = now();
 			if (strcmp(k, "quicksort") == 0)
@@ -243,6 +371,12 @@ int main(int argc, char **argv) {
 				heapsort(a, n);
 			else if (strcmp(k, "radix-count") == 0)
 				radixcount(a, b, n, bits);
+			else if (strcmp(k, "radix") == 0)
+				radixsort(a, n, bits);
+			else if (strcmp(k, "bucket") == 0)
+				bucketsort(a, n, bits);
+			else if (strcmp(k, "bucket-count") == 0)
+				bucketcount(a, b, n, bits);
 			else {
 				fprintf(stderr, "kernels: unknown kernel %s\n", k);
 				return 2;
