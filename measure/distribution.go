@@ -410,7 +410,7 @@ func CountDigits(src []uint32, count []int, shift, mask uint32) {
 	shift &= 31
 	c := unsafe.Pointer(unsafe.SliceData(count[:uint(mask)+2]))
 	for _, v := range src {
-		(*(*int)(unsafe.Add(c, unsafe.Sizeof(int(0))*uintptr((v>>shift)&mask+1))))++
+		(*countAt(c, uint((v>>shift)&mask+1)))++
 	}
 }
 
@@ -453,6 +453,6 @@ func ScatterDigits(src, dst []uint32, pos []int, shift, mask uint32) {
 		d := uint(v>>shift) & m
 		p := pos[d]
 		pos[d] = p + 1
-		*(*uint32)(unsafe.Add(d0, 4*p)) = v
+		*keyAt(d0, p) = v
 	}
 }

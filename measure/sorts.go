@@ -24,24 +24,23 @@ import "unsafe"
 func Quicksort(a []uint32) {
 	for len(a) > 1 {
 		p := unsafe.Pointer(unsafe.SliceData(a))
-		at := func(k int) *uint32 { return (*uint32)(unsafe.Add(p, 4*k)) }
 		// Hoare's scheme: the middle pivot stops both scans, so neither side
 		// ends up empty and the loop always shrinks a.
-		pivot := *at((len(a) - 1) / 2)
+		pivot := *keyAt(p, (len(a)-1)/2)
 		i, j := -1, len(a)
 		for {
 			i++
-			for *at(i) < pivot {
+			for *keyAt(p, i) < pivot {
 				i++
 			}
 			j--
-			for *at(j) > pivot {
+			for *keyAt(p, j) > pivot {
 				j--
 			}
 			if i >= j {
 				break
 			}
-			x, y := at(i), at(j)
+			x, y := keyAt(p, i), keyAt(p, j)
 			*x, *y = *y, *x
 		}
 		// a[:j+1] <= pivot <= a[j+1:]
@@ -103,21 +102,21 @@ func merge(dst, x, y []uint32) {
 	px, py := unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(y))
 	i, j := 0, 0
 	for i < nx && j < ny {
-		a := *(*uint32)(unsafe.Add(px, 4*i))
-		b := *(*uint32)(unsafe.Add(py, 4*j))
+		a := *keyAt(px, i)
+		b := *keyAt(py, j)
 		if b < a {
-			*(*uint32)(unsafe.Add(d, 4*(i+j))) = b
+			*keyAt(d, i+j) = b
 			j++
 		} else {
-			*(*uint32)(unsafe.Add(d, 4*(i+j))) = a
+			*keyAt(d, i+j) = a
 			i++
 		}
 	}
 	for ; i < nx; i++ {
-		*(*uint32)(unsafe.Add(d, 4*(i+j))) = *(*uint32)(unsafe.Add(px, 4*i))
+		*keyAt(d, i+j) = *keyAt(px, i)
 	}
 	for ; j < ny; j++ {
-		*(*uint32)(unsafe.Add(d, 4*(i+j))) = *(*uint32)(unsafe.Add(py, 4*j))
+		*keyAt(d, i+j) = *keyAt(py, j)
 	}
 }
 

@@ -126,10 +126,10 @@ func scatterBuckets(src, dst []uint32, pos []int, b int) {
 	// loop tests no index, as ScatterDigits' does not.
 	d0, p0 := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(pos))
 	for _, v := range src {
-		pd := (*int)(unsafe.Add(p0, unsafe.Sizeof(int(0))*uintptr(bucketOf(v, b))))
+		pd := countAt(p0, uint(bucketOf(v, b)))
 		p := *pd
 		*pd = p + 1
-		*(*uint32)(unsafe.Add(d0, 4*p)) = v
+		*keyAt(d0, p) = v
 	}
 }
 
