@@ -27,7 +27,8 @@ import (
 //     or more (5 µs with cross-origin isolation), so the step and access
 //     counts follow the last time measured at each size instead of being
 //     fixed (a fixed 40 000-step chase over L1 lasts about 80 µs, less than
-//     one tick);
+//     one tick), and a run that lasted under half of MinSample, a curve's
+//     first size above all, is timed again for its own time (resolved);
 //   - the branch loop runs several passes per sample for the same reason;
 //   - the line-size test runs one round per sample and the rounds are
 //     pooled here, with LineSize's own rule (the largest jump, at least
@@ -471,19 +472,22 @@ func estimate(last []float64, i int) float64 {
 // a round over buf, the round's part of s.buf (placed, as the native
 // curves place theirs).
 func (s *Steps) latencySample(ctx context.Context, i int, size int64, buf []uint64) error {
-	steps := s.stepsFor(estimate(s.latLast, i), 100_000, 20_000_000)
-	st, err := latencyAt(ctx, buf, size, steps, 1)
+	t, err := s.resolved(estimate(s.latLast, i), 100_000, 20_000_000, func(steps int) (float64, error) {
+		st, err := latencyAt(ctx, buf, size, steps, 1)
+		return st.Median, err
+	})
 	if err != nil {
 		return err
 	}
-	s.lat[i] = append(s.lat[i], st.Median)
-	s.latLast[i] = st.Median
+	s.lat[i] = append(s.lat[i], t)
+	s.latLast[i] = t
 	return nil
 }
 
 func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed uint64, buf []uint64) error {
-	acc := s.stepsFor(estimate(s.tpLast, i), 200_000, 40_000_000)
-	t, err := throughputAt(ctx, buf, size, acc, seed)
+	t, err := s.resolved(estimate(s.tpLast, i), 200_000, 40_000_000, func(acc int) (float64, error) {
+		return throughputAt(ctx, buf, size, acc, seed)
+	})
 	if err != nil {
 		return err
 	}
@@ -493,8 +497,9 @@ func (s *Steps) throughputSample(ctx context.Context, i int, size int64, seed ui
 }
 
 func (s *Steps) seqLineSample(ctx context.Context, i int, size int64, buf []uint64) error {
-	blocks := s.stepsFor(estimate(s.sqLast, i), 200_000, 80_000_000)
-	t, err := seqLineAt(ctx, buf, size, blocks)
+	t, err := s.resolved(estimate(s.sqLast, i), 200_000, 80_000_000, func(blocks int) (float64, error) {
+		return seqLineAt(ctx, buf, size, blocks)
+	})
 	if err != nil {
 		return err
 	}
@@ -502,6 +507,42 @@ func (s *Steps) seqLineSample(ctx context.Context, i int, size int64, buf []uint
 	s.sqLast[i] = t
 	return nil
 }
+
+// resolved times run(n), which returns seconds a unit of work, with n
+// from est (stepsFor), and times it again, sized by its own time, while
+// the run lasted under half of MinSample and n may still grow. A curve's
+// first size has no time to size its run by, and at the floor count the
+// run can last one or two ticks of a browser's clock: in a short run
+// under CI's load the chase over 4 KiB took 100 000 steps at about 2 ns,
+// read one 100 µs tick, 1.0 ns, and the curve's "rise" to its next size,
+// sized from that time and read right at 2.0 ns, became a first level of
+// 4.4 KiB. A run without an estimate (est 0) only sizes the next one,
+// however long it lasted: it is also the loop's first call, which a
+// browser may run before it has compiled the loop fully. Only the last
+// run is kept.
+func (s *Steps) resolved(est float64, lo, hi int, run func(n int) (float64, error)) (float64, error) {
+	n := s.stepsFor(est, lo, hi)
+	for try := 0; ; try++ {
+		t, err := run(n)
+		if err != nil {
+			return 0, err
+		}
+		sized := try > 0 || est > 0
+		if try == maxResolveTries || sized && (n >= hi || t*float64(n) >= s.o.MinSample.Seconds()/2) {
+			return t, nil
+		}
+		if t > 0 {
+			n = s.stepsFor(t, n, hi)
+		} else { // under one tick: the clock did not move
+			n = min(hi, 16*n)
+		}
+	}
+}
+
+// maxResolveTries bounds the runs resolved adds after the first: with a
+// clock that reads zero it grows the count 16 times a run, 16^3 times in
+// all, from the floor counts past the ceilings.
+const maxResolveTries = 3
 
 func (s *Steps) sequentialSample(ctx context.Context, v int, keep bool) error {
 	if err := ctx.Err(); err != nil {

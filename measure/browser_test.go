@@ -264,3 +264,59 @@ func TestBrowserWalk(t *testing.T) {
 		t.Error("a skipped walk gave a result")
 	}
 }
+
+// TestResolvedOutlastsTheTick: a sample timed on a browser's clock must
+// last long enough for the clock to resolve it. The fake clock reads in
+// 100 µs ticks and, at worst, a tick short (a run that starts just before
+// a tick and ends just after one). The chase over 4 KiB at 2 ns a step
+// and the floor count of 100 000 steps last 200 µs, which such a clock
+// reads as 100 µs, 1.0 ns a step (the reading of the CI run that made
+// a 4.4 KiB level); resolved must time it again for MinSample and come
+// within what this clock can miss over MinSample, two ticks in 5 ms, 4 %,
+// of the true time. The other cases
+// are a loop so fast that its floor count reads zero ticks, a first
+// size whose floor count the clock resolves (run again all the same:
+// its first run is the loop's first call), and estimates that are right,
+// too small, and too large.
+func TestResolvedOutlastsTheTick(t *testing.T) {
+	const tick = 100e-6
+	clock := func(seconds float64) float64 { // the worst reading of a run
+		return math.Max(0, math.Floor(seconds/tick)-1) * tick
+	}
+	s := &Steps{o: StepOptions{MinSample: 5 * time.Millisecond}}
+	cases := []struct {
+		name            string
+		cost, est       float64 // seconds a unit: true, and the estimate
+		lo, hi, maxRuns int
+	}{
+		{"chase, first size", 2e-9, 0, 100_000, 20_000_000, 2},
+		{"random reads, first size, under a tick", 0.3e-9, 0, 200_000, 40_000_000, 3},
+		{"first size, resolved at the floor count, is run again", 100e-9, 0, 100_000, 20_000_000, 2},
+		{"estimate right", 2e-9, 2e-9, 100_000, 20_000_000, 1},
+		{"estimate 10x small", 20e-9, 2e-9, 100_000, 20_000_000, 1},
+		{"estimate 10x large", 2e-9, 20e-9, 100_000, 20_000_000, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			runs := 0
+			got, err := s.resolved(c.est, c.lo, c.hi, func(n int) (float64, error) {
+				runs++
+				return clock(float64(n)*c.cost) / float64(n), nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(got/c.cost-1) > 0.04 {
+				t.Errorf("read %.3g s a unit, want %.3g within 4%%", got, c.cost)
+			}
+			if runs > c.maxRuns || c.est == 0 && runs < 2 {
+				t.Errorf("%d runs, want at most %d, and two or more without an estimate", runs, c.maxRuns)
+			}
+		})
+	}
+	// The floor count alone, as the curves sized their first run before,
+	// reads the chase at half its time.
+	if one := clock(100_000*2e-9) / 100_000; math.Abs(one/2e-9-1) < 0.25 {
+		t.Fatalf("the fake clock resolves the floor count (%.3g s a step); the test checks nothing", one)
+	}
+}
