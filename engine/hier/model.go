@@ -167,8 +167,11 @@ type Estimate struct {
 	// MemLatency is the latency the dependent lines from memory are
 	// charged (the step from the last level's latency to it): the
 	// machine's memory latency at the data's span
-	// (machine.Machine.MemLatencyAt), 0 when the kernel has none.
-	MemLatency float64 `json:"mem_latency_seconds,omitempty"`
+	// (machine.Machine.MemLatencyAt), or averaged over the spans the
+	// kernel's data shrinks through when MemLatencyShrinks (heapsort's
+	// heap: heapMemLatency); 0 when the kernel has none.
+	MemLatency        float64 `json:"mem_latency_seconds,omitempty"`
+	MemLatencyShrinks bool    `json:"mem_latency_shrinks,omitempty"`
 	// Spread is what address translation adds to the kernel's random
 	// reads spread over SpreadSpan bytes (kernelForm.spread) beyond what
 	// the levels' random rates hold, inside Seconds (spreadTranslation).
@@ -371,6 +374,11 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			inFlight = math.Max(1, kw.depInFlight(w, lv))
 		}
 		next := nextLatency(m, levels, i, footprint)
+		if i == len(levels)-1 && kw.memLatency != nil {
+			if lat, ok := kw.memLatency(w, lv); ok {
+				next, e.MemLatencyShrinks = lat, le.Traffic.Dep > 0
+			}
+		}
 		if i == len(levels)-1 && le.Traffic.Dep > 0 {
 			e.MemLatency = next
 		}
@@ -547,6 +555,10 @@ type kernelForm struct {
 	// walk down a heap): the last level holds for them what a chase finds
 	// there (chainLvl).
 	chain bool
+	// memLatency is memory's latency for the kernel's dependent lines
+	// past the last level l, with ok false where it is the machine's
+	// latency at the data's span (nil: always that; nextLatency).
+	memLatency func(s shape, l lvl) (latency float64, ok bool)
 	// passes are a distribution sort's passes, and rest the traffic of
 	// what it does besides them: on a machine with a distribution
 	// curve the passes are priced off the curve (passTimes) and only
@@ -689,6 +701,7 @@ var kernelForms = map[string]kernelForm{
 		traffic:     heapTraffic,
 		depInFlight: heapLinesAhead,
 		chain:       true,
+		memLatency:  heapMemLatency,
 	},
 	"bucket": {
 		describe:  "⌈log_b N⌉ distribution passes and a last copy; a pass whose subproblem exceeds a level streams through it, the fills of its b write streams random when b + 1 exceeds the streams the core keeps (16 unless measured)",
@@ -1183,6 +1196,44 @@ func sortWalkExposed(d, k float64) float64 {
 	return a * math.Exp2(-d) * in
 }
 
+// heapMemLatency is memory's latency for heapsort's lines past the last
+// level l, on a machine with a measured walk (WalkInFlight) and a latency
+// curve. The sort's heap shrinks from n keys to none, and a walk waits
+// for the latency at its own heap's span, not the whole array's: the
+// curve rises with the span by the page walks a larger span's
+// translations take (176 ns at 64 MiB to 270 ns at 256 MiB on the Zen 5
+// guest of docs/hierarchy.md). So the curve is read at each heap's span
+// and averaged with the weights sortWalkExposed gives the walks: a heap
+// of u·n keys lies x = d + log2 u depths past l, and its walks wait for
+// walkExposed(x) lines, so the weight of x is walkExposed(x)·2^x. The
+// span is kept at least the smaller of the data's and twice the level's
+// size: nearer the level the curve still climbs the level's step, where
+// a chase hits the level part of the time, which the depths past the
+// level already count. It returns ok false where the curve at the data's
+// span stands (no walk measured, no curve, no depth past l).
+func heapMemLatency(s shape, l lvl) (float64, bool) {
+	m := s.m
+	d := heapDepthsPast(s.n, s.w, l.size)
+	if m.WalkInFlight <= 0 || len(m.MemLatencyCurve) < 2 || d <= 0 || len(m.Levels) == 0 {
+		return 0, false
+	}
+	k := math.Max(m.WalkInFlight, 1)
+	span := s.n * s.w
+	least := math.Min(span, 2*float64(m.Levels[len(m.Levels)-1].Size))
+	// The midpoint rule over x in (0, d): the integrand is smooth but for
+	// walkExposed's corner at x = 1 and the curve's points, which 32
+	// steps resolve within a tenth of a per cent (TestHeapMemLatency).
+	const steps = 32
+	var sum, weights float64
+	for j := range steps {
+		x := (float64(j) + 0.5) * d / steps
+		wt := walkExposed(x, k) * math.Exp2(x)
+		sum += wt * m.MemLatencyAt(math.Max(span*math.Exp2(x-d), least))
+		weights += wt
+	}
+	return sum / weights, true
+}
+
 // shrinkingDepths is the depths past a level averaged over heapsort's
 // walks (sortWalkExposed with every depth counted): d − (1 − 2^−d)/ln 2.
 func shrinkingDepths(d float64) float64 {
@@ -1345,7 +1396,10 @@ func Predict(m machine.Machine, kernelID string, p mbram.Params) (mbram.Breakdow
 		}
 		if i == len(e.Levels)-1 && e.MemLatency > 0 && t.Dep > 0 {
 			f += ", memory's latency " + units.FormatSeconds(e.MemLatency)
-			if len(m.MemLatencyCurve) >= 2 {
+			switch {
+			case e.MemLatencyShrinks:
+				f += " (its curve averaged over the heap's spans as the sort shrinks it from the data's " + units.FormatSize(e.Footprint) + ", walk by walk)"
+			case len(m.MemLatencyCurve) >= 2:
 				f += " (its curve at the data's " + units.FormatSize(e.Footprint) + ")"
 			}
 		}

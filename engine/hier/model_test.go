@@ -648,6 +648,61 @@ func TestSortWalkExposed(t *testing.T) {
 	}
 }
 
+// TestHeapMemLatency: heapsort's memory latency on a machine with a
+// measured walk is the curve averaged over the sort's shrinking heap.
+// The independent route averages over the walks themselves, a heap of
+// u·n keys for u uniform on (0, 1) (a million of them), each weighted by
+// the lines it waits for (walkExposed at d + log2 u depths past the
+// level) and read at its own span, kept at least twice the level's size;
+// heapMemLatency integrates over the depths instead (x = d + log2 u).
+func TestHeapMemLatency(t *testing.T) {
+	m := twoLevels()
+	m.WalkInFlight = 4
+	m.MemLatencyCurve = []machine.LatencyPoint{
+		{Span: 1 << 20, Latency: 60e-9}, {Span: 2 << 20, Latency: 120e-9}, {Span: 8 << 20, Latency: 150e-9},
+		{Span: 32 << 20, Latency: 200e-9}, {Span: 128 << 20, Latency: 260e-9}, {Span: 512 << 20, Latency: 330e-9},
+	}
+	l2 := lvlOf(m.Levels[1])
+	walks := func(n float64) float64 {
+		d := heapDepthsPast(n, 4, l2.size)
+		least := math.Min(4*n, 2*l2.size)
+		const grid = 1000000
+		var sum, weights float64
+		for i := range grid {
+			u := (float64(i) + 0.5) / grid
+			wt := walkExposed(d+math.Log2(u), m.WalkInFlight)
+			sum += wt * m.MemLatencyAt(math.Max(u*4*n, least))
+			weights += wt
+		}
+		return sum / weights
+	}
+	for _, n := range []float64{1 << 25, 1 << 22, 3 << 18} {
+		got, ok := heapMemLatency(shape{n: n, w: 4, m: m}, l2)
+		want := walks(n)
+		if !ok || math.Abs(got/want-1) > 1e-3 {
+			t.Errorf("heap of %g keys: %.5g s %v, the walks average %.5g", n, got, ok, want)
+		}
+		if at := m.MemLatencyAt(4 * n); n == 1<<25 && !(got < 0.9*at) {
+			t.Errorf("heap of %g keys: %.4g s, want well under the curve at the whole heap, %.4g", n, got, at)
+		}
+	}
+	// A flat curve gives its one latency; no walk measured, or no depth
+	// past the level, leaves the curve at the data's span.
+	flat := m
+	flat.MemLatencyCurve = []machine.LatencyPoint{{Span: 1 << 20, Latency: 90e-9}, {Span: 1 << 30, Latency: 90e-9}}
+	if got, ok := heapMemLatency(shape{n: 1 << 25, w: 4, m: flat}, l2); !ok || math.Abs(got-90e-9) > 1e-18 {
+		t.Errorf("flat curve: %g %v, want 90 ns", got, ok)
+	}
+	none := m
+	none.WalkInFlight = 0
+	if _, ok := heapMemLatency(shape{n: 1 << 25, w: 4, m: none}, l2); ok {
+		t.Error("without a measured walk the curve at the data's span should stand")
+	}
+	if _, ok := heapMemLatency(shape{n: 1 << 17, w: 4, m: m}, l2); ok {
+		t.Error("a heap within the level has no lines past it")
+	}
+}
+
 // WalkInFlightOf inverts the walk's charge for a heap of fixed size. A
 // walk down 2^20 keys (4 MiB) on twoLevels finds 7 depths past L1 (32
 // KiB) at a 3 ns step and 2 past L2 (1 MiB) at a 96 ns step: its first
