@@ -695,7 +695,7 @@ var kernelForms = map[string]kernelForm{
 		traffic: mergesortTraffic,
 	},
 	"heapsort": {
-		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight; on a machine with a measured walk_in_flight the first line past each level waits in full and those below it walk_in_flight at a time, over the sort's shrinking heap (the MBRAM paper App. c, per level)",
+		describe:    "N walks down the heap, log2 N − 1 steps each; the top levels stay cached, and each step below a level's share of the heap is a dependent line, log2(B/w) of them in flight; on a machine with a measured walk_in_flight the first line past each level waits in full and those below it walk_in_flight at a time, over the sort's shrinking heap, memory's latency read at each heap's span (the MBRAM paper App. c, per level)",
 		footprint:   func(s shape) float64 { return s.n * s.w },
 		work:        heapWork,
 		traffic:     heapTraffic,
