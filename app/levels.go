@@ -35,7 +35,7 @@ func levelsView(id string, m machine.Machine) app.UI {
 		name, value, means string
 	}{
 		{m.MemLatency > 0, "Memory latency ", units.FormatSeconds(m.MemLatency), memLatencyMeans(m)},
-		{len(m.MemLatencyCurve) > 0, "Memory latency by span ", latencyCurveText(m.MemLatencyCurve), "a dependent load's wait when the data span that much, its translation included: the hierarchy model charges a kernel's dependent lines from memory the latency at its data's size"},
+		{len(m.MemLatencyCurve) > 0, "Memory latency by span ", latencyCurveText(m.MemLatencyCurve), "a dependent load's wait when the data span that much, its translation included: the hierarchy model charges a kernel's dependent lines from memory the latency at its data's size, and heapsort's at each heap's size as the sort shrinks it"},
 		{reachBelow(m), "A chase's reach ", reachText(m), "how much of the last cache a chain of dependent reads finds, where the latency curve has risen halfway to memory's (a share of a cache that other cores or tenants fill keeps less of a chase than of a scan): the hierarchy model's heapsort walks find the level only this far"},
 		{m.ComputeRate > 0, "Compute rate ", formatOpRate(m.ComputeRate), "simple operations per second of the core"},
 		{len(m.CoreRates) > 0, "Core rates ", coreRatesText(m.CoreRates), "each kernel's own loop with its data in the first level, operations per second"},
