@@ -374,13 +374,16 @@ func estimateOf(m machine.Machine, kernelID string, p mbram.Params, levelBuf []L
 			inFlight = math.Max(1, kw.depInFlight(w, lv))
 		}
 		next := nextLatency(m, levels, i, footprint)
-		if i == len(levels)-1 && kw.memLatency != nil {
-			if lat, ok := kw.memLatency(w, lv); ok {
-				next, e.MemLatencyShrinks = lat, le.Traffic.Dep > 0
+		if i == len(levels)-1 {
+			shrinks := false
+			if kw.memLatency != nil {
+				if lat, ok := kw.memLatency(w, lv); ok {
+					next, shrinks = lat, true
+				}
 			}
-		}
-		if i == len(levels)-1 && le.Traffic.Dep > 0 {
-			e.MemLatency = next
+			if le.Traffic.Dep > 0 {
+				e.MemLatency, e.MemLatencyShrinks = next, shrinks
+			}
 		}
 		if le.Overlapped = i == 0 && m.L1Fill > 0 && m.L1Exposed > 0; le.Overlapped {
 			le.Seconds = firstLevelSeconds(m, l, le.Traffic, e.Compute+e.Branch+e.CallSeconds, next, inFlight)
