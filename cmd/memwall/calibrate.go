@@ -226,7 +226,8 @@ func writeCurves(f io.Writer, res measure.Result) error {
 // printCompare prints two calibrations' parameters side by side with the
 // relative difference, marks those that differ by more than
 // measure.AgreeWithin and says how many do; then the hierarchy model's
-// estimates of validate's rows on both (compareEstimates).
+// estimates of validate's rows on both (compareEstimates), and what each
+// parameter that differs does to them alone (paramEffects).
 func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 	diffs := measure.Compare(a, b)
 	fmt.Fprintf(w, "%-24s %14s %14s %9s %15s\n", "parameter", nameA, nameB, "change", "spreads")
@@ -259,6 +260,7 @@ func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 	}
 	fmt.Fprintln(w)
 	printEstimateChanges(w, compareEstimates(a, b), nameA, nameB)
+	printParamEffects(w, paramEffects(a, b, diffs), nameA, nameB)
 }
 
 // spreads shows a parameter's spread in both calibrations, "—" where one

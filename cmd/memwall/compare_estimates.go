@@ -78,3 +78,85 @@ func printEstimateChanges(w io.Writer, ch []estimateChange, nameA, nameB string)
 	fmt.Fprintf(w, "%d of %d estimates differ by more than %d%%; the most, %s in the %s class, by %+.1f%%\n",
 		over, len(ch), int(100*measure.AgreeWithin), most.kernel, most.class, 100*most.rel())
 }
+
+// paramEffect is what one group of parameters that two calibrations read
+// differently does on its own to the hierarchy model's estimates of
+// validate's rows (compareEstimates): the row it moves most, and by how
+// much, or why the group cannot stand alone.
+type paramEffect struct {
+	group   string
+	most    estimateChange // zero when no row moved, or invalid says why not
+	invalid string
+}
+
+// paramEffects takes the groups (measure.ParamGroup) of the parameters
+// in diffs that differ by more than measure.AgreeWithin, each into a on
+// its own from b (measure.WithParamOf), and finds the row of
+// compareEstimates it moves most. Two calibrations in a row on a shared
+// machine differ in many parameters (the Zen 5 guest's: 11 to 28 of 67,
+// docs/hierarchy.md), most of them in what no estimate of validate's
+// rows reads much: a walk's lines in flight that read 8 and 39 moved the
+// heapsort estimate by 3 %. This says which of the differences matter.
+func paramEffects(a, b machine.Machine, diffs []measure.Diff) []paramEffect {
+	var out []paramEffect
+	seen := map[string]bool{}
+	for _, d := range diffs {
+		g := measure.ParamGroup(d.Param)
+		if !(d.Rel > measure.AgreeWithin) || seen[g] {
+			continue
+		}
+		seen[g] = true
+		e := paramEffect{group: g}
+		m, err := measure.WithParamOf(a, b, g)
+		if err == nil {
+			err = m.Validate()
+		}
+		if err != nil {
+			e.invalid = err.Error()
+			out = append(out, e)
+			continue
+		}
+		for _, c := range compareEstimates(a, m) {
+			if math.Abs(c.rel()) > math.Abs(e.most.rel0()) {
+				e.most = c
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// rel0 is rel, 0 for the zero row.
+func (e estimateChange) rel0() float64 {
+	if e.a == 0 {
+		return 0
+	}
+	return e.rel()
+}
+
+// printParamEffects prints paramEffects and how many groups move some
+// estimate by more than measure.AgreeWithin on their own.
+func printParamEffects(w io.Writer, effects []paramEffect, nameA, nameB string) {
+	if len(effects) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nwhat each parameter that differs by more than %d%% does alone (%s's value in %s; the same rows, the one it moves most):\n",
+		int(100*measure.AgreeWithin), nameB, nameA)
+	over := 0
+	for _, e := range effects {
+		switch {
+		case e.invalid != "":
+			fmt.Fprintf(w, "%-28s not a valid machine alone: %s\n", e.group, e.invalid)
+		case e.most.a == 0:
+			fmt.Fprintf(w, "%-28s moves no estimate\n", e.group)
+		default:
+			mark := ""
+			if math.Abs(e.most.rel()) > measure.AgreeWithin {
+				mark = fmt.Sprintf("  > %d%%", int(100*measure.AgreeWithin))
+				over++
+			}
+			fmt.Fprintf(w, "%-28s %-7s %-13s %8s %+8.1f%%%s\n", e.group, e.most.class, e.most.kernel, units.FormatCount(e.most.n), 100*e.most.rel(), mark)
+		}
+	}
+	fmt.Fprintf(w, "%d of %d move an estimate by more than %d%% on their own\n", over, len(effects), int(100*measure.AgreeWithin))
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"memwall/engine/hier"
 	"memwall/engine/mbram"
+	"memwall/measure"
 )
 
 // TestCompareEstimates: calibrate --compare sets the hierarchy model's
@@ -75,6 +78,78 @@ func TestCompareEstimates(t *testing.T) {
 	for _, want := range []string{"validate --sizes levels' rows", "\nl2      quicksort ", "3 of 30 estimates differ by more than 10%; the most, quicksort in the "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestParamEffects: each parameter that two calibrations read apart is
+// taken into the first alone. The Zen 5 preset against a copy with
+// quicksort's rate doubled and a quarter of the walk's lines in flight:
+// the rate moves only quicksort's rows, most where its work term is the
+// largest share (by hand, as above: compute/2 over the estimate), and
+// the walk only heapsort's, the one kernel whose form reads it. A
+// parameter the two share (β1) is not listed.
+func TestParamEffects(t *testing.T) {
+	const id = "epyc-zen5-kvm-2vcpu"
+	a, err := loadMachine(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a
+	b.CoreRates = maps.Clone(a.CoreRates)
+	b.CoreRates["quicksort"] *= 2
+	b.WalkInFlight /= 4
+	effects := paramEffects(a, b, measure.Compare(a, b))
+	if len(effects) != 2 {
+		t.Fatalf("%d groups, want 2 (the rate and the walk): %+v", len(effects), effects)
+	}
+	want := 0.0 // the largest share of quicksort's rows
+	for _, e := range compareEstimates(a, b) {
+		if e.kernel != "quicksort" {
+			continue
+		}
+		ea, err := hier.Model(a, "quicksort", mbram.DefaultParams(e.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = math.Max(want, ea.Compute/2/ea.Seconds)
+	}
+	over := 0
+	for _, e := range effects {
+		if e.invalid != "" {
+			t.Errorf("%s: %s", e.group, e.invalid)
+			continue
+		}
+		switch e.group {
+		case "core_rates.quicksort":
+			if e.most.kernel != "quicksort" || math.Abs(-e.most.rel()-want) > 1e-9 {
+				t.Errorf("the rate moves %s by %+.4g, want quicksort by %+.4g", e.most.kernel, e.most.rel(), -want)
+			}
+		case "walk_in_flight":
+			if e.most.kernel != "heapsort" || e.most.rel() == 0 {
+				t.Errorf("the walk moves %s by %+.4g, want heapsort", e.most.kernel, e.most.rel())
+			}
+		default:
+			t.Errorf("group %s listed; only the rate and the walk differ", e.group)
+		}
+		if math.Abs(e.most.rel()) > measure.AgreeWithin {
+			over++
+		}
+	}
+
+	dir := t.TempDir()
+	raw, _ := json.Marshal(b)
+	f := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(f, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCLI("calibrate", "--compare", id, "--against", f)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, w := range []string{"does alone", "\ncore_rates.quicksort ", "\nwalk_in_flight ", fmt.Sprintf("%d of 2 move an estimate by more than 10%% on their own", over)} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
 }
