@@ -80,7 +80,12 @@ type validateReport struct {
 	// the class's end (measure.HostSpeed); empty where the machine has
 	// no rate to check.
 	HostSpeed []classSpeed `json:"host_speed,omitempty"`
-	Note      string       `json:"note"`
+	// MemorySpeed is, per size class whose data reaches memory, how
+	// fast memory served independent reads against the machine's gather
+	// curve, at the same checks (measure.MemorySpeed); empty where the
+	// machine has no gather curve to check against.
+	MemorySpeed []classSpeed `json:"memory_speed,omitempty"`
+	Note        string       `json:"note"`
 }
 
 // kernel sizes of the MBRAM paper: permutations of 2^20 points (Fig. 3), sorts of

@@ -190,17 +190,33 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		progress(warn)
 		rep.Note += "; " + warn
 	}
+	// One array for memory's checks, faulted in once (a check's span).
+	var memBuf []uint64
+	if span := measure.MemorySpeedSpan(m); span > 0 {
+		memBuf = make([]uint64, span/8)
+		for i := range memBuf {
+			memBuf[i] = uint64(i)
+		}
+	}
 	for _, c := range classes {
 		sz := validateSizes{perm: c.perm, sort: c.sort, mat1: c.mat, reps: c.reps}
 		if isSet(fs, "reps") {
 			sz.reps = reps
 		}
 		progress(fmt.Sprintf("size class %s: N = %s, matrices n = %d", c.name, units.FormatCount(c.sort), c.mat))
-		// The core's speed at every round's start, and at the class's end.
-		var speeds []float64
+		// The core's speed at every round's start, and at the class's end;
+		// memory's too where the class's data reaches it.
+		var speeds, memSpeeds []float64
+		checkMem := memBuf != nil && reachesMemory(m, c)
 		check := func() {
 			if s, err := measure.HostSpeed(context.Background(), m, hostSpeedKernel, hostSpeedSamples); err == nil {
 				speeds = append(speeds, s)
+			}
+			if !checkMem {
+				return
+			}
+			if s, err := measure.MemorySpeed(context.Background(), m, memBuf, memorySpeedSamples); err == nil {
+				memSpeeds = append(memSpeeds, s)
 			}
 		}
 		rows, err := runValidateKernels(m, sz, 0, func(s string) { progress(s); check() })
@@ -216,6 +232,11 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		rep.Rows = append(rep.Rows, rows...)
 		if len(speeds) > 0 {
 			rep.HostSpeed = append(rep.HostSpeed, speedOf(c.name, speeds))
+		}
+		if len(memSpeeds) > 0 {
+			ms := speedOf(c.name, memSpeeds)
+			ms.Kernel, ms.Span = memorySpeedLoop, measure.MemorySpeedSpan(m)
+			rep.MemorySpeed = append(rep.MemorySpeed, ms)
 		}
 	}
 	return emitLevels(m, rep, asJSON, stdout, stderr)
@@ -280,6 +301,9 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 	for _, h := range rep.HostSpeed {
 		fmt.Fprintf(w, "%-7s %s\n", h.Class, h.describe())
 	}
+	for _, h := range rep.MemorySpeed {
+		fmt.Fprintf(w, "%-7s %s\n", h.Class, h.describeMemory())
+	}
 	if slices.ContainsFunc(rep.Rows, func(r validateRow) bool { return r.Class == sweepClass }) {
 		fmt.Fprintln(w, sweepBand(rep.Rows))
 	}
@@ -318,10 +342,12 @@ const (
 const hostSpeedBand = 0.1
 
 // classSpeed is how fast the core ran during one size class: the loop's
-// rate over its calibrated one, at each check.
+// rate over its calibrated one, at each check; or, for memory, the
+// gather's over Span bytes.
 type classSpeed struct {
 	Class  string  `json:"class"`
 	Kernel string  `json:"kernel"`
+	Span   int64   `json:"span,omitempty"`
 	Checks int     `json:"checks"`
 	Median float64 `json:"median"`
 	Min    float64 `json:"min"`
@@ -346,6 +372,32 @@ func (h classSpeed) describe() string {
 		s += fmt.Sprintf(": the core ran slower than when calibrated, and the class's ratios may run high by up to %.0f %%", 100*(1/h.Median-1))
 	case h.Median > 1+hostSpeedBand:
 		s += fmt.Sprintf(": the core ran faster than when calibrated, and the class's ratios may run low by up to %.0f %%", 100*(1-1/h.Median))
+	}
+	return s
+}
+
+// memorySpeedLoop names memory's check in classSpeed, and
+// memorySpeedSamples is its samples a check, the fastest kept.
+const (
+	memorySpeedLoop    = "gather"
+	memorySpeedSamples = 3
+)
+
+// reachesMemory says whether a class's data passes twice the last cache,
+// so that its rows read memory and memory's speed is theirs.
+func reachesMemory(m machine.Machine, c sizeClass) bool {
+	return 4*c.sort >= 2*m.C
+}
+
+// describeMemory is describe for memory's checks: the rows that read
+// memory run slower with it, the others not.
+func (h classSpeed) describeMemory() string {
+	s := fmt.Sprintf("memory: random reads by index over %s ran at %.2f to %.2f of the machine's gather curve there (median %.2f, %d checks)", units.FormatSize(h.Span), h.Min, h.Max, h.Median, h.Checks)
+	switch {
+	case h.Median < 1-hostSpeedBand:
+		s += fmt.Sprintf(": memory ran slower than when calibrated, and the ratios of the rows it bounds may run high by up to %.0f %%", 100*(1/h.Median-1))
+	case h.Median > 1+hostSpeedBand:
+		s += fmt.Sprintf(": memory ran faster than when calibrated, and the ratios of the rows it bounds may run low by up to %.0f %%", 100*(1-1/h.Median))
 	}
 	return s
 }

@@ -238,3 +238,24 @@ func TestPermTieNote(t *testing.T) {
 		}
 	}
 }
+
+// Memory's line, on the same terms as the core's: the checks of the
+// Zen 5 guest's busy spell, the gather at 116 MiB at 0.74 to 0.86 of the
+// curve (median 0.78), say the rows memory bounds may run high by up to
+// 1/0.78 − 1 = 28 %; a median within a tenth only reports.
+func TestClassSpeedDescribeMemory(t *testing.T) {
+	for _, c := range []struct {
+		h         classSpeed
+		want, not string
+	}{
+		{speedOf("beyond", []float64{0.74, 0.86, 0.78}), "memory: random reads by index over 116 MiB ran at 0.74 to 0.86 of the machine's gather curve there (median 0.78, 3 checks): memory ran slower than when calibrated, and the ratios of the rows it bounds may run high by up to 28 %", "run low"},
+		{speedOf("beyond", []float64{0.98, 1.02}), "(median 1.00, 2 checks)", "may run"},
+		{speedOf("beyond", []float64{1.3, 1.2, 1.25}), "memory ran faster than when calibrated, and the ratios of the rows it bounds may run low by up to 20 %", "run high"},
+	} {
+		c.h.Kernel, c.h.Span = memorySpeedLoop, 116<<20
+		got := c.h.describeMemory()
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("%+v: %q, want %q and not %q", c.h, got, c.want, c.not)
+		}
+	}
+}
