@@ -13,8 +13,8 @@ import (
 // a neighbour on the core's other thread slows; a neighbour's memory
 // traffic slows memory instead, and that loop does not see it. In a busy
 // spell of the Zen 5 guest's host (docs/hierarchy.md) validate's rows
-// past the last cache ran 10 to 33 % over the same estimates that had
-// held an hour before (the permutation product of 2^24 elements in 117
+// past the last cache ran 5 to 30 % over the same rows timed twenty
+// minutes before (the permutation product of 2^24 elements in 117
 // against 90 ms), while the loop in L1 read its calibrated rate within
 // 1 %. So validate also times the gather of the machine's gather curve,
 // s += a[idx[i]], over memory's point, and sets it beside the curve's
