@@ -366,14 +366,20 @@ func speedOf(class string, speeds []float64) classSpeed {
 // than hostSpeedBand. Only "may": each row keeps its fastest round, which
 // a class with a slow median can still have run at full speed.
 func (h classSpeed) describe() string {
-	s := fmt.Sprintf("host: the %s loop in L1 ran at %.2f to %.2f of its calibrated rate over the class (median %.2f, %d checks)", h.Kernel, h.Min, h.Max, h.Median, h.Checks)
+	return fmt.Sprintf("host: the %s loop in L1 ran at %.2f to %.2f of its calibrated rate over the class (median %.2f, %d checks)", h.Kernel, h.Min, h.Max, h.Median, h.Checks) +
+		h.offBy("the core", "the class's ratios")
+}
+
+// offBy is what a median more than hostSpeedBand off says of the rows:
+// what ran slower or faster, and how far whose ratios may run high or low.
+func (h classSpeed) offBy(what, ratios string) string {
 	switch {
 	case h.Median < 1-hostSpeedBand:
-		s += fmt.Sprintf(": the core ran slower than when calibrated, and the class's ratios may run high by up to %.0f %%", 100*(1/h.Median-1))
+		return fmt.Sprintf(": %s ran slower than when calibrated, and %s may run high by up to %.0f %%", what, ratios, 100*(1/h.Median-1))
 	case h.Median > 1+hostSpeedBand:
-		s += fmt.Sprintf(": the core ran faster than when calibrated, and the class's ratios may run low by up to %.0f %%", 100*(1-1/h.Median))
+		return fmt.Sprintf(": %s ran faster than when calibrated, and %s may run low by up to %.0f %%", what, ratios, 100*(1-1/h.Median))
 	}
-	return s
+	return ""
 }
 
 // memorySpeedLoop names memory's check in classSpeed, and
@@ -392,14 +398,8 @@ func reachesMemory(m machine.Machine, c sizeClass) bool {
 // describeMemory is describe for memory's checks: the rows that read
 // memory run slower with it, the others not.
 func (h classSpeed) describeMemory() string {
-	s := fmt.Sprintf("memory: random reads by index over %s ran at %.2f to %.2f of the machine's gather curve there (median %.2f, %d checks)", units.FormatSize(h.Span), h.Min, h.Max, h.Median, h.Checks)
-	switch {
-	case h.Median < 1-hostSpeedBand:
-		s += fmt.Sprintf(": memory ran slower than when calibrated, and the ratios of the rows it bounds may run high by up to %.0f %%", 100*(1/h.Median-1))
-	case h.Median > 1+hostSpeedBand:
-		s += fmt.Sprintf(": memory ran faster than when calibrated, and the ratios of the rows it bounds may run low by up to %.0f %%", 100*(1-1/h.Median))
-	}
-	return s
+	return fmt.Sprintf("memory: random reads by index over %s ran at %.2f to %.2f of the machine's gather curve there (median %.2f, %d checks)", units.FormatSize(h.Span), h.Min, h.Max, h.Median, h.Checks) +
+		h.offBy("memory", "the ratios of the rows it bounds")
 }
 
 // permTieNote says when a class's faster permutation product is no
