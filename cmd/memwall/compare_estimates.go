@@ -85,7 +85,7 @@ func printEstimateChanges(w io.Writer, ch []estimateChange, nameA, nameB string)
 // much, or why the group cannot stand alone.
 type paramEffect struct {
 	group   string
-	most    estimateChange // zero when no row moved, or invalid says why not
+	most    estimateChange // zero when there is no row, or invalid says why not
 	invalid string
 }
 
@@ -117,21 +117,13 @@ func paramEffects(a, b machine.Machine, diffs []measure.Diff) []paramEffect {
 			continue
 		}
 		for _, c := range compareEstimates(a, m) {
-			if math.Abs(c.rel()) > math.Abs(e.most.rel0()) {
+			if e.most.a == 0 || math.Abs(c.rel()) > math.Abs(e.most.rel()) {
 				e.most = c
 			}
 		}
 		out = append(out, e)
 	}
 	return out
-}
-
-// rel0 is rel, 0 for the zero row.
-func (e estimateChange) rel0() float64 {
-	if e.a == 0 {
-		return 0
-	}
-	return e.rel()
 }
 
 // printParamEffects prints paramEffects and how many groups move some
@@ -147,7 +139,7 @@ func printParamEffects(w io.Writer, effects []paramEffect, nameA, nameB string) 
 		switch {
 		case e.invalid != "":
 			fmt.Fprintf(w, "%-28s not a valid machine alone: %s\n", e.group, e.invalid)
-		case e.most.a == 0:
+		case e.most.a == 0 || e.most.rel() == 0:
 			fmt.Fprintf(w, "%-28s moves no estimate\n", e.group)
 		default:
 			mark := ""

@@ -11,9 +11,29 @@ import (
 	"testing"
 
 	"memwall/engine/hier"
+	"memwall/engine/machine"
 	"memwall/engine/mbram"
 	"memwall/measure"
 )
+
+// compareAgainst is the output of calibrate --compare id --against a
+// file holding m.
+func compareAgainst(t *testing.T, id string, m machine.Machine) string {
+	t.Helper()
+	raw, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "against.json")
+	if err := os.WriteFile(f, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCLI("calibrate", "--compare", id, "--against", f)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	return out
+}
 
 // TestCompareEstimates: calibrate --compare sets the hierarchy model's
 // estimate of each of validate --sizes levels' 30 rows on both machines.
@@ -65,16 +85,7 @@ func TestCompareEstimates(t *testing.T) {
 	}
 
 	// The command prints them after the parameters, and counts them.
-	dir := t.TempDir()
-	b, _ := json.Marshal(fast)
-	f := filepath.Join(dir, "fast.json")
-	if err := os.WriteFile(f, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, errOut, status := runCLI("calibrate", "--compare", id, "--against", f)
-	if status != 0 {
-		t.Fatalf("status %d: %s", status, errOut)
-	}
+	out := compareAgainst(t, id, fast)
 	for _, want := range []string{"validate --sizes levels' rows", "\nl2      quicksort ", "3 of 30 estimates differ by more than 10%; the most, quicksort in the "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -137,16 +148,7 @@ func TestParamEffects(t *testing.T) {
 		}
 	}
 
-	dir := t.TempDir()
-	raw, _ := json.Marshal(b)
-	f := filepath.Join(dir, "b.json")
-	if err := os.WriteFile(f, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, errOut, status := runCLI("calibrate", "--compare", id, "--against", f)
-	if status != 0 {
-		t.Fatalf("status %d: %s", status, errOut)
-	}
+	out := compareAgainst(t, id, b)
 	for _, w := range []string{"does alone", "\ncore_rates.quicksort ", "\nwalk_in_flight ", fmt.Sprintf("%d of 2 move an estimate by more than 10%% on their own", over)} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
