@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
 	github.com/goccy/go-json v0.12.0
+	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/maxence-charriere/go-app/v9 v9.8.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.62.0

@@ -904,7 +904,11 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 		}
 	}
 	if len(osNote) > 0 {
-		lm.Notes["levels_os"] = "sizes as the operating system gives them: " + strings.Join(osNote, ", ")
+		from := "the operating system gives them"
+		if len(res.OS.Caches) == 0 {
+			from = "the processor states them (CPUID)"
+		}
+		lm.Notes["levels_os"] = "sizes as " + from + ": " + strings.Join(osNote, ", ")
 	}
 	for i, l := range lm.Levels {
 		lm.Notes[fmt.Sprintf("levels[%d]", i)] = fmt.Sprintf("%s: random read %s, 64 B in order %s, dependent load %s",
@@ -914,13 +918,14 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	if len(f.notes) > 0 {
 		lm.Notes["levels_adjusted"] = strings.Join(f.notes, "; ")
 	}
-	lm.Notes["levels_method"] = fmt.Sprintf("sizes from the steps of the latency curve, each size's median round (the first level's off each size's fastest round where that puts it later, as a neighbour on the core's other thread halves it in some rounds; a level below the last as the OS lists its cache where one lies within a factor %g of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under %g%% of its plateau charged at %g%%; latencies from the latency curve's plateaus", osMatch, 100*stepFloor, 100*stepFloor)
+	lm.Notes["levels_method"] = fmt.Sprintf("sizes from the steps of the latency curve, each size's median round (the first level's off each size's fastest round where that puts it later, as a neighbour on the core's other thread halves it in some rounds; a level below the last as the OS lists its cache, or where it lists none the processor (CPUID its L1 and L2), where one lies within a factor %g of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under %g%% of its plateau charged at %g%%; latencies from the latency curve's plateaus", osMatch, 100*stepFloor, 100*stepFloor)
 	return lm, f.warnings
 }
 
 // osLevelSizes sets each size read off the latency curve below the last
 // cache to the size the operating system gives a cache below its last
-// level, where one lies within a factor osMatch of it (the closest pairs
+// level (where it lists none, the processor's own L1 and L2, CPUCaches),
+// where one lies within a factor osMatch of it (the closest pairs
 // first, each cache used once), and says which it set. Levels at least
 // stepMerge apart keep their order; withLevels checks the result as a
 // hierarchy all the same.
@@ -939,6 +944,9 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 func osLevelSizes(sizes []int64, info OSInfo) ([]int64, []bool) {
 	out, from := slices.Clone(sizes), make([]bool, len(sizes))
 	private := info.Caches[:max(0, len(info.Caches)-1)] // all but the last level
+	if len(info.Caches) == 0 {
+		private = info.CPUCaches // the processor's own L1 and L2
+	}
 	// Every step and cache within osMatch of each other, closest first.
 	type pair struct {
 		step, cache int

@@ -707,6 +707,15 @@ func TestOSLevelSizes(t *testing.T) {
 		{"one cache for two steps: the closer takes it", []int64{30 * ki, 44 * ki},
 			OSInfo{LastLevel: 2, Caches: []int64{48 * ki, 1 * mi}},
 			[]int64{30 * ki, 48 * ki}, []bool{false, true}},
+		// The Zen 5 guest lists no caches in sysfs; CPUID states a 48 KiB
+		// L1 and a 1 MiB L2, and calibration d2 (2026-12-07) read the steps
+		// at 47.19 KiB and 558.2 KiB.
+		{"no OS list: the processor's L1 and L2", []int64{48320, 571597, 12 * mi},
+			OSInfo{CPUCaches: []int64{48 * ki, 1 * mi}},
+			[]int64{48 * ki, 1 * mi, 12 * mi}, []bool{true, true, false}},
+		{"the OS's list comes before the processor's", []int64{47 * ki, 1417 * ki},
+			OSInfo{LastLevel: 3, Caches: []int64{48 * ki, 2 * mi, 480 * mi}, CPUCaches: []int64{32 * ki, 1 * mi}},
+			[]int64{48 * ki, 2 * mi}, []bool{true, true}},
 	} {
 		got, from := osLevelSizes(tc.sizes, tc.os)
 		if !slices.Equal(got, tc.want) || !slices.Equal(from, tc.from) {
@@ -720,33 +729,44 @@ func TestOSLevelSizes(t *testing.T) {
 // 1 MiB and 16 MiB (read at the quarter of each step, a little past the
 // size); an OS that lists a 48 KiB L1, a 1.25 MiB L2 and a 64 MiB shared
 // L3 sets the first two levels to its sizes, with no spread and a note
-// naming both readings, and leaves the last to the curve.
+// naming both readings, and leaves the last to the curve. A processor
+// that states the same L1 and L2 where the OS lists nothing (CPUID) does
+// the same, and the note says where the sizes came from.
 func TestWithLevelsOSSizes(t *testing.T) {
 	lat, tp, sq := fitCurves(math.Inf(1))
-	m := machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
-	plain, _ := withLevels(m, &Result{Latency: lat, Throughput: tp, SeqLines: sq})
-	m = machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
-	res := Result{Latency: lat, Throughput: tp, SeqLines: sq, OS: OSInfo{LastLevel: 3, Caches: []int64{48 << 10, 5 << 18, 64 << 20}}}
-	lm, warn := withLevels(m, &res)
-	if len(lm.Levels) != 3 || len(plain.Levels) != 3 {
-		t.Fatalf("levels %+v and %+v (warnings %v)", lm.Levels, plain.Levels, warn)
+	newMachine := func() machine.Machine {
+		return machine.Machine{Beta1: 10e9, Beta2: 1e9, C: 16 << 20, B: 64, M: 5e-9, Spread: map[string]float64{}, Notes: map[string]string{}}
 	}
-	for i, want := range []int64{48 << 10, 5 << 18, 16 << 20} {
-		if lm.Levels[i].Size != want {
-			t.Errorf("level %d: %d B, want %d", i, lm.Levels[i].Size, want)
-		}
-	}
+	plain, _ := withLevels(newMachine(), &Result{Latency: lat, Throughput: tp, SeqLines: sq})
 	if plain.Levels[1].Size == 5<<18 {
 		t.Fatalf("without the OS the curve reads the second level at %d B too: the test does not discriminate", plain.Levels[1].Size)
 	}
-	for i := range 2 {
-		if sp := lm.Spread[lm.SizeSpreadKey(i)]; sp != 0 {
-			t.Errorf("level %d's size from the OS has spread %g, want 0", i, sp)
+	for _, tc := range []struct {
+		os   OSInfo
+		from string
+	}{
+		{OSInfo{LastLevel: 3, Caches: []int64{48 << 10, 5 << 18, 64 << 20}}, "the operating system"},
+		{OSInfo{CPUCaches: []int64{48 << 10, 5 << 18}}, "the processor states them (CPUID)"},
+	} {
+		res := Result{Latency: lat, Throughput: tp, SeqLines: sq, OS: tc.os}
+		lm, warn := withLevels(newMachine(), &res)
+		if len(lm.Levels) != 3 || len(plain.Levels) != 3 {
+			t.Fatalf("%s: levels %+v and %+v (warnings %v)", tc.from, lm.Levels, plain.Levels, warn)
 		}
-	}
-	note := lm.Notes["levels_os"]
-	if !strings.Contains(note, "L2 1.25 MiB") || !strings.Contains(note, units.FormatSize(plain.Levels[1].Size)) {
-		t.Errorf("levels_os note %q: want the OS's L2 and the curve's reading %s", note, units.FormatSize(plain.Levels[1].Size))
+		for i, want := range []int64{48 << 10, 5 << 18, 16 << 20} {
+			if lm.Levels[i].Size != want {
+				t.Errorf("%s: level %d: %d B, want %d", tc.from, i, lm.Levels[i].Size, want)
+			}
+		}
+		for i := range 2 {
+			if sp := lm.Spread[lm.SizeSpreadKey(i)]; sp != 0 {
+				t.Errorf("%s: level %d's size from the OS has spread %g, want 0", tc.from, i, sp)
+			}
+		}
+		note := lm.Notes["levels_os"]
+		if !strings.Contains(note, "L2 1.25 MiB") || !strings.Contains(note, units.FormatSize(plain.Levels[1].Size)) || !strings.Contains(note, tc.from) {
+			t.Errorf("levels_os note %q: want the L2 of %s and the curve's reading %s", note, tc.from, units.FormatSize(plain.Levels[1].Size))
+		}
 	}
 }
 

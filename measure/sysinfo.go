@@ -17,8 +17,13 @@ type OSInfo struct {
 	// LastLevel last, 0 where the OS lists none: what calibration sets a
 	// private level's size to when the latency curve shows its step
 	// (osLevelSizes).
-	Caches  []int64 `json:"caches,omitempty"`
-	Virtual bool    `json:"virtual,omitempty"`
+	Caches []int64 `json:"caches,omitempty"`
+	// CPUCaches are the L1 data and L2 cache sizes as the processor
+	// states them (CPUID, processorInfo), L1 first, where the OS lists no
+	// caches: each core's own caches, which osLevelSizes may set a level
+	// below the last to as it does the OS's.
+	CPUCaches []int64 `json:"cpu_caches,omitempty"`
+	Virtual   bool    `json:"virtual,omitempty"`
 	// Vendor and Family are the processor's maker as it names itself
 	// (GenuineIntel, AuthenticAMD) and its family number, which say
 	// whether the levels' transfers overlap (LevelOverlapOf).

@@ -12,7 +12,9 @@ import (
 
 // ReadOSInfo reads /proc/cpuinfo, /proc/meminfo and the cache description in
 // /sys/devices/system/cpu/cpu0/cache/index*/ (level, size, coherency line
-// size). Missing files leave fields zero.
+// size). Missing files leave fields zero; where no cache is listed (a
+// guest whose kernel exposes none) the processor's own statement of its
+// first two levels fills CPUCaches (processorInfo).
 func ReadOSInfo() OSInfo {
 	var o OSInfo
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
@@ -86,6 +88,9 @@ func ReadOSInfo() OSInfo {
 			o.LowerCache = sizes[l]
 			break
 		}
+	}
+	if len(o.Caches) == 0 {
+		o.CPUCaches = processorInfo().CPUCaches
 	}
 	return o
 }
