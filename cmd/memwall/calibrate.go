@@ -226,8 +226,9 @@ func writeCurves(f io.Writer, res measure.Result) error {
 // printCompare prints two calibrations' parameters side by side with the
 // relative difference, marks those that differ by more than
 // measure.AgreeWithin and says how many do; then the hierarchy model's
-// estimates of validate's rows on both (compareEstimates), and what each
-// parameter that differs does to them alone (paramEffects).
+// estimates of validate's rows on both (compareEstimates), what each
+// parameter that differs does to them alone (paramEffects), and which
+// parameter moves most each row that moved (estimateCauses).
 func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 	diffs := measure.Compare(a, b)
 	fmt.Fprintf(w, "%-24s %14s %14s %9s %15s\n", "parameter", nameA, nameB, "change", "spreads")
@@ -259,8 +260,10 @@ func printCompare(w io.Writer, a, b machine.Machine, nameA, nameB string) {
 		fmt.Fprintf(w, "; %d of them a curve's point on the last cache's step (within %g times either cache), which follows the share of the cache the machine gets, compared as cache", step, measure.StepBand)
 	}
 	fmt.Fprintln(w)
-	printEstimateChanges(w, compareEstimates(a, b), nameA, nameB)
+	changes := compareEstimates(a, b)
+	printEstimateChanges(w, changes, nameA, nameB)
 	printParamEffects(w, paramEffects(a, b, diffs), nameA, nameB)
+	printEstimateCauses(w, estimateCauses(a, b, changes), nameA, nameB)
 }
 
 // spreads shows a parameter's spread in both calibrations, "—" where one

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"memwall/engine/hier"
 	"memwall/engine/machine"
@@ -151,4 +152,76 @@ func printParamEffects(w io.Writer, effects []paramEffect, nameA, nameB string) 
 		}
 	}
 	fmt.Fprintf(w, "%d of %d move an estimate by more than %d%% on their own\n", over, len(effects), int(100*measure.AgreeWithin))
+}
+
+// estimateCause is one row of compareEstimates that two calibrations
+// move by more than measure.AgreeWithin, and the group of parameters
+// (measure.ParamGroup) that moves it most on its own, with that move.
+type estimateCause struct {
+	row   estimateChange
+	group string // "" where no group alone moves the row
+	alone float64
+}
+
+// estimateCauses finds, for each row of changes that moved by more than
+// measure.AgreeWithin, the group of parameters that moves it most when
+// taken alone from b into a: every group both machines have, not only
+// those paramEffects lists. A row can move with no parameter past 10 %:
+// a curve is compared by a summary of its points (the column curve by
+// each place count's median), and the point a kernel reads can move
+// more. On the Zen 5 guest (d1 → d2, 2026-12-07) the matrix product in
+// the last-level class moved by 21 %, every column-curve summary by
+// under 9 %, and the point it reads, 64 places and 1024 lines, by 21 %.
+func estimateCauses(a, b machine.Machine, changes []estimateChange) []estimateCause {
+	var out []estimateCause
+	for _, c := range changes {
+		if math.Abs(c.rel()) > measure.AgreeWithin {
+			out = append(out, estimateCause{row: c})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	pb := measure.Params(b)
+	var groups []string
+	for p := range measure.Params(a) {
+		if _, ok := pb[p]; ok {
+			groups = append(groups, measure.ParamGroup(p))
+		}
+	}
+	slices.Sort(groups)
+	for _, g := range slices.Compact(groups) {
+		m, err := measure.WithParamOf(a, b, g)
+		if err != nil || m.Validate() != nil {
+			continue // paramEffects says why a group cannot stand alone
+		}
+		moved := map[estimateChange]float64{}
+		for _, c := range compareEstimates(a, m) {
+			moved[estimateChange{class: c.class, kernel: c.kernel, n: c.n}] = c.rel()
+		}
+		for i, c := range out {
+			r := moved[estimateChange{class: c.row.class, kernel: c.row.kernel, n: c.row.n}]
+			if math.Abs(r) > math.Abs(c.alone) {
+				out[i].group, out[i].alone = g, r
+			}
+		}
+	}
+	return out
+}
+
+// printEstimateCauses prints estimateCauses: each row that moved, and
+// the group that moves it most alone.
+func printEstimateCauses(w io.Writer, causes []estimateCause, nameA, nameB string) {
+	if len(causes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nthe estimates that differ by more than %d%%, and the parameter that moves each most on its own (%s's value in %s), of all the parameters:\n",
+		int(100*measure.AgreeWithin), nameB, nameA)
+	for _, c := range causes {
+		cause := "no one parameter moves it"
+		if c.group != "" {
+			cause = fmt.Sprintf("%-28s %+8.1f%%", c.group, 100*c.alone)
+		}
+		fmt.Fprintf(w, "%-7s %-13s %8s %+8.1f%%   %s\n", c.row.class, c.row.kernel, units.FormatCount(c.row.n), 100*c.row.rel(), cause)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,6 +153,56 @@ func TestParamEffects(t *testing.T) {
 	for _, w := range []string{"does alone", "\ncore_rates.quicksort ", "\nwalk_in_flight ", fmt.Sprintf("%d of 2 move an estimate by more than 10%% on their own", over)} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestEstimateCauses: each estimate that moved by more than 10 % is
+// given the parameter that moves it most alone, from all of them. The
+// Zen 5 preset against a copy with quicksort's rate doubled and the
+// column curve's points of 1024 lines and more read 50 % slower: the
+// curve's summary (each place count's median, of its points at 16 to
+// 2048 lines, or to 1024 where the buffer held no more) does not move, so no column-curve parameter is listed as
+// differing, yet the matrix products whose columns are that long move.
+// Each kernel reads only its own change, so each row's move alone must
+// equal its whole move, and quicksort's rows must name the rate.
+func TestEstimateCauses(t *testing.T) {
+	const id = "epyc-zen5-kvm-2vcpu"
+	a, err := loadMachine(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a
+	b.CoreRates = maps.Clone(a.CoreRates)
+	b.CoreRates["quicksort"] *= 2
+	b.ColumnCurve = slices.Clone(a.ColumnCurve)
+	for i, p := range b.ColumnCurve {
+		if p.Lines >= 1024 {
+			b.ColumnCurve[i].Read *= 1.5
+		}
+	}
+	for _, d := range measure.Compare(a, b) {
+		if measure.ParamGroup(d.Param) == "column_curve" && d.Rel != 0 {
+			t.Fatalf("%s differs by %g: the test needs a change the summary hides", d.Param, d.Rel)
+		}
+	}
+	causes := estimateCauses(a, b, compareEstimates(a, b))
+	want := map[string]string{"quicksort": "core_rates.quicksort", "matmul": "column_curve"}
+	seen := map[string]int{}
+	for _, c := range causes {
+		if c.group != want[c.row.kernel] || math.Abs(c.alone-c.row.rel()) > 1e-12 {
+			t.Errorf("%s %s n=%d moved %+.4g: cause %q alone %+.4g, want %q and the same move", c.row.class, c.row.kernel, c.row.n, c.row.rel(), c.group, c.alone, want[c.row.kernel])
+		}
+		seen[c.row.kernel]++
+	}
+	if seen["matmul"] == 0 || seen["quicksort"] == 0 {
+		t.Fatalf("rows moved past 10%%: %v; the test needs both kernels among them", seen)
+	}
+
+	out := compareAgainst(t, id, b)
+	for _, w := range []string{"the parameter that moves each most on its own", "column_curve", "core_rates.quicksort"} {
+		if !strings.Contains(out[strings.Index(out, "the estimates that differ"):], w) {
+			t.Errorf("the causes lack %q:\n%s", w, out)
 		}
 	}
 }
