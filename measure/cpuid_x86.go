@@ -17,7 +17,10 @@ import "github.com/klauspost/cpuid/v2"
 // third level, so they are listed as CPUCaches (what osLevelSizes may
 // set a level's size to); the third, shared with the other cores and on
 // a guest with other guests, is left to the curves, as with the OS's
-// list.
+// list. On the few without a third level (a Core 2, whose L2 is shared
+// and last) the L2 matches no step: the steps osLevelSizes sets lie at a
+// quarter of the last cache or below (stepMerge), and the last cache is
+// the L2 itself, read off the throughput curve.
 func processorInfo() OSInfo {
 	c := cpuid.CPU
 	o := OSInfo{
