@@ -172,11 +172,14 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	rep := validateReport{Machine: m.ID, Sizes: *sizesArg, MatrixRegime2N: regime2Needed(m),
 		Note: "measured: the fastest of the repetitions; predicted: MBRAM closed form (a lower bound); ratio = measured/predicted"}
 	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
-	rows, err := runValidateKernels(m, sz, mat2, progress)
+	host := hostChecks{m: m, memory: readsMemory(m, 4*sz.sort)}
+	rows, err := runValidateKernels(m, sz, mat2, func(s string) { progress(s); host.check() })
+	host.check()
 	if err != nil {
 		return fail(stderr, "validate", err)
 	}
 	rep.Rows = rows
+	host.report(*sizesArg, &rep)
 	var meas, pred []float64
 	for _, r := range rows {
 		if k, _ := mbram.Lookup(r.Kernel); k.Family == mbram.Sort {
@@ -575,6 +578,13 @@ func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
 		ok = "no"
 	}
 	fmt.Fprintf(w, "Permutation product: faster measured %s, predicted %s: winner predicted %s\n", rep.PermWinner, rep.PermPredicted, ok)
+	if both {
+		// The same two questions of the hierarchy model, as a size class
+		// answers them.
+		c := summarizeClass(rep.Sizes, rep.Rows)
+		fmt.Fprintf(w, "Hierarchy model: ratios in [%.2f, %.2f] %d of %d; sort ranking (Spearman) %.3f; faster permutation product predicted %s%s\n",
+			hier.BandLo, hier.BandHi, c.InBand, c.Rows, c.SpearmanSortsHier, c.PermPredictedHier, permTieNote(c))
+	}
 	fmt.Fprintf(w, "Matrix regime (2) (Bn + wn >= C) needs n >= %d on this machine\n", rep.MatrixRegime2N)
 	if !both {
 		fmt.Fprintf(w, "ratio = measured/predicted; the prediction is %s\n", lowerBoundNote)
@@ -582,6 +592,7 @@ func printValidate(w io.Writer, m machine.Machine, rep validateReport) {
 	}
 	fmt.Fprintf(w, "ratio = measured/predicted; predicted is %s; hierarchy is the hierarchy model's estimate (* outside [%.2f, %.2f])\n",
 		estimate.SeveralLevelsNote, hier.BandLo, hier.BandHi)
+	printHostSpeeds(w, rep)
 	for _, n := range nearFitNotes(rep.Rows) {
 		fmt.Fprintln(w, n)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -190,14 +189,7 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		progress(warn)
 		rep.Note += "; " + warn
 	}
-	// One array for memory's checks, faulted in once (a check's span).
-	var memBuf []uint64
-	if span := measure.MemorySpeedSpan(m); span > 0 {
-		memBuf = make([]uint64, span/8)
-		for i := range memBuf {
-			memBuf[i] = uint64(i)
-		}
-	}
+	host := hostChecks{m: m}
 	for _, c := range classes {
 		sz := validateSizes{perm: c.perm, sort: c.sort, mat1: c.mat, reps: c.reps}
 		if isSet(fs, "reps") {
@@ -206,38 +198,18 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		progress(fmt.Sprintf("size class %s: N = %s, matrices n = %d", c.name, units.FormatCount(c.sort), c.mat))
 		// The core's speed at every round's start, and at the class's end;
 		// memory's too where the class's data reaches it.
-		var speeds, memSpeeds []float64
-		checkMem := memBuf != nil && reachesMemory(m, c)
-		check := func() {
-			if s, err := measure.HostSpeed(context.Background(), m, hostSpeedKernel, hostSpeedSamples); err == nil {
-				speeds = append(speeds, s)
-			}
-			if !checkMem {
-				return
-			}
-			if s, err := measure.MemorySpeed(context.Background(), m, memBuf, memorySpeedSamples); err == nil {
-				memSpeeds = append(memSpeeds, s)
-			}
-		}
-		rows, err := runValidateKernels(m, sz, 0, func(s string) { progress(s); check() })
-		check()
+		host.memory = reachesMemory(m, c)
+		rows, err := runValidateKernels(m, sz, 0, func(s string) { progress(s); host.check() })
+		host.check()
 		if err != nil {
 			return fail(stderr, "validate", err)
 		}
 		for i := range rows {
 			rows[i].Class = c.name
 		}
-		sum := summarizeClass(c.name, rows)
-		rep.Classes = append(rep.Classes, sum)
+		rep.Classes = append(rep.Classes, summarizeClass(c.name, rows))
 		rep.Rows = append(rep.Rows, rows...)
-		if len(speeds) > 0 {
-			rep.HostSpeed = append(rep.HostSpeed, speedOf(c.name, speeds))
-		}
-		if len(memSpeeds) > 0 {
-			ms := speedOf(c.name, memSpeeds)
-			ms.Kernel, ms.Span = memorySpeedLoop, measure.MemorySpeedSpan(m)
-			rep.MemorySpeed = append(rep.MemorySpeed, ms)
-		}
+		host.report(c.name, &rep)
 	}
 	return emitLevels(m, rep, asJSON, stdout, stderr)
 }
@@ -298,12 +270,7 @@ func printValidateLevels(w io.Writer, m machine.Machine, rep validateReport) {
 		fmt.Fprintf(w, "%-7s and predicted apart by more than the calibration's spreads move the gap: hierarchy %s\n",
 			"", pairList(c.MisorderedHierResolved, c.SortPairs))
 	}
-	for _, h := range rep.HostSpeed {
-		fmt.Fprintf(w, "%-7s %s\n", h.Class, h.describe())
-	}
-	for _, h := range rep.MemorySpeed {
-		fmt.Fprintf(w, "%-7s %s\n", h.Class, h.describeMemory())
-	}
+	printHostSpeeds(w, rep)
 	if slices.ContainsFunc(rep.Rows, func(r validateRow) bool { return r.Class == sweepClass }) {
 		fmt.Fprintln(w, sweepBand(rep.Rows))
 	}
@@ -366,8 +333,8 @@ func speedOf(class string, speeds []float64) classSpeed {
 // than hostSpeedBand. Only "may": each row keeps its fastest round, which
 // a class with a slow median can still have run at full speed.
 func (h classSpeed) describe() string {
-	return fmt.Sprintf("host: the %s loop in L1 ran at %.2f to %.2f of its calibrated rate over the class (median %.2f, %d checks)", h.Kernel, h.Min, h.Max, h.Median, h.Checks) +
-		h.offBy("the core", "the class's ratios")
+	return fmt.Sprintf("host: the %s loop in L1 ran at %.2f to %.2f of its calibrated rate over these rows (median %.2f, %d checks)", h.Kernel, h.Min, h.Max, h.Median, h.Checks) +
+		h.offBy("the core", "their ratios")
 }
 
 // offBy is what a median more than hostSpeedBand off says of the rows:
@@ -392,7 +359,7 @@ const (
 // reachesMemory says whether a class's data passes twice the last cache,
 // so that its rows read memory and memory's speed is theirs.
 func reachesMemory(m machine.Machine, c sizeClass) bool {
-	return 4*c.sort >= 2*m.C
+	return readsMemory(m, 4*c.sort)
 }
 
 // describeMemory is describe for memory's checks: the rows that read

@@ -158,10 +158,10 @@ func TestClassSpeedDescribe(t *testing.T) {
 		h         classSpeed
 		want, not string
 	}{
-		{classSpeed{Median: 0.95, Min: 0.9, Max: 1}, "0.90 to 1.00 of its calibrated rate over the class (median 0.95", "may run"},
+		{classSpeed{Median: 0.95, Min: 0.9, Max: 1}, "0.90 to 1.00 of its calibrated rate over these rows (median 0.95", "may run"},
 		{classSpeed{Median: 0.80, Min: 0.7, Max: 0.9}, "may run high by up to 25 %", "run low"},
 		{classSpeed{Median: 1.25, Min: 1.2, Max: 1.3}, "may run low by up to 20 %", "run high"},
-		{speedOf("llc", []float64{0.99, 0.67, 0.55, 0.51, 0.71}), "0.51 to 0.99 of its calibrated rate over the class (median 0.67, 5 checks): the core ran slower than when calibrated, and the class's ratios may run high by up to 49 %", "run low"},
+		{speedOf("llc", []float64{0.99, 0.67, 0.55, 0.51, 0.71}), "0.51 to 0.99 of its calibrated rate over these rows (median 0.67, 5 checks): the core ran slower than when calibrated, and their ratios may run high by up to 49 %", "run low"},
 	} {
 		c.h.Kernel = "perm"
 		if c.h.Checks == 0 {

@@ -129,12 +129,15 @@ func runSweep(m machine.Machine, sp sweepSpec, rounds int, asJSON bool, stdout, 
 	rep := validateReport{Machine: m.ID, Sizes: sweepClass, MatrixRegime2N: regime2Needed(m),
 		Note: "measured: the fastest run over the rounds, each round a fresh allocation; ratio = measured/predicted by the MBRAM paper's closed forms (a lower bound on the paper's machines); hier ratio = measured/predicted by the hierarchy model (an estimate)"}
 	progress := func(s string) { fmt.Fprintf(stderr, "validate: %s\n", s) }
+	host := hostChecks{m: m}
 	for _, n := range ns {
 		var timed [][]float64
 		params := ""
+		host.memory = readsMemory(m, sweepBytes(sp.kernel, n))
 		for round := 0; round < rounds; round++ {
 			p, runs, err := timeRound(sp.kernel, n, m.C, func(p string) {
 				progress(fmt.Sprintf("%s %s%s", sp.kernel, p, roundNote(round, rounds)))
+				host.check()
 			})
 			if err != nil {
 				return fail(stderr, "validate", err)
@@ -149,6 +152,8 @@ func runSweep(m machine.Machine, sp sweepSpec, rounds int, asJSON bool, stdout, 
 		row.Class = sweepClass
 		rep.Rows = append(rep.Rows, row)
 	}
+	host.check()
+	host.report(sweepClass, &rep)
 	return emitLevels(m, rep, asJSON, stdout, stderr)
 }
 

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
 	"memwall/engine/machine"
+	"memwall/measure"
 	"memwall/presets"
 )
 
@@ -131,4 +133,34 @@ func mustMachine(t *testing.T, id string) machine.Machine {
 		t.Fatalf("no preset %s", id)
 	}
 	return m
+}
+
+// TestSweepHostChecks: a sweep checks the core at every round and at its
+// end, and memory where a size's arrays pass twice the last cache: the
+// permutation products of 2^21 elements hold 32 MiB (sweepBytes), past
+// twice the Zen 5 preset's 14.38 MiB; those of 2^10 stay in the caches.
+func TestSweepHostChecks(t *testing.T) {
+	for _, tc := range []struct {
+		sweep       string
+		core, mem   int
+		wantMemSpan bool
+	}{
+		{"perm:1Ki..1Ki", 3, 0, false}, // two rounds and the end
+		{"perm:2Mi..2Mi", 3, 3, true},
+	} {
+		var out, errb bytes.Buffer
+		if code := runValidate([]string{"--machine", "epyc-zen5-kvm-2vcpu", "--sweep", tc.sweep, "--reps", "2", "--json"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.sweep, code, errb.String())
+		}
+		var rep validateReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.HostSpeed) != 1 || rep.HostSpeed[0].Class != sweepClass || rep.HostSpeed[0].Checks != tc.core {
+			t.Errorf("%s: core checks %+v, want %d in the sweep", tc.sweep, rep.HostSpeed, tc.core)
+		}
+		if got := len(rep.MemorySpeed); (got == 1) != tc.wantMemSpan || (got == 1 && (rep.MemorySpeed[0].Checks != tc.mem || rep.MemorySpeed[0].Span != measure.MemorySpeedSpan(mustMachine(t, "epyc-zen5-kvm-2vcpu")))) {
+			t.Errorf("%s: memory checks %+v, want %d over the machine's span", tc.sweep, rep.MemorySpeed, tc.mem)
+		}
+	}
 }
