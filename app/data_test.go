@@ -240,15 +240,11 @@ func TestDataClasses(t *testing.T) {
 			{"beyond", 10, 0.679, 1, "perm-twopass", "perm-twopass", "perm-twopass", ""},
 		}},
 		// The Zen 5 guest's run right after the preset's calibration
-		// (docs/hierarchy.md, "The gather curve", calibration g1): every
-		// row in the band, the sorts ranked right, and the faster
-		// permutation product right in every class. Beyond the last cache
-		// the traditional one ran faster (97.7 against 118 ms); the model
-		// had the two-pass one ahead by 2 % until a line's steps through
-		// the levels were told apart from other lines ("Lines, not
-		// levels"), then the traditional one ahead by 3 %, and by 7 %
-		// with the gather curve a floor ("The gather below the last
-		// cache, and as a floor").
+		// (docs/hierarchy.md, "Where the OS lists no caches", calibration
+		// e2): every row in the band, the sorts ranked right, and the
+		// faster permutation product right in every class; beyond the
+		// last cache the traditional one ran in 80.6 ms against 108.1,
+		// and the model put it at 91.4 against 103.8.
 		{"validation-epyc-zen5-kvm-2vcpu", []class{
 			{"l2", 10, 0.679, 1, "perm", "perm-twopass", "perm", ""},
 			{"llc", 10, 0.679, 1, "perm", "perm-twopass", "perm", ""},
@@ -285,24 +281,36 @@ func TestDataClasses(t *testing.T) {
 			t.Errorf("the class table lacks %q", s)
 		}
 	}
-	// The Zen 5 table's products beyond the last cache: 97.7 against
-	// 118 ms, 21 % apart, but the traditional product's rounds ranged over
-	// 75 % (a neighbour's burst), so the measurement names no faster one,
-	// and the table marks it; the hierarchy model's 100.5 against 108 ms
-	// (the gather curve a floor under the traditional one) is a gap of
-	// 7 %, beyond what the calibration's spreads move it
-	// (hier.GapUncertainty; they move the two-pass product's estimate by
-	// 4.6 % and the traditional one's by 0.7 %), so not a tie.
-	z := &dataPage{}
-	z.load("data=validation-epyc-zen5-kvm-2vcpu")
+	// The Zen 5 table's products beyond the last cache ran in 80.6 and
+	// 108.1 ms, 34 % apart, and its rounds within a few percent: the
+	// traditional one is faster. Given rounds 75 % apart, as a
+	// neighbour's burst gave the table of 2026-12-06, the measurement
+	// names no faster one (27.5 ms ≤ 0.75 × 80.6), and the table marks
+	// it; the hierarchy model's 91.4 against 103.8 ms is a gap of 14 %,
+	// beyond what the calibration's spreads move it (hier.GapUncertainty;
+	// they move the two estimates by 5.7 and 2.9 %), so not a tie.
+	set := *validationSet("validation-epyc-zen5-kvm-2vcpu")
+	set.Rows = slices.Clone(set.Rows)
+	for i, r := range set.Rows {
+		if r.Class == "beyond" && r.Kernel == "perm" {
+			set.Rows[i].Range = 0.75
+		}
+	}
+	z := &dataPage{report: &set}
+	z.load("data=" + reportData)
 	if c := z.cmp.Classes[2]; !c.PermWithinNoise || c.PermHierTied {
 		t.Errorf("Zen 5 beyond: within noise %v, tied %v; want within noise and not tied", c.PermWithinNoise, c.PermHierTied)
 	}
 	if c := z.cmp.Classes[0]; c.PermWithinNoise || c.PermHierTied {
-		t.Errorf("Zen 5 in L2: within noise %v, tied %v; want neither (4.7 against 70 µs)", c.PermWithinNoise, c.PermHierTied)
+		t.Errorf("Zen 5 in L2: within noise %v, tied %v; want neither (9.1 against 134 µs)", c.PermWithinNoise, c.PermHierTied)
 	}
 	if html := app.HTMLString(z.renderClasses()); !strings.Contains(html, "traditional ≈") {
 		t.Errorf("the class table does not mark the tie beyond the cache")
+	}
+	as := &dataPage{}
+	as.load("data=validation-epyc-zen5-kvm-2vcpu")
+	if c := as.cmp.Classes[2]; c.PermWithinNoise {
+		t.Errorf("Zen 5 beyond as measured: within noise; want the traditional product faster")
 	}
 	q := &dataPage{}
 	q.load("")
