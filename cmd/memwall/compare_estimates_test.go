@@ -94,6 +94,20 @@ func TestCompareEstimates(t *testing.T) {
 	}
 }
 
+// fasterQuicksort is the preset id and a copy of it whose quicksort rate
+// is twice the preset's, sharing no map with it.
+func fasterQuicksort(t *testing.T, id string) (a, b machine.Machine) {
+	t.Helper()
+	a, err := loadMachine(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = a
+	b.CoreRates = maps.Clone(a.CoreRates)
+	b.CoreRates["quicksort"] *= 2
+	return a, b
+}
+
 // TestParamEffects: each parameter that two calibrations read apart is
 // taken into the first alone. The Zen 5 preset against a copy with
 // quicksort's rate doubled and a quarter of the walk's lines in flight:
@@ -103,13 +117,7 @@ func TestCompareEstimates(t *testing.T) {
 // parameter the two share (β1) is not listed.
 func TestParamEffects(t *testing.T) {
 	const id = "epyc-zen5-kvm-2vcpu"
-	a, err := loadMachine(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := a
-	b.CoreRates = maps.Clone(a.CoreRates)
-	b.CoreRates["quicksort"] *= 2
+	a, b := fasterQuicksort(t, id)
 	b.WalkInFlight /= 4
 	effects := paramEffects(a, b, measure.Compare(a, b))
 	if len(effects) != 2 {
@@ -162,19 +170,14 @@ func TestParamEffects(t *testing.T) {
 // Zen 5 preset against a copy with quicksort's rate doubled and the
 // column curve's points of 1024 lines and more read 50 % slower: the
 // curve's summary (each place count's median, of its points at 16 to
-// 2048 lines, or to 1024 where the buffer held no more) does not move, so no column-curve parameter is listed as
-// differing, yet the matrix products whose columns are that long move.
+// 2048 lines, or to 1024 where the buffer held no more) does not move,
+// so no column-curve parameter is listed as differing, yet the matrix
+// products whose columns are that long move.
 // Each kernel reads only its own change, so each row's move alone must
 // equal its whole move, and quicksort's rows must name the rate.
 func TestEstimateCauses(t *testing.T) {
 	const id = "epyc-zen5-kvm-2vcpu"
-	a, err := loadMachine(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := a
-	b.CoreRates = maps.Clone(a.CoreRates)
-	b.CoreRates["quicksort"] *= 2
+	a, b := fasterQuicksort(t, id)
 	b.ColumnCurve = slices.Clone(a.ColumnCurve)
 	for i, p := range b.ColumnCurve {
 		if p.Lines >= 1024 {
