@@ -24,6 +24,29 @@ type estimateChange struct {
 // rel is the change from a to b as a share of a.
 func (e estimateChange) rel() float64 { return (e.b - e.a) / e.a }
 
+// rowKey names a row of validate --sizes levels: its class, kernel and
+// size.
+type rowKey struct {
+	class, kernel string
+	n             int64
+}
+
+func (e estimateChange) key() rowKey { return rowKey{e.class, e.kernel, e.n} }
+
+// movesAlone is compareEstimates from a to a with the parameters of
+// group as b has them and everything else as a has it
+// (measure.WithParamOf), or why that is not a valid machine.
+func movesAlone(a, b machine.Machine, group string) ([]estimateChange, error) {
+	m, err := measure.WithParamOf(a, b, group)
+	if err == nil {
+		err = m.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return compareEstimates(a, m), nil
+}
+
 // compareEstimates is the hierarchy model's estimate of every row of
 // validate --sizes levels on a and on b, at the sizes a's levels give
 // (levelClasses, with no bound from this machine's memory: nothing is
@@ -108,16 +131,13 @@ func paramEffects(a, b machine.Machine, diffs []measure.Diff) []paramEffect {
 		}
 		seen[g] = true
 		e := paramEffect{group: g}
-		m, err := measure.WithParamOf(a, b, g)
-		if err == nil {
-			err = m.Validate()
-		}
+		moved, err := movesAlone(a, b, g)
 		if err != nil {
 			e.invalid = err.Error()
 			out = append(out, e)
 			continue
 		}
-		for _, c := range compareEstimates(a, m) {
+		for _, c := range moved {
 			if e.most.a == 0 || math.Abs(c.rel()) > math.Abs(e.most.rel()) {
 				e.most = c
 			}
@@ -191,16 +211,16 @@ func estimateCauses(a, b machine.Machine, changes []estimateChange) []estimateCa
 	}
 	slices.Sort(groups)
 	for _, g := range slices.Compact(groups) {
-		m, err := measure.WithParamOf(a, b, g)
-		if err != nil || m.Validate() != nil {
+		changes, err := movesAlone(a, b, g)
+		if err != nil {
 			continue // paramEffects says why a group cannot stand alone
 		}
-		moved := map[estimateChange]float64{}
-		for _, c := range compareEstimates(a, m) {
-			moved[estimateChange{class: c.class, kernel: c.kernel, n: c.n}] = c.rel()
+		moved := map[rowKey]float64{}
+		for _, c := range changes {
+			moved[c.key()] = c.rel()
 		}
 		for i, c := range out {
-			r := moved[estimateChange{class: c.row.class, kernel: c.row.kernel, n: c.row.n}]
+			r := moved[c.row.key()]
 			if math.Abs(r) > math.Abs(c.alone) {
 				out[i].group, out[i].alone = g, r
 			}

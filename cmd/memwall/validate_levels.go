@@ -198,7 +198,7 @@ func runValidateLevels(m machine.Machine, fs *flag.FlagSet, reps int, asJSON boo
 		progress(fmt.Sprintf("size class %s: N = %s, matrices n = %d", c.name, units.FormatCount(c.sort), c.mat))
 		// The core's speed at every round's start, and at the class's end;
 		// memory's too where the class's data reaches it.
-		host.memory = reachesMemory(m, c)
+		host.memory = readsMemory(m, 4*c.sort)
 		rows, err := runValidateKernels(m, sz, 0, func(s string) { progress(s); host.check() })
 		host.check()
 		if err != nil {
@@ -286,87 +286,6 @@ func pairList(ps []string, all int) string {
 		return fmt.Sprintf("none of %d", all)
 	}
 	return fmt.Sprintf("%d of %d (%s)", len(ps), all, strings.Join(ps, ", "))
-}
-
-// hostSpeedKernel is the loop validate times against its calibrated rate
-// at the start of every round of a size class and at its end: the
-// permutation product's, a loop of independent operations, which a
-// neighbour on the core's other hardware thread slows most
-// (measure.HostSpeed). hostSpeedSamples of a millisecond or more each
-// take a few milliseconds a check. On the development guest, in a busy
-// hour, five checks in a row read 0.99, 0.67, 0.55, 0.51 and 0.71: the
-// core's speed changes within seconds, so one check before a class
-// would say little about it.
-const (
-	hostSpeedKernel  = "perm"
-	hostSpeedSamples = 3
-)
-
-// hostSpeedBand is how far from its calibrated rate the loop's median
-// may run before validate says the class's ratios may carry the
-// difference: the development guest's quiet calibrations read the rate
-// within 8 % of each other.
-const hostSpeedBand = 0.1
-
-// classSpeed is how fast the core ran during one size class: the loop's
-// rate over its calibrated one, at each check; or, for memory, the
-// gather's over Span bytes.
-type classSpeed struct {
-	Class  string  `json:"class"`
-	Kernel string  `json:"kernel"`
-	Span   int64   `json:"span,omitempty"`
-	Checks int     `json:"checks"`
-	Median float64 `json:"median"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-}
-
-// speedOf sums up a class's checks, to three decimals.
-func speedOf(class string, speeds []float64) classSpeed {
-	st := measure.Summarize(speeds)
-	r := func(x float64) float64 { return math.Round(1000*x) / 1000 }
-	return classSpeed{Class: class, Kernel: hostSpeedKernel, Checks: len(speeds), Median: r(st.Median), Min: r(st.Min), Max: r(st.Max)}
-}
-
-// describe says how fast the core ran, and what that may do to the
-// class's ratios when its median is off the calibrated rate by more
-// than hostSpeedBand. Only "may": each row keeps its fastest round, which
-// a class with a slow median can still have run at full speed.
-func (h classSpeed) describe() string {
-	return fmt.Sprintf("host: the %s loop in L1 ran at %.2f to %.2f of its calibrated rate over these rows (median %.2f, %d checks)", h.Kernel, h.Min, h.Max, h.Median, h.Checks) +
-		h.offBy("the core", "their ratios")
-}
-
-// offBy is what a median more than hostSpeedBand off says of the rows:
-// what ran slower or faster, and how far whose ratios may run high or low.
-func (h classSpeed) offBy(what, ratios string) string {
-	switch {
-	case h.Median < 1-hostSpeedBand:
-		return fmt.Sprintf(": %s ran slower than when calibrated, and %s may run high by up to %.0f %%", what, ratios, 100*(1/h.Median-1))
-	case h.Median > 1+hostSpeedBand:
-		return fmt.Sprintf(": %s ran faster than when calibrated, and %s may run low by up to %.0f %%", what, ratios, 100*(1-1/h.Median))
-	}
-	return ""
-}
-
-// memorySpeedLoop names memory's check in classSpeed, and
-// memorySpeedSamples is its samples a check, the fastest kept.
-const (
-	memorySpeedLoop    = "gather"
-	memorySpeedSamples = 3
-)
-
-// reachesMemory says whether a class's data passes twice the last cache,
-// so that its rows read memory and memory's speed is theirs.
-func reachesMemory(m machine.Machine, c sizeClass) bool {
-	return readsMemory(m, 4*c.sort)
-}
-
-// describeMemory is describe for memory's checks: the rows that read
-// memory run slower with it, the others not.
-func (h classSpeed) describeMemory() string {
-	return fmt.Sprintf("memory: random reads by index over %s ran at %.2f to %.2f of the machine's gather curve there (median %.2f, %d checks)", units.FormatSize(h.Span), h.Min, h.Max, h.Median, h.Checks) +
-		h.offBy("memory", "the ratios of the rows it bounds")
 }
 
 // permTieNote says when a class's faster permutation product is no
