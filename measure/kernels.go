@@ -20,26 +20,34 @@ import "unsafe"
 // (n = 347, Intel Xeon KVM guest); a kernel's speed must not depend on
 // where it is called from.
 //
-// Nor on where the linker puts it: its loop is unrolled four times. The
+// Nor on where the linker puts it: its loop is unrolled eight times. The
 // simple loop is 22 bytes, and its speed with the data in the first
 // level followed whether those bytes lay within one 64-byte line of code
 // or straddled two, which moved with whatever came before it in the
 // binary: on an AMD Zen 4 guest its core rate read 1.71e10 operations a
 // second with one build and 1.08e10 with the next, 0.35 against 0.57 ns
-// an element. The unrolled body spans two or three lines wherever it
-// starts, and took 0.343 to 0.375 ns an element at five placements, 0
-// and 32 bytes into a line (docs/hierarchy.md, the AMD guest).
+// an element. Unrolled four times, it took 0.343 to 0.375 ns an element
+// there at five placements, 0 and 32 bytes into a line; on a Zen 5
+// guest that body still read 2.73e10 with the function at a multiple of
+// 64 bytes and 2.19e10 with it 32 bytes past one. Unrolled eight times
+// it read 2.56e10 to 2.73e10 at both, in three runs of each, as the host
+// moves one build from run to run (scripts/probes/placement.sh;
+// docs/hierarchy.md, "Where the linker puts a kernel").
 //
 //go:noinline
 func PermTraditional(z, y, x []uint32) {
 	z = z[:len(x)]
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		x4, z4 := x[i:i+4:i+4], z[i:i+4:i+4]
-		z4[0] = y[x4[0]]
-		z4[1] = y[x4[1]]
-		z4[2] = y[x4[2]]
-		z4[3] = y[x4[3]]
+	for ; i+8 <= len(x); i += 8 {
+		x8, z8 := x[i:i+8:i+8], z[i:i+8:i+8]
+		z8[0] = y[x8[0]]
+		z8[1] = y[x8[1]]
+		z8[2] = y[x8[2]]
+		z8[3] = y[x8[3]]
+		z8[4] = y[x8[4]]
+		z8[5] = y[x8[5]]
+		z8[6] = y[x8[6]]
+		z8[7] = y[x8[7]]
 	}
 	for ; i < len(x); i++ {
 		z[i] = y[x[i]]
