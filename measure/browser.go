@@ -278,7 +278,10 @@ func (s *Steps) plan() {
 			return err
 		})
 		s.add(fmt.Sprintf("column curve, round %d of %d", r+1, s.tpRounds), func(ctx context.Context) error {
-			cc, err := columnRounds(ctx, s.buf, browserColumnSteps, 1)
+			// No warming walks beyond the first (c = 0): a sample of
+			// browserColumnSteps walks the largest shapes four times and
+			// more, the page's clock being too coarse for one walk.
+			cc, err := columnRounds(ctx, s.buf, browserColumnSteps, 1, 0)
 			if err == nil {
 				s.column = append(s.column, cc)
 			}

@@ -340,7 +340,7 @@ func Calibrate(ctx context.Context, o Options) (Result, error) {
 		g, gErr := newGatherer(buf, int64(plateau), int64(machine.MemoryPoint(m.C)), m.C, gatherFrom(m.Levels), pl.tpAccess)
 		w, wErr := newWalker(buf, m.Levels[0].Size, m.C)
 		cw, cErr := newCrowder(buf, crowdedReads)
-		col, colErr := newColumner(buf, columnSteps)
+		col, colErr := newColumner(buf, columnSteps, m.C)
 		rs := []rounder{roundFunc(func(r int) {
 			step(fmt.Sprintf("random reads by index, heap walks, crowded reads and the column curve, round %d of %d", r+1, pl.tpRounds))
 		})}

@@ -50,7 +50,7 @@ func TestColumnRow(t *testing.T) {
 // buffer under the smallest is refused.
 func TestColumnRounds(t *testing.T) {
 	buf := make([]uint64, 8<<20/8)
-	r, err := columnRounds(context.Background(), buf, 1<<10, 2)
+	r, err := columnRounds(context.Background(), buf, 1<<10, 2, 4<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestColumnRounds(t *testing.T) {
 			t.Errorf("point %d out of order", i)
 		}
 	}
-	if _, err := columnRounds(context.Background(), buf[:100], 1<<10, 1); err == nil {
+	if _, err := columnRounds(context.Background(), buf[:100], 1<<10, 1, 0); err == nil {
 		t.Error("a buffer of 800 bytes gave a curve")
 	}
 }
@@ -133,6 +133,42 @@ func TestMergeColumnRounds(t *testing.T) {
 		p := got.Points[i]
 		if p.Places != w.p || p.Lines != w.l || p.Step.Median != w.median {
 			t.Errorf("point %d = %+v, want %d places %d lines median %g", i, p, w.p, w.l, w.median)
+		}
+	}
+}
+
+// TestColumnWarm: the shapes whose rows take at most half the last cache
+// are warmed columnWarm walks and timed over columnTimed, the rest
+// warmed once and timed once, as every shape is where the cache is not
+// known.
+func TestColumnWarm(t *testing.T) {
+	buf := make([]uint64, 8<<20/8)
+	const c = 4 << 20
+	col, err := newColumner(buf, 1<<10, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warmed := 0
+	for _, sh := range col.shapes {
+		want := [2]int{1, 1}
+		if sh.lines*sh.stride <= c/2 {
+			want = [2]int{columnWarm, columnTimed}
+			warmed++
+		}
+		if got := [2]int{sh.warm, sh.timed}; got != want {
+			t.Errorf("%d places, %d lines (%d bytes): warm and timed %v, want %v", sh.places, sh.lines, sh.lines*sh.stride, got, want)
+		}
+	}
+	if warmed == 0 || warmed == len(col.shapes) {
+		t.Errorf("%d of %d shapes warmed; want some and not all", warmed, len(col.shapes))
+	}
+	none, err := newColumner(buf, 1<<10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range none.shapes {
+		if sh.warm != 1 || sh.timed != 1 {
+			t.Errorf("no cache: %d places, %d lines warmed %d, timed %d", sh.places, sh.lines, sh.warm, sh.timed)
 		}
 	}
 }
