@@ -168,11 +168,11 @@ func TestParamEffects(t *testing.T) {
 // TestEstimateCauses: each estimate that moved by more than 10 % is
 // given the parameter that moves it most alone, from all of them. The
 // Zen 5 preset against a copy with quicksort's rate doubled and the
-// column curve's points of 1024 lines and more read 50 % slower: the
-// curve's summary (each place count's median, of its points at 16 to
-// 2048 lines, or to 1024 where the buffer held no more) does not move,
+// column curve's points of 2048 lines read 50 % slower: the curve's
+// summary (each place count's median, of its points at 16 to 2048
+// lines) does not move, as those points are each place count's slowest,
 // so no column-curve parameter is listed as differing, yet the matrix
-// products whose columns are that long move.
+// product whose columns are that long (beyond the last cache) moves.
 // Each kernel reads only its own change, so each row's move alone must
 // equal its whole move, and quicksort's rows must name the rate.
 func TestEstimateCauses(t *testing.T) {
@@ -180,7 +180,7 @@ func TestEstimateCauses(t *testing.T) {
 	a, b := fasterQuicksort(t, id)
 	b.ColumnCurve = slices.Clone(a.ColumnCurve)
 	for i, p := range b.ColumnCurve {
-		if p.Lines >= 1024 {
+		if p.Lines >= 2048 {
 			b.ColumnCurve[i].Read *= 1.5
 		}
 	}
