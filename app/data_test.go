@@ -240,7 +240,7 @@ func TestDataClasses(t *testing.T) {
 			{"beyond", 10, 0.679, 1, "perm-twopass", "perm-twopass", "perm-twopass", ""},
 		}},
 		// The Zen 5 guest's run right after the preset's calibration
-		// (docs/hierarchy.md, "Where the linker puts a kernel",
+		// (docs/hierarchy.md, "The column curve at its steady speed",
 		// calibration i1): every row in the band, the sorts ranked right,
 		// and the faster permutation product right in every class; beyond
 		// the last cache the traditional one ran in 78.8 ms against 106.5,

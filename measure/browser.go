@@ -279,8 +279,9 @@ func (s *Steps) plan() {
 		})
 		s.add(fmt.Sprintf("column curve, round %d of %d", r+1, s.tpRounds), func(ctx context.Context) error {
 			// No warming walks beyond the first (c = 0): a sample of
-			// browserColumnSteps walks the largest shapes four times and
-			// more, the page's clock being too coarse for one walk.
+			// browserColumnSteps walks the shapes of up to 1024 lines four
+			// times and more, the page's clock being too coarse for one
+			// walk.
 			cc, err := columnRounds(ctx, s.buf, browserColumnSteps, 1, 0)
 			if err == nil {
 				s.column = append(s.column, cc)

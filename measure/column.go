@@ -74,7 +74,7 @@ func columnRow(places int, lines int64) int64 {
 	return unit * m
 }
 
-// columnWarm is how many times a round walks a shape whose rows fit in
+// columnWarm is how many times a round walks a shape whose words fit in
 // half the last cache before it times it, and columnTimed how many walks
 // it then times, keeping the fastest. A product whose Q the cache holds
 // walks Q once for each row of P, and after its first few rows it runs
@@ -93,8 +93,8 @@ const (
 )
 
 // columnRounds times the curve's shapes that fit in buf, rounds times
-// each, steps steps at least a round, a shape whose rows take at most
-// c/2 warmed to its steady speed (columnWarm; c = 0: none). A round times every shape once,
+// each, steps steps at least a round, a shape that touches at most c/2
+// bytes warmed to its steady speed (columnWarm; c = 0: none). A round times every shape once,
 // so that a shape's rounds lie apart in time: on a shared host a
 // neighbour's busy second slows every shape timed in it, and rounds
 // timed back to back would all fall in it (on the Zen 5 guest the shapes
@@ -142,7 +142,11 @@ func newColumner(buf []uint64, steps int, c int64) (*columner, error) {
 			// lines the point goes round are as many as its Q's.
 			cols := int(min(lines, stride/4))
 			sh := columnShape{places: p, lines: lines, stride: stride, cols: cols, reps: max(1, steps/(int(lines)*cols)), warm: 1, timed: 1}
-			if c > 0 && lines*stride <= c/2 {
+			// The bytes it touches, a row's cols words in each of its
+			// lines rows, as a product's Q: the rows' stride spreads
+			// them over more (two places of 1024 lines: 6 MiB apart, 4
+			// MiB touched), but the cache holds only what is read.
+			if c > 0 && lines*int64(cols)*4 <= c/2 {
 				sh.warm, sh.timed = columnWarm, columnTimed
 			}
 			shapes = append(shapes, sh)

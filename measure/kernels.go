@@ -28,7 +28,7 @@ import "unsafe"
 // second with one build and 1.08e10 with the next, 0.35 against 0.57 ns
 // an element. Unrolled four times, it took 0.343 to 0.375 ns an element
 // there at five placements, 0 and 32 bytes into a line; on a Zen 5
-// guest that body still read 2.73e10 with the function at a multiple of
+// guest that body still read 2.56e10 with the function at a multiple of
 // 64 bytes and 2.19e10 with it 32 bytes past one. Unrolled eight times
 // it read 2.56e10 to 2.73e10 at both, in three runs of each, as the host
 // moves one build from run to run (scripts/probes/placement.sh;

@@ -126,8 +126,9 @@ func TestRejudgeShippedTable(t *testing.T) {
 // them lies within 0.75 × 78.8 ms, a tie. The model's estimates, 87.1
 // and 100.5 ms, lie 15 % apart, beyond what the calibration's spreads
 // move their gap (5.4 and 3.6 %), so the model names the traditional
-// one (ranking.PermTies has the hand calculations of both ties). In L2
-// (8.6 against 133 µs) nothing is tied.
+// one (ranking.PermTies has the hand calculations of both ties; this
+// test checks the measurement's). In L2 (8.6 against 133 µs) and the
+// last cache nothing is tied.
 func TestRejudgePermTies(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "presets", "validation", "epyc-zen5-kvm-2vcpu.json"))
 	if err != nil {

@@ -138,7 +138,7 @@ func mustMachine(t *testing.T, id string) machine.Machine {
 // TestSweepHostChecks: a sweep checks the core at every round and at its
 // end, and memory where a size's arrays pass twice the last cache: the
 // permutation products of 2^21 elements hold 32 MiB (sweepBytes), past
-// twice the Zen 5 preset's 14.38 MiB; those of 2^10 stay in the caches.
+// twice the Zen 5 preset's 14.25 MiB; those of 2^10 stay in the caches.
 func TestSweepHostChecks(t *testing.T) {
 	for _, tc := range []struct {
 		sweep       string

@@ -7,7 +7,8 @@
 #   scripts/probes/placement.sh
 #
 # The second build has a file of padding before every other file of
-# measure/, which moves the functions after it. Go aligns a function to
+# measure/ (given to the go command by -overlay: the tree is not
+# touched), which moves the functions after it. Go aligns a function to
 # 32 bytes, so a loop can sit at one of two places in the 64-byte lines
 # of code; the padding grows until the kernels move by an odd multiple
 # of 32 bytes. LDFLAGS (environment, default none) sets the linker's
@@ -20,16 +21,30 @@ set -eu
 cd "$(dirname "$0")/../.."
 ldflags=${LDFLAGS:-}
 rounds=${ROUNDS:-3}
-case $rounds in '' | *[!0-9]* | 0)
-	echo "placement.sh: ROUNDS=$rounds: want a whole number of rounds, at least 1" >&2
-	exit 2
+case $rounds in '' | *[!0-9]*)
+	rounds=0
 	;;
 esac
+if [ "$rounds" -lt 1 ]; then
+	echo "placement.sh: ROUNDS=${ROUNDS:-}: want a whole number of rounds, at least 1" >&2
+	exit 2
+fi
 tmp=$(mktemp -d)
-pad=measure/aaa_placement_pad.go
-trap 'rm -rf "$tmp" "$pad"' EXIT
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+pad=$tmp/pad.go
+printf '{"Replace": {"%s": "%s"}}\n' "$(pwd)/measure/aaa_placement_pad.go" "$pad" >"$tmp/overlay.json"
 go test -c -ldflags="$ldflags" -o "$tmp/a.test" ./measure
-where() { go tool objdump -s 'measure\.PermTraditional$' "$1" | awk 'NR == 2 { print $2 }'; }
+# where prints a function's address in a test binary, 0x and hex digits.
+where() {
+	w=$(go tool objdump -s "measure\\.$2\$" "$1" | awk 'NR == 2 { print $2 }')
+	case $w in 0x[0-9a-f]*) echo "$w" ;; *)
+		echo "placement.sh: no address of measure.$2 in $1 (objdump printed \"$w\")" >&2
+		exit 1
+		;;
+	esac
+}
 # One padding function or more, until the kernels move by an odd multiple
 # of 32 bytes (four tries; with -funcalign=64 they never do).
 for k in 1 2 3 4; do
@@ -52,15 +67,22 @@ func placementPad$i() int { return os.Getpid()*$((i + 3)) + len(os.Args)*$((i + 
 		echo '	}'
 		echo '}'
 	} >"$pad"
-	go test -c -ldflags="$ldflags" -o "$tmp/b.test" ./measure
-	a=$(where "$tmp/a.test")
-	b=$(where "$tmp/b.test")
-	if [ $(((a - b) % 64)) -ne 0 ]; then
+	go test -c -overlay "$tmp/overlay.json" -ldflags="$ldflags" -o "$tmp/b.test" ./measure
+	a=$(where "$tmp/a.test" PermTraditional)
+	b=$(where "$tmp/b.test" PermTraditional)
+	moved=$(((a - b) % 64))
+	if [ "$moved" -ne 0 ]; then
 		break
 	fi
 done
-rm -f "$pad"
-echo "PermTraditional at $a (mod 64: $((a % 64))) and $b (mod 64: $((b % 64))); linker flags: ${ldflags:-none}"
+if [ "$moved" -eq 0 ]; then
+	echo "placement.sh: four paddings left the kernels at the same place in their lines of code; the two builds differ only by whole lines" >&2
+fi
+echo "linker flags: ${ldflags:-none}; each kernel's function, mod 64, in build a and build b:"
+for f in PermTraditional PermTwoPass MatMul Quicksort Mergesort Heapsort BucketSortIn BucketSortCountIn RadixSortIn RadixSortCountIn; do
+	fa=$(where "$tmp/a.test" "$f" 2>/dev/null) && fb=$(where "$tmp/b.test" "$f" 2>/dev/null) &&
+		echo "  $f: $((fa % 64)) and $((fb % 64))"
+done
 r=0
 while [ $r -lt "$rounds" ]; do
 	for x in a b; do
