@@ -94,12 +94,13 @@ const (
 
 // columnRounds times the curve's shapes that fit in buf, rounds times
 // each, steps steps at least a round, a shape that touches at most c/2
-// bytes warmed to its steady speed (columnWarm; c = 0: none). A round times every shape once,
-// so that a shape's rounds lie apart in time: on a shared host a
-// neighbour's busy second slows every shape timed in it, and rounds
-// timed back to back would all fall in it (on the Zen 5 guest the shapes
-// at 4 to 64 places timed so in one calibration read 0.54 to 0.76 ns a
-// step at 16 to 64 lines, where the loop takes 0.39 to 0.46).
+// bytes warmed to its steady speed (columnWarm; c = 0: none). A round
+// times every shape once, so that a shape's rounds lie apart in time:
+// on a shared host a neighbour's busy second slows every shape timed in
+// it, and rounds timed back to back would all fall in it (on the Zen 5
+// guest the shapes at 4 to 64 places timed so in one calibration read
+// 0.54 to 0.76 ns a step at 16 to 64 lines, where the loop takes 0.39 to
+// 0.46).
 func columnRounds(ctx context.Context, buf []uint64, steps, rounds int, c int64) (ColumnResult, error) {
 	col, err := newColumner(buf, steps, c)
 	return takeRounds[ColumnResult](ctx, rounds, col, err)

@@ -904,10 +904,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 		}
 	}
 	if len(osNote) > 0 {
-		from := "the operating system gives them"
-		if len(res.OS.Caches) == 0 {
-			from = "the processor states them (CPUID)"
-		}
+		_, from := privateCaches(res.OS)
 		lm.Notes["levels_os"] = "sizes as " + from + ": " + strings.Join(osNote, ", ")
 	}
 	for i, l := range lm.Levels {
@@ -920,6 +917,17 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 	}
 	lm.Notes["levels_method"] = fmt.Sprintf("sizes from the steps of the latency curve, each size's median round (the first level's off each size's fastest round where that puts it later, as a neighbour on the core's other thread halves it in some rounds; a level below the last as the OS lists its cache, or where it lists none the processor (CPUID its L1 and L2), where one lies within a factor %g of the step; the last from the random-read throughput curve); β1 and β2 per level from the steps between the plateaus of the sequential-line curve (each size's median round) and the random-read curve (each size's fastest round), a step under %g%% of its plateau charged at %g%%; latencies from the latency curve's plateaus", osMatch, 100*stepFloor, 100*stepFloor)
 	return lm, f.warnings
+}
+
+// privateCaches is the caches below the last that osLevelSizes may set
+// a level's size to, and who states them, as the levels_os note says:
+// the OS's list but its last level, or where the OS lists none the
+// processor's own L1 and L2 (CPUCaches).
+func privateCaches(info OSInfo) (sizes []int64, from string) {
+	if len(info.Caches) == 0 {
+		return info.CPUCaches, "the processor states them (CPUID)"
+	}
+	return info.Caches[:len(info.Caches)-1], "the operating system gives them"
 }
 
 // osLevelSizes sets each size read off the latency curve below the last
@@ -943,10 +951,7 @@ func withLevels(m machine.Machine, res *Result) (machine.Machine, []string) {
 // host's cache is not what the OS lists.
 func osLevelSizes(sizes []int64, info OSInfo) ([]int64, []bool) {
 	out, from := slices.Clone(sizes), make([]bool, len(sizes))
-	private := info.Caches[:max(0, len(info.Caches)-1)] // all but the last level
-	if len(info.Caches) == 0 {
-		private = info.CPUCaches // the processor's own L1 and L2
-	}
+	private, _ := privateCaches(info)
 	// Every step and cache within osMatch of each other, closest first.
 	type pair struct {
 		step, cache int
